@@ -1,0 +1,70 @@
+# mintid: `make` builds the Lua module, `make demo` shows every kind,
+# `make test` runs the whole suite, `make bench` prints timings.
+
+LUA_VERSION ?= 5.4
+LUA         ?= $(call lua_cmd,$(LUA_VERSION))
+# Lua versions `make test` runs the busted suite under (installed by .ci/run);
+# "jit" is LuaJIT.
+TEST_LUAS   ?= 5.4
+# Headers of each version (Debian's layout); override LUA_INCDIR for one build.
+lua_incdir = $(or $(LUA_INCDIR),$(if $(filter jit,$1),/usr/include/luajit-2.1,/usr/include/lua$1))
+lua_cmd = $(if $(filter jit,$1),luajit,lua$1)
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN     = -std=c99 -pedantic -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wshadow
+ALL_CFLAGS = $(WARN) -fPIC $(CFLAGS)
+LDLIBS  = -pthread
+
+CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
+           src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
+           src/random.c src/clock.c src/default.c
+CORE_HDR = src/mintid.h src/internal.h
+BIND_SRC = src/lua_mintid.c
+BIND_HDR = src/lua_compat.h
+
+BUILD   = build
+MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
+CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
+
+.PHONY: all demo test bench install clean vectors check-vectors
+
+all: $(MODULE)
+
+$(BUILD)/core/%.o: src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -shared -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
+
+$(BUILD)/test_core: spec/native/test_core.c $(CORE_OBJ)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
+
+demo: $(MODULE)
+	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
+
+test: $(foreach v,$(TEST_LUAS),$(BUILD)/$(v)/mintid/core.so) $(BUILD)/test_core
+	TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
+
+bench: $(MODULE)
+	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
+
+vectors:
+	python3 testdata/generate_vectors.py
+
+check-vectors:
+	python3 testdata/generate_vectors.py --check
+
+# Installs into a Lua tree: make install PREFIX=/usr/local (LUA_VERSION=5.4)
+PREFIX ?= /usr/local
+LUA_LIBDIR ?= $(PREFIX)/lib/lua/$(LUA_VERSION)
+LUA_SHAREDIR ?= $(PREFIX)/share/lua/$(LUA_VERSION)
+install: $(MODULE)
+	install -d $(DESTDIR)$(LUA_LIBDIR)/mintid $(DESTDIR)$(LUA_SHAREDIR)
+	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/mintid/core.so
+	install -m 644 lua/mintid.lua $(DESTDIR)$(LUA_SHAREDIR)/mintid.lua
+
+clean:
+	rm -rf $(BUILD)

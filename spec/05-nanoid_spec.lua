@@ -1,0 +1,155 @@
+-- Nano ID (SPEC.md "Nano ID"): the default alphabet maps byte & 63; a custom
+-- alphabet of n symbols uses mask and step and rejects i >= n, consuming the
+-- random stream in forward order, in whole draws of `step` bytes.
+local h = require "helper"
+local mintid = require "mintid"
+
+-- SPEC: the smallest 2^k - 1 >= n - 1 (at least 1), and the draw size.
+local function mask_of(n)
+    local m = 1
+    while m < n - 1 do m = m * 2 + 1 end
+    return m
+end
+
+local function step_of(n, size)
+    local m = mask_of(n)
+    if m + 1 == n then return size end
+    return math.ceil(8 * m * size / (5 * n))
+end
+
+local function only_symbols_of(text, alphabet)
+    local allowed = {}
+    for i = 1, #alphabet do allowed[alphabet:byte(i)] = true end
+    for i = 1, #text do
+        if not allowed[text:byte(i)] then return false end
+    end
+    return true
+end
+
+local ALL_BYTES = (function()
+    local t = {}
+    for b = 0, 255 do t[#t + 1] = string.char(b) end
+    return table.concat(t)
+end)()
+
+describe("Nano ID", function()
+    describe("vectors", function()
+        it("nanoid.txt: a generator fed the stream draws `step` bytes at a time, consumes it all, and gives the output", function()
+            local seen = 0
+            for _, r in ipairs(h.read_vectors("nanoid.txt", { "size", "alphabet_hex", "step", "stream_hex", "output_hex" })) do
+                local w = r._where
+                local size, step = h.num(r.size), h.num(r.step)
+                local stream = h.fromhex(r.stream_hex)
+                assert.is_true(#stream > 0 and #stream % step == 0, w .. ": the stream is whole draws of step bytes")
+                local alphabets = {}
+                if r.alphabet_hex == "-" then
+                    alphabets = { false, h.DEFAULT_ALPHABET } -- the default, then the same alphabet given explicitly
+                else
+                    alphabets = { h.fromhex(r.alphabet_hex) }
+                end
+                for _, alphabet in ipairs(alphabets) do
+                    local ww = w .. (alphabet == h.DEFAULT_ALPHABET and " (explicit default alphabet)" or "")
+                    local rnd = h.random_script(ww)
+                    for i = 1, #stream, step do rnd.expect(stream:sub(i, i + step - 1), ww) end
+                    local opts = { size = size, random = rnd.fn }
+                    if alphabet then
+                        opts.alphabet = alphabet
+                        assert.are.equal(step, step_of(#alphabet, size), ww .. ": the vector's step")
+                    end
+                    local g = mintid.nanoid_generator(opts)
+                    local out = g:next()
+                    assert.are.equal(r.output_hex, h.tohex(out), ww)
+                    assert.are.equal(size, #out, ww)
+                    rnd.assert_drained(ww)
+                end
+                seen = seen + 1
+            end
+            assert.is_true(seen > 0)
+        end)
+    end)
+
+    describe("edge cases", function()
+        it("the default alphabet maps each byte to alphabet[byte & 63], one draw of `size` bytes", function()
+            local rnd = h.random_script("default")
+            rnd.expect(ALL_BYTES)
+            local g = mintid.nanoid_generator { size = 256, random = rnd.fn }
+            local out = g:next()
+            rnd.assert_drained("default")
+            assert.are.equal(256, #out)
+            for b = 0, 255 do
+                assert.are.equal(h.DEFAULT_ALPHABET:sub(b % 64 + 1, b % 64 + 1), out:sub(b + 1, b + 1), "byte " .. b)
+            end
+        end)
+
+        it("custom alphabets draw exactly `step` bytes per draw, for many sizes", function()
+            for _, n in ipairs({ 1, 2, 3, 10, 16, 26, 36, 63, 64, 65, 100, 200, 255, 256 }) do
+                -- symbols are bytes: the top n ASCII bytes, or the top n byte values past 128
+                local alphabet = n <= 128 and ALL_BYTES:sub(129 - n, 128) or ALL_BYTES:sub(257 - n)
+                assert.are.equal(n, #alphabet)
+                for _, size in ipairs({ 1, 2, 3, 7, 21, 33, 64, 100 }) do
+                    local where = n .. " symbols, size " .. size
+                    local step = step_of(n, size)
+                    local rnd = h.random_script(where)
+                    -- byte 0 is always accepted (index 0), so one draw suffices
+                    rnd.expect(("\0"):rep(step), where)
+                    local g = mintid.nanoid_generator { size = size, alphabet = alphabet, random = rnd.fn }
+                    assert.are.equal(alphabet:sub(1, 1):rep(size), g:next(), where)
+                    rnd.assert_drained(where)
+                end
+            end
+        end)
+
+        it("a draw wholly rejected is followed by another draw", function()
+            -- 3 symbols: mask 3, step(2) = ceil(8 * 3 * 2 / 15) = 4; index 3 is rejected
+            local rnd = h.random_script("rejected")
+            rnd.expect("\3\3\3\3")
+            rnd.expect("\4\5\255\0") -- 4 & 3 = 0, 5 & 3 = 1: size reached, the rest discarded
+            local g = mintid.nanoid_generator { size = 2, alphabet = "abc", random = rnd.fn }
+            assert.are.equal("ab", g:next())
+            rnd.assert_drained("rejected")
+        end)
+
+        it("mintid.nanoid([size [, alphabet]])", function()
+            local id = mintid.nanoid()
+            assert.are.equal(21, #id)
+            assert.is_true(only_symbols_of(id, h.DEFAULT_ALPHABET), id)
+            assert.are.equal(10, #mintid.nanoid(10))
+            local abc = mintid.nanoid(50, "abc")
+            assert.are.equal(50, #abc)
+            assert.is_true(only_symbols_of(abc, "abc"), abc)
+            local defaulted = mintid.nanoid(nil, "xyz")
+            assert.are.equal(21, #defaulted)
+            assert.is_true(only_symbols_of(defaulted, "xyz"), defaulted)
+            assert.are.equal("aaaaa", mintid.nanoid(5, "a"))
+            assert.are.equal(1, #mintid.nanoid(1))
+        end)
+
+        it("accepts a 256-symbol alphabet (every byte value) and the largest size", function()
+            local id = mintid.nanoid(1000, ALL_BYTES)
+            assert.are.equal(1000, #id)
+            local big = mintid.nanoid(1048576)
+            assert.are.equal(1048576, #big)
+            assert.is_true(only_symbols_of(big, h.DEFAULT_ALPHABET))
+            local g = mintid.nanoid_generator { size = 1048576, alphabet = "0123456789" }
+            local digits = g:next()
+            assert.are.equal(1048576, #digits)
+            assert.is_truthy(digits:match("^%d+$"))
+        end)
+
+        it("a generator keeps its size and alphabet and draws fresh bytes each call", function()
+            local g = mintid.nanoid_generator { size = 12, alphabet = "0123456789abcdef" }
+            local seen = {}
+            for _ = 1, 1000 do
+                local id = g:next()
+                assert.are.equal(12, #id)
+                assert.is_truthy(id:match("^[0-9a-f]+$"), id)
+                assert.is_nil(seen[id], "repeated " .. id)
+                seen[id] = true
+            end
+            local d = mintid.nanoid_generator()
+            local id = d:next()
+            assert.are.equal(21, #id)
+            assert.is_true(only_symbols_of(id, h.DEFAULT_ALPHABET), id)
+        end)
+    end)
+end)

@@ -1,0 +1,283 @@
+-- Value objects of every kind (API.md "Parsing and building values"):
+-- __tostring, __eq, __lt/__le in byte order, methods, and kinds kept apart.
+local h = require "helper"
+local mintid = require "mintid"
+
+local SECRET = "0123456789abcdef"
+
+-- Deterministic pseudo-random bytes (no bitwise operators needed).
+local seed = 12345
+local function prng_byte()
+    seed = seed * 16807 % 2147483647 -- Park-Miller: exact in doubles too
+    return math.floor(seed / 256) % 256
+end
+local function prng_bytes(n)
+    local t = {}
+    for i = 1, n do t[i] = string.char(prng_byte()) end
+    return table.concat(t)
+end
+
+-- 16-byte strings with shared prefixes, equal pairs and the extremes, so
+-- comparisons have to look past the first byte.
+local function sample_bytes()
+    local list = { ("\0"):rep(16), ("\255"):rep(16), ("\0"):rep(15) .. "\1", "\1" .. ("\0"):rep(15) }
+    for _ = 1, 20 do
+        local b = prng_bytes(16)
+        list[#list + 1] = b
+        local pos = prng_byte() % 16 + 1
+        -- the same bytes with one later byte changed, and an exact copy
+        list[#list + 1] = b:sub(1, pos - 1) .. string.char(prng_byte()) .. b:sub(pos + 1)
+        list[#list + 1] = b
+    end
+    return list
+end
+
+-- Check __eq, __lt and __le against byte order, and the text order too.
+local function check_order(values, kind)
+    local pairs_checked = 0
+    for i = 1, #values do
+        for j = 1, #values do
+            local a, b = values[i], values[j]
+            local c = h.bytes_cmp(a:bytes(), b:bytes())
+            local where = kind .. " " .. tostring(a) .. " vs " .. tostring(b)
+            assert.are.equal(c == 0, a == b, where .. " (==)")
+            assert.are.equal(c ~= 0, a ~= b, where .. " (~=)")
+            assert.are.equal(c < 0, a < b, where .. " (<)")
+            assert.are.equal(c <= 0, a <= b, where .. " (<=)")
+            assert.are.equal(c > 0, a > b, where .. " (>)")
+            assert.are.equal(c >= 0, a >= b, where .. " (>=)")
+            -- the canonical text sorts like the bytes
+            assert.are.equal(c, h.bytes_cmp(tostring(a), tostring(b)), where .. " (text order)")
+            pairs_checked = pairs_checked + 1
+        end
+    end
+    assert.is_true(pairs_checked > 1000)
+    -- table.sort with the metamethods sorts by bytes
+    local sorted = {}
+    for i, v in ipairs(values) do sorted[i] = v end
+    table.sort(sorted, function(x, y) return x < y end)
+    for i = 2, #sorted do
+        assert.is_true(h.bytes_cmp(sorted[i - 1]:bytes(), sorted[i]:bytes()) <= 0, kind .. " sort")
+    end
+end
+
+describe("values", function()
+    local ulid_text = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
+    local ulid, uuid, rel
+
+    before_each(function()
+        ulid = assert(mintid.parse_ulid(ulid_text))
+        uuid = assert(mintid.parse_uuid(mintid.ulid_to_uuid(ulid_text)))
+        rel = assert(mintid.relative_from(123456, 1700000000000, 42))
+    end)
+
+    describe("ULID", function()
+        it("tostring, bytes, time and uuid()", function()
+            assert.are.equal("userdata", type(ulid))
+            assert.are.equal(ulid_text, tostring(ulid))
+            assert.are.equal(16, #ulid:bytes())
+            assert.are.equal(h.be_number(ulid:bytes():sub(1, 6)), ulid:time())
+            local u = ulid:uuid()
+            assert.are.equal(ulid:bytes(), u:bytes())
+            assert.are.equal(mintid.ulid_to_uuid(ulid_text), tostring(u))
+            assert.are.equal(ulid, u:ulid())
+            assert.are.equal(ulid_text, tostring(u:ulid()))
+        end)
+
+        it("__eq, __lt and __le follow byte order (and text order)", function()
+            local values = {}
+            for _, b in ipairs(sample_bytes()) do values[#values + 1] = assert(mintid.ulid_from_bytes(b)) end
+            check_order(values, "ULID")
+        end)
+    end)
+
+    describe("UUID", function()
+        it("tostring, bytes, version, time only for version 7, and ulid()", function()
+            assert.are.equal(mintid.ulid_to_uuid(ulid_text), tostring(uuid))
+            assert.are.equal(ulid:bytes(), uuid:bytes())
+            local v4 = mintid.parse_uuid(mintid.uuid4())
+            assert.are.equal(4, v4:version())
+            assert.is_nil(v4:time())
+            local v7 = mintid.parse_uuid("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")
+            assert.are.equal(7, v7:version())
+            assert.are.equal(1645557742000, v7:time())
+            local v1 = mintid.parse_uuid("017f22e2-79b0-1cc3-98c4-dc0c0c07398f")
+            assert.are.equal(1, v1:version())
+            assert.is_nil(v1:time())
+            local as_ulid = v7:ulid()
+            assert.are.equal(v7:bytes(), as_ulid:bytes())
+            assert.are.equal(1645557742000, as_ulid:time())
+        end)
+
+        it("__eq, __lt and __le follow byte order (and text order)", function()
+            local values = {}
+            for _, b in ipairs(sample_bytes()) do values[#values + 1] = assert(mintid.uuid_from_bytes(b)) end
+            check_order(values, "UUID")
+        end)
+    end)
+
+    describe("relative ID", function()
+        it("tostring (28-char form), bytes, tag, time and rand", function()
+            local text = tostring(rel)
+            assert.are.equal(28, #text)
+            assert.is_truthy(text:match(h.RELATIVE_PATTERN), text)
+            assert.are.equal(123456, rel:tag())
+            assert.are.equal(1700000000000, rel:time())
+            assert.are.equal(42, rel:rand())
+            assert.are.equal(16, #rel:bytes())
+            assert.are.equal(rel, mintid.parse_relative(text))
+            assert.are.equal(rel, mintid.parse_relative((text:gsub("-", ""))))
+        end)
+
+        it("__eq, __lt and __le follow byte order (and text order)", function()
+            local values = {}
+            local tags = { 0, 1, 123456, 1073741823 }
+            local times = { 0, 1, 1700000000000, h.MAX_MS }
+            local rands = { 0, 1, 42, 1125899906842623 }
+            for _, t in ipairs(tags) do
+                for _, ms in ipairs(times) do
+                    for _, r in ipairs(rands) do
+                        if prng_byte() < 128 or (t == 0 and ms == 0) then
+                            values[#values + 1] = assert(mintid.relative_from(t, ms, r))
+                        end
+                    end
+                end
+            end
+            values[#values + 1] = assert(mintid.relative_from(123456, 1700000000000, 42))
+            values[#values + 1] = assert(mintid.relative_from(123456, 1700000000000, 42))
+            check_order(values, "relative ID")
+        end)
+    end)
+
+    describe("kinds", function()
+        it("__eq is false across kinds, even for the same 16 bytes", function()
+            assert.are.equal(ulid:bytes(), uuid:bytes())
+            assert.is_false(ulid == uuid)
+            assert.is_true(ulid ~= uuid)
+            assert.is_false(uuid == ulid)
+            local rel_same = mintid.relative_from(0, 0, 0)
+            local ulid_zero = mintid.ulid_from_bytes(("\0"):rep(16))
+            local uuid_zero = mintid.uuid_from_bytes(("\0"):rep(16))
+            assert.are.equal(rel_same:bytes(), ulid_zero:bytes())
+            assert.is_false(rel_same == ulid_zero)
+            assert.is_false(ulid_zero == rel_same)
+            assert.is_false(rel_same == uuid_zero)
+            assert.is_false(uuid_zero == ulid_zero)
+            -- nor equal to their text
+            assert.is_false(ulid == ulid_text)
+            assert.is_false(ulid_text == ulid)
+        end)
+
+        it("ordering across kinds raises, naming the kinds", function()
+            local cases = {
+                { ulid, uuid, "mintid.ULID", "mintid.UUID" },
+                { uuid, ulid, "mintid.UUID", "mintid.ULID" },
+                { ulid, rel, "mintid.ULID", "mintid.RelativeID" },
+                { rel, uuid, "mintid.RelativeID", "mintid.UUID" },
+            }
+            for _, c in ipairs(cases) do
+                local a, b = c[1], c[2]
+                for _, op in ipairs({ function() return a < b end, function() return a <= b end }) do
+                    local msg = h.raises(op)
+                    if h.has_names then
+                        assert.is_truthy(msg:find(c[3], 1, true), msg)
+                        assert.is_truthy(msg:find(c[4], 1, true), msg)
+                    end
+                end
+            end
+            h.raises(function() return ulid < ulid_text end)
+            h.raises(function() return ulid < 5 end)
+        end)
+
+        it("metatables are named mintid.<Kind> (__name, Lua 5.3+)", function()
+            if h.has_names then
+                assert.are.equal("mintid.ULID", getmetatable(ulid).__name)
+                assert.are.equal("mintid.UUID", getmetatable(uuid).__name)
+                assert.are.equal("mintid.RelativeID", getmetatable(rel).__name)
+                assert.are.equal("mintid.ULIDGenerator", getmetatable(mintid.ulid_generator()).__name)
+                assert.are.equal("mintid.UUID7Generator", getmetatable(mintid.uuid7_generator()).__name)
+                assert.are.equal("mintid.UUID4Generator", getmetatable(mintid.uuid4_generator()).__name)
+                assert.are.equal("mintid.RelativeGenerator", getmetatable(mintid.relative_generator { secret = SECRET }).__name)
+                assert.are.equal("mintid.SnowflakeGenerator", getmetatable(mintid.snowflake_generator()).__name)
+                assert.are.equal("mintid.NanoIDGenerator", getmetatable(mintid.nanoid_generator()).__name)
+            end
+            -- every kind has its own metatable, on every Lua
+            assert.are_not.equal(getmetatable(ulid), getmetatable(uuid))
+            assert.are_not.equal(getmetatable(ulid), getmetatable(rel))
+            assert.are.equal(getmetatable(ulid), getmetatable(mintid.ulid_from_bytes(("\0"):rep(16))))
+        end)
+
+        it("a generator method called on another kind of generator raises, naming the kind", function()
+            local g = mintid.ulid_generator()
+            local other = mintid.uuid7_generator()
+            local msg = h.raises(function() return g.next(other) end)
+            if h.has_names then
+                assert.is_truthy(msg:find("mintid.ULIDGenerator", 1, true), msg)
+            end
+            h.raises(function() return g.next(nil) end)
+            h.raises(function() return g.next(ulid) end)
+        end)
+
+        it("methods return new values, never views that change", function()
+            local b = ulid:bytes()
+            local u = ulid:uuid()
+            assert.are.equal(b, ulid:bytes())
+            assert.are.equal(b, u:bytes())
+            assert.are.equal(ulid_text, tostring(ulid))
+        end)
+    end)
+
+    describe("generators' next_value", function()
+        it("returns a value of the generator's kind, equal to the text next() would give", function()
+            local function twins(ctor, opts_of)
+                local r1, r2 = h.random_script("text"), h.random_script("value")
+                local g1, g2 = ctor(opts_of(r1)), ctor(opts_of(r2))
+                return g1, g2, r1, r2
+            end
+            local clock = function() return 1700000000000 end
+            local draws = {
+                { mintid.ulid_generator, 10, mintid.parse_ulid },
+                { mintid.uuid7_generator, 10, mintid.parse_uuid },
+                { mintid.uuid4_generator, 16, mintid.parse_uuid },
+            }
+            for _, d in ipairs(draws) do
+                local g1, g2, r1, r2 = twins(d[1], function(r) return { clock = clock, random = r.fn } end)
+                local bytes = prng_bytes(d[2])
+                r1.expect(bytes)
+                r2.expect(bytes)
+                local text = g1:next()
+                local value = g2:next_value()
+                assert.are.equal("userdata", type(value))
+                assert.are.equal(text, tostring(value))
+                assert.are.equal(d[3](text), value)
+                r1.assert_drained("text")
+                r2.assert_drained("value")
+                -- the second call counts on (or draws again, for v4) the same way
+                if d[2] == 16 then r1.expect(bytes); r2.expect(bytes) end
+                assert.are.equal(g1:next(), tostring(g2:next_value()))
+            end
+            local g1, g2, r1, r2 = twins(mintid.relative_generator,
+                function(r) return { secret = SECRET, clock = clock, random = r.fn } end)
+            r1.expect("\0\0\0\0\0\0\9")
+            r2.expect("\0\0\0\0\0\0\9")
+            local text = g1:next("k")
+            local value = g2:next_value("k")
+            assert.are.equal(text, tostring(value))
+            assert.are.equal(mintid.parse_relative(text), value)
+            assert.are.equal(g2:tag("k"), value:tag())
+            assert.are.equal(9, value:rand())
+            r1.assert_drained("relative text")
+            r2.assert_drained("relative value")
+        end)
+    end)
+
+    describe("tostring", function()
+        it("never fails, for values and generators", function()
+            for _, v in ipairs({ ulid, uuid, rel, mintid.ulid_generator(), mintid.uuid7_generator(),
+                mintid.uuid4_generator(), mintid.relative_generator { secret = SECRET },
+                mintid.snowflake_generator(), mintid.nanoid_generator() }) do
+                assert.are.equal("string", type(tostring(v)))
+            end
+        end)
+    end)
+end)

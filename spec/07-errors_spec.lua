@@ -1,0 +1,394 @@
+-- API conventions (API.md "Conventions"): bad data returns nil, message;
+-- bad arguments raise, naming the argument; options are validated.
+local h = require "helper"
+local mintid = require "mintid"
+
+local SECRET = "0123456789abcdef" -- 16 bytes
+local RAND10 = "\1\2\3\4\5\6\7\8\9\10"
+local unpack = unpack or table.unpack
+
+local ALL_BYTES = (function()
+    local t = {}
+    for b = 0, 255 do t[#t + 1] = string.char(b) end
+    return table.concat(t)
+end)()
+
+-- Every constructor with the smallest options it needs.
+local CONSTRUCTORS = {
+    { "ulid_generator", {} },
+    { "uuid7_generator", {} },
+    { "uuid4_generator", {} },
+    { "relative_generator", { secret = SECRET } },
+    { "snowflake_generator", {} },
+    { "nanoid_generator", {} },
+}
+
+local function with(base, extra)
+    local t = {}
+    for k, v in pairs(base) do t[k] = v end
+    for k, v in pairs(extra) do t[k] = v end
+    return t
+end
+
+-- The generators that read a clock, and a call of each.
+local CLOCKED = {
+    { "ulid_generator", {}, function(g) return g:next() end },
+    { "uuid7_generator", {}, function(g) return g:next() end },
+    { "relative_generator", { secret = SECRET }, function(g) return g:next("k") end },
+    { "snowflake_generator", {}, function(g) return g:next() end },
+}
+
+-- The generators that draw, with the size of their first draw.
+local DRAWING = {
+    { "ulid_generator", {}, 10, function(g) return g:next() end },
+    { "uuid7_generator", {}, 10, function(g) return g:next() end },
+    { "uuid4_generator", {}, 16, function(g) return g:next() end },
+    { "relative_generator", { secret = SECRET }, 7, function(g) return g:next("k") end },
+    { "nanoid_generator", {}, 21, function(g) return g:next() end },
+}
+
+describe("API conventions", function()
+    describe("the module", function()
+        it("exports every name of API.md", function()
+            local names = {
+                "ulid", "uuid4", "uuid7", "nanoid",
+                "ulid_generator", "uuid7_generator", "uuid4_generator", "relative_generator",
+                "snowflake_generator", "nanoid_generator",
+                "parse_ulid", "parse_uuid", "parse_relative", "parse_snowflake",
+                "ulid_from", "ulid_from_bytes", "uuid_from_bytes", "relative_from", "relative_tag",
+                "ulid_to_uuid", "uuid_to_ulid", "relative_range",
+            }
+            for _, name in ipairs(names) do
+                assert.are.equal("function", type(mintid[name]), "mintid." .. name)
+            end
+            assert.are.equal("string", type(mintid._VERSION))
+            assert.is_true(#mintid._VERSION > 0)
+        end)
+
+        it("the one-shot calls are the C functions themselves (no Lua wrapper on the hot path)", function()
+            local core = require "mintid.core"
+            for _, name in ipairs({ "ulid", "uuid4", "uuid7", "nanoid" }) do
+                assert.is_true(rawequal(core[name], mintid[name]), name)
+            end
+        end)
+
+        it("every generator's methods exist", function()
+            for _, c in ipairs(CONSTRUCTORS) do
+                local g = mintid[c[1]](with(c[2], {}))
+                assert.are.equal("userdata", type(g), c[1])
+                assert.are.equal("function", type(g.next), c[1] .. ":next")
+            end
+            local r = mintid.relative_generator { secret = SECRET }
+            assert.are.equal("function", type(r.prefix))
+            assert.are.equal("function", type(r.tag))
+            for _, name in ipairs({ "ulid_generator", "uuid7_generator", "uuid4_generator" }) do
+                assert.are.equal("function", type(mintid[name]().next_value), name .. ":next_value")
+            end
+            assert.are.equal("function", type(r.next_value), "relative_generator:next_value")
+        end)
+    end)
+
+    describe("bad data returns nil and a one-line message", function()
+        it("for every parser, converter and builder", function()
+            local cases = {
+                { "parse_ulid", { "nope" }, "invalid ULID: length 4, want 26" },
+                { "parse_uuid", { "nope" }, "invalid UUID: length 4, want 36" },
+                { "parse_relative", { "nope" }, "invalid relative ID: length 4, want 28 (or 26 without hyphens)" },
+                { "parse_snowflake", { "nope" }, "invalid snowflake ID: bad character 'n' at 1" },
+                { "ulid_to_uuid", { "nope" }, "invalid ULID: length 4, want 26" },
+                { "uuid_to_ulid", { "nope" }, "invalid UUID: length 4, want 36" },
+                { "ulid_from", { -1, RAND10 }, "ULID timestamp -1 out of range 0..281474976710655" },
+                { "relative_from", { 0, -1, 0 }, "relative ID timestamp -1 out of range 0..281474976710655" },
+                { "ulid_from_bytes", { "short" }, nil },
+                { "uuid_from_bytes", { "short" }, nil },
+                -- numbers are accepted where text is expected, as everywhere in Lua
+                { "parse_ulid", { 12345 }, "invalid ULID: length 5, want 26" },
+            }
+            for _, c in ipairs(cases) do
+                local ok, v, msg = pcall(mintid[c[1]], unpack(c[2]))
+                assert.is_true(ok, c[1] .. " raised: " .. tostring(v))
+                h.assert_bad_data(v, msg, c[3], c[1])
+                if c[3] then assert.are.equal(c[3], msg, c[1]) end
+            end
+        end)
+    end)
+
+    describe("bad arguments raise", function()
+
+        it("wrong types, naming the argument", function()
+            local cases = {
+                { "parse_ulid", {} }, { "parse_ulid", { {} } }, { "parse_ulid", { true } },
+                { "parse_uuid", { nil } }, { "parse_uuid", { {} } },
+                { "parse_relative", { nil } }, { "parse_relative", { print } },
+                { "ulid_to_uuid", { {} } }, { "uuid_to_ulid", { false } },
+                { "ulid_from_bytes", { {} } }, { "uuid_from_bytes", { nil } },
+                { "ulid_from", { {}, RAND10 } }, { "ulid_from", { "abc", RAND10 } }, { "ulid_from", { 0, nil } },
+                { "ulid_from", { 0, {} } },
+                { "relative_from", { nil, 0, 0 } }, { "relative_from", { 0, {}, 0 } }, { "relative_from", { 0, 0, "x" } },
+                { "relative_tag", { {}, "", "k" } }, { "relative_tag", { SECRET, {}, "k" } },
+                { "relative_tag", { SECRET, "", {} } }, { "relative_tag", { nil, "", "k" } },
+                { "parse_snowflake", { nil } }, { "parse_snowflake", { {} } }, { "parse_snowflake", { "1", {} } },
+                { "nanoid", { "x" } }, { "nanoid", { {} } }, { "nanoid", { 21, {} } },
+            }
+            for _, c in ipairs(cases) do
+                local args = c[2]
+                local n = 0
+                for k in pairs(args) do if k > n then n = k end end
+                local msg = h.raises(function() return mintid[c[1]](unpack(args, 1, math.max(n, #args))) end)
+                assert.is_truthy(msg:find("bad argument", 1, true), c[1] .. ": " .. msg)
+            end
+        end)
+
+        it("non-integer numbers where integers are wanted", function()
+            h.raises(function() return mintid.ulid_from(1.5, RAND10) end)
+            h.raises(function() return mintid.relative_from(0.5, 0, 0) end)
+            h.raises(function() return mintid.relative_from(0, 0.5, 0) end)
+            h.raises(function() return mintid.relative_from(0, 0, 0.5) end)
+            h.raises(function() return mintid.nanoid(1.5) end)
+            h.raises(function() return mintid.snowflake_generator { machine_id = 1.5 } end)
+            h.raises(function() return mintid.snowflake_generator { epoch = 0.5 } end)
+            h.raises(function() return mintid.parse_snowflake("1", 0.5) end)
+        end)
+
+        it("a secret shorter than 16 bytes", function()
+            h.raises(function() return mintid.relative_generator { secret = "short" } end,
+                "secret must be at least 16 bytes, got 5")
+            h.raises(function() return mintid.relative_generator { secret = SECRET:sub(1, 15) } end,
+                "secret must be at least 16 bytes, got 15")
+            h.raises(function() return mintid.relative_generator { secret = "" } end,
+                "secret must be at least 16 bytes, got 0")
+            h.raises(function() return mintid.relative_tag("short", "", "k") end,
+                "secret must be at least 16 bytes, got 5")
+            h.raises(function() return mintid.relative_generator {} end, "secret")
+            h.raises(function() return mintid.relative_generator() end, "secret")
+            assert.is_not_nil(mintid.relative_generator { secret = SECRET })
+            assert.is_not_nil(mintid.relative_tag(SECRET, "", "k"))
+        end)
+
+        it("machine_id outside 0..1023", function()
+            h.raises(function() return mintid.snowflake_generator { machine_id = 1024 } end,
+                "machine_id must be 0..1023, got 1024")
+            h.raises(function() return mintid.snowflake_generator { machine_id = -1 } end,
+                "machine_id must be 0..1023, got -1")
+            h.raises(function() return mintid.snowflake_generator { machine_id = h.int(2 ^ 32) } end,
+                "machine_id must be 0..1023, got 4294967296")
+            for _, mid in ipairs({ 0, 1023 }) do
+                local g = mintid.snowflake_generator { machine_id = mid, clock = function() return 1 end }
+                local _, got = mintid.parse_snowflake(g:next())
+                assert.are.equal(mid, got)
+            end
+        end)
+
+        it("alphabets of 0 or more than 256 symbols, repeated symbols, multi-byte UTF-8", function()
+            local cases = {
+                { "", "alphabet must have 1 to 256 symbols, got 0" },
+                { ALL_BYTES .. "a", "alphabet must have 1 to 256 symbols, got 257" },
+                { ALL_BYTES .. ALL_BYTES, "alphabet must have 1 to 256 symbols, got 512" },
+                { "abcda", "alphabet repeats the symbol 'a' at 5" },
+                { "aa", "alphabet repeats the symbol 'a' at 2" },
+                { "\1\2\1", "alphabet repeats the symbol 0x01 at 3" },
+                { "\206\177\206\178\206\179", "alphabet symbols are single bytes, but it holds a multi-byte UTF-8 character at byte 1" },
+                { "abc\195\169", "alphabet symbols are single bytes, but it holds a multi-byte UTF-8 character at byte 4" },
+            }
+            for _, c in ipairs(cases) do
+                h.raises(function() return mintid.nanoid(21, c[1]) end, c[2])
+                h.raises(function() return mintid.nanoid_generator { alphabet = c[1] } end, c[2])
+            end
+        end)
+
+        it("sizes outside 1..1048576, huge ones included (an error, no crash)", function()
+            local cases = {
+                { 0, "size must be 1..1048576, got 0" },
+                { -1, "size must be 1..1048576, got -1" },
+                { 1048577, "size must be 1..1048576, got 1048577" },
+                { h.int(2 ^ 40), "size must be 1..1048576, got 1099511627776" },
+                { h.int(2 ^ 53), "size must be 1..1048576, got 9007199254740992" },
+            }
+            for _, c in ipairs(cases) do
+                h.raises(function() return mintid.nanoid(c[1]) end, c[2])
+                h.raises(function() return mintid.nanoid(c[1], "abc") end, c[2])
+                h.raises(function() return mintid.nanoid_generator { size = c[1] } end, c[2])
+                h.raises(function() return mintid.nanoid_generator { size = c[1], alphabet = "abc" } end, c[2])
+            end
+            h.raises(function() return mintid.nanoid(1e300) end)
+            h.raises(function() return mintid.nanoid(-1e300) end)
+            h.raises(function() return mintid.nanoid_generator { size = 1 / 0 } end)
+            h.raises(function() return mintid.nanoid_generator { size = 0 / 0 } end)
+        end)
+
+        it("methods without their key, or with keys of the wrong type", function()
+            local g = mintid.relative_generator { secret = SECRET }
+            for _, m in ipairs({ "next", "prefix", "tag", "next_value" }) do
+                h.raises(function() return g[m](g) end, "bad argument")
+                h.raises(function() return g[m](g, {}) end, "bad argument")
+            end
+            h.raises(function() return mintid.relative_range() end)
+        end)
+    end)
+
+    describe("options", function()
+        it("an options argument that is not a table raises", function()
+            for _, c in ipairs(CONSTRUCTORS) do
+                h.raises(function() return mintid[c[1]](5) end)
+                h.raises(function() return mintid[c[1]]("clock") end)
+                h.raises(function() return mintid[c[1]](true) end)
+            end
+            -- no options at all is fine where nothing is required
+            for _, name in ipairs({ "ulid_generator", "uuid7_generator", "uuid4_generator",
+                "snowflake_generator", "nanoid_generator" }) do
+                assert.is_not_nil(mintid[name]())
+                assert.is_not_nil(mintid[name](nil))
+                assert.is_not_nil(mintid[name]({}))
+            end
+        end)
+
+        it("unknown option keys raise, naming the key", function()
+            h.raises(function() return mintid.snowflake_generator { machineid = 5 } end, "unknown option 'machineid'")
+            h.raises(function() return mintid.ulid_generator { secret = SECRET } end, "unknown option 'secret'")
+            h.raises(function() return mintid.uuid4_generator { epoch = 0 } end, "unknown option 'epoch'")
+            h.raises(function() return mintid.uuid7_generator { size = 5 } end, "unknown option 'size'")
+            h.raises(function() return mintid.relative_generator { secret = SECRET, machine_id = 1 } end,
+                "unknown option 'machine_id'")
+            h.raises(function() return mintid.nanoid_generator { salt = "x" } end, "unknown option 'salt'")
+            for _, c in ipairs(CONSTRUCTORS) do
+                h.raises(function() return mintid[c[1]](with(c[2], { clocks = os.time })) end, "unknown option 'clocks'")
+                h.raises(function() return mintid[c[1]](with(c[2], { [1] = "x" })) end)
+            end
+        end)
+
+        it("every constructor accepts clock and random", function()
+            for _, c in ipairs(CONSTRUCTORS) do
+                local g = mintid[c[1]](with(c[2], { clock = function() return 1 end, random = function(n) return ("\0"):rep(n) end }))
+                assert.are.equal("userdata", type(g), c[1])
+            end
+        end)
+
+        it("generators use only what their kind needs: no clock for UUIDv4 and Nano ID, no random for snowflakes", function()
+            local no_clock = function() error("this generator must not read the clock", 0) end
+            local zeros = function(n) return ("\0"):rep(n) end
+            local g4 = mintid.uuid4_generator { clock = no_clock, random = zeros }
+            assert.are.equal("00000000-0000-4000-8000-000000000000", g4:next())
+            local gn = mintid.nanoid_generator { clock = no_clock, random = zeros }
+            assert.are.equal(("u"):rep(21), gn:next())
+            local gs = mintid.snowflake_generator { clock = function() return 1000 end, random = h.no_random("snowflake") }
+            assert.are.equal("4194308096", h.dec(gs:next()))
+        end)
+
+        it("options of the wrong type raise, naming the option", function()
+            local cases = {
+                { "ulid_generator", { clock = 5 }, "clock" },
+                { "ulid_generator", { random = "x" }, "random" },
+                { "uuid7_generator", { clock = {} }, "clock" },
+                { "uuid4_generator", { random = true }, "random" },
+                { "relative_generator", { secret = {} }, "secret" },
+                { "relative_generator", { secret = SECRET, salt = {} }, "salt" },
+                { "relative_generator", { secret = SECRET, clock = "now" }, "clock" },
+                { "snowflake_generator", { machine_id = "x" }, "machine_id" },
+                { "snowflake_generator", { epoch = {} }, "epoch" },
+                { "nanoid_generator", { size = {} }, "size" },
+                { "nanoid_generator", { size = "big" }, "size" },
+                { "nanoid_generator", { alphabet = {} }, "alphabet" },
+                { "nanoid_generator", { random = 1 }, "random" },
+            }
+            for _, c in ipairs(cases) do
+                h.raises(function() return mintid[c[1]](c[2]) end, c[3])
+            end
+        end)
+    end)
+
+    describe("injected clock", function()
+        it("a non-integer reading raises", function()
+            for _, c in ipairs(CLOCKED) do
+                for _, bad in ipairs({ { "1000", "string" }, { false, "boolean" }, { {}, "table" } }) do
+                    local g = mintid[c[1]](with(c[2], { clock = function() return bad[1] end }))
+                    h.raises(function() return c[3](g) end, "clock must return an integer (ms), got " .. bad[2])
+                end
+                local g = mintid[c[1]](with(c[2], { clock = function() return nil end }))
+                h.raises(function() return c[3](g) end, "clock must return an integer (ms)")
+                g = mintid[c[1]](with(c[2], { clock = function() return 1.5 end }))
+                h.raises(function() return c[3](g) end, "clock must return an integer (ms)")
+            end
+        end)
+
+        it("an error in the clock propagates, and the generator stays usable", function()
+            for _, c in ipairs(CLOCKED) do
+                local fail = true
+                local g = mintid[c[1]](with(c[2], {
+                    clock = function()
+                        if fail then error("clock exploded") end
+                        return 1000
+                    end,
+                }))
+                h.raises(function() return c[3](g) end, "clock exploded")
+                fail = false
+                assert.is_not_nil(c[3](g), c[1])
+            end
+        end)
+
+        it("a reading out of range is nil, message (bad data, not an error)", function()
+            for _, c in ipairs(CLOCKED) do
+                local g = mintid[c[1]](with(c[2], { clock = function() return -1 end }))
+                local ok, v, msg = pcall(c[3], g)
+                assert.is_true(ok, c[1] .. " raised: " .. tostring(v))
+                h.assert_bad_data(v, msg, "timestamp -1", c[1])
+            end
+        end)
+    end)
+
+    describe("injected random", function()
+        it("a result of the wrong length raises, and the state is unchanged", function()
+            for _, c in ipairs(DRAWING) do
+                local n = c[3]
+                for _, bad in ipairs({ n - 1, n + 1, 0 }) do
+                    local draws, good = 0, false
+                    local g = mintid[c[1]](with(c[2], {
+                        clock = function() return 1000 end,
+                        random = function(k)
+                            draws = draws + 1
+                            if k ~= n then error(c[1] .. ": random(" .. tostring(k) .. "), want " .. n, 0) end
+                            return ("\0"):rep(good and k or bad)
+                        end,
+                    }))
+                    h.raises(function() return c[4](g) end,
+                        "random(" .. n .. ") returned " .. bad .. " bytes, want " .. n)
+                    -- nothing was recorded: the next call draws again, as a first call
+                    good = true
+                    local v, msg = c[4](g)
+                    assert(v ~= nil, c[1] .. ": " .. tostring(msg))
+                    assert.are.equal(2, draws, c[1] .. ": the call after the error drew fresh bytes")
+                end
+            end
+        end)
+
+        it("a result of the wrong type raises", function()
+            for _, c in ipairs(DRAWING) do
+                for _, bad in ipairs({ false, 12345, {} }) do
+                    local g = mintid[c[1]](with(c[2], { clock = function() return 1000 end, random = function() return bad end }))
+                    h.raises(function() return c[4](g) end, "random(" .. c[3] .. ")")
+                end
+                local g = mintid[c[1]](with(c[2], { clock = function() return 1000 end, random = function() return nil end }))
+                h.raises(function() return c[4](g) end, "random(" .. c[3] .. ")")
+            end
+        end)
+
+        it("an error in random propagates, and the next call draws again as a first call", function()
+            for _, c in ipairs(DRAWING) do
+                local fail = true
+                local draws = 0
+                local g = mintid[c[1]](with(c[2], {
+                    clock = function() return 1000 end,
+                    random = function(n)
+                        draws = draws + 1
+                        if fail then error("random exploded") end
+                        return ("\0"):rep(n)
+                    end,
+                }))
+                h.raises(function() return c[4](g) end, "random exploded")
+                assert.are.equal(1, draws, c[1])
+                fail = false
+                assert.is_not_nil(c[4](g), c[1])
+                assert.are.equal(2, draws, c[1] .. ": the call after the error drew fresh bytes")
+            end
+        end)
+    end)
+end)

@@ -1,0 +1,430 @@
+-- spec/helper.lua: shared helpers of the busted suite.
+--
+-- Written for Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT alike: no integer division,
+-- no bitwise operators, no goto, math.type only behind a guard. Numbers past
+-- 2^53 (snowflake IDs) are handled as decimal text.
+--
+-- Every vector reader fails loudly on a missing file, a header that does not
+-- name the expected columns, a malformed row or an empty file, so no test can
+-- pass because it saw nothing.
+
+local luassert = require "luassert"
+
+local M = {}
+
+-- String comparison (`<`) goes through strcoll: pin the collation to bytes.
+os.setlocale("C", "collate")
+
+-- Lua 5.3+ has a 64-bit integer subtype; below that IDs past 2^53 are text.
+M.has_integers = math.type ~= nil
+-- Lua 5.1 and LuaJIT only call an order metamethod when both operands share
+-- it, and their error messages never show a metatable's __name.
+M.lua51 = _VERSION == "Lua 5.1"
+-- luaL_newmetatable sets __name (and luaL_typeerror shows it) from 5.3 on.
+M.has_names = M.has_integers
+
+M.DEFAULT_ALPHABET = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"
+M.MAX_MS = 281474976710655 -- 2^48 - 1, exact in a double
+
+-- Patterns of the text forms.
+local B32 = "[0-9A-HJKMNP-TV-Z]"
+M.ULID_PATTERN = "^[0-7]" .. B32:rep(25) .. "$"
+M.RELATIVE_PATTERN = "^" .. B32:rep(6) .. "%-[0-7]" .. B32:rep(9) .. "%-" .. B32:rep(10) .. "$"
+local HEX = "[0-9a-f]"
+M.UUID_PATTERN = "^" .. HEX:rep(8) .. "%-" .. HEX:rep(4) .. "%-" .. HEX:rep(4) .. "%-"
+    .. HEX:rep(4) .. "%-" .. HEX:rep(12) .. "$"
+
+---------------------------------------------------------------------------
+-- Where the vectors live: ../testdata next to this file's folder.
+
+local function this_dir()
+    local src = debug.getinfo(1, "S").source
+    if src:sub(1, 1) == "@" then
+        return src:sub(2):match("^(.*)[/\\][^/\\]*$")
+    end
+    return nil
+end
+
+M.testdata_dir = os.getenv("MINTID_TESTDATA") or ((this_dir() or "spec") .. "/../testdata")
+
+---------------------------------------------------------------------------
+-- Vector files.
+
+local function split_tabs(line)
+    local fields, start = {}, 1
+    while true do
+        local tab = line:find("\t", start, true)
+        if not tab then
+            fields[#fields + 1] = line:sub(start)
+            return fields
+        end
+        fields[#fields + 1] = line:sub(start, tab - 1)
+        start = tab + 1
+    end
+end
+
+--- Read testdata/<name>: returns the rows in file order. Each row holds its
+-- fields by position and by column name, plus `_where` ("name:line").
+-- `columns` is the header the file must have (the README's column list).
+function M.read_vectors(name, columns)
+    local path = M.testdata_dir .. "/" .. name
+    local f, err = io.open(path, "rb")
+    if not f then
+        error("vector file missing: " .. path .. " (" .. tostring(err) .. ")", 2)
+    end
+    local text = f:read("*a")
+    f:close()
+
+    local rows, header, lineno = {}, nil, 0
+    for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+        lineno = lineno + 1
+        line = line:gsub("\r$", "")
+        local where = name .. ":" .. lineno
+        if header == nil then
+            if lineno == 1 and line:sub(1, 1) == "#" then
+                header = {}
+                for col in line:sub(2):gmatch("%S+") do header[#header + 1] = col end
+                if columns then
+                    if table.concat(header, " ") ~= table.concat(columns, " ") then
+                        error(where .. ": header names columns '" .. table.concat(header, " ")
+                            .. "', want '" .. table.concat(columns, " ") .. "'", 2)
+                    end
+                end
+            elseif line:match("^%s*$") then
+                -- a blank line before the header still leaves it missing
+                error(where .. ": the first line must be the '# columns' header", 2)
+            else
+                error(where .. ": the first line must be the '# columns' header", 2)
+            end
+        elseif line:sub(1, 1) == "#" or line:match("^%s*$") then
+            -- comment or blank
+        else
+            local fields = split_tabs(line)
+            if #fields ~= #header then
+                error(where .. ": " .. #fields .. " TAB-separated fields, want " .. #header
+                    .. " (" .. table.concat(header, " ") .. ")", 2)
+            end
+            local row = { _where = where }
+            for i, v in ipairs(fields) do
+                row[i] = v
+                row[header[i]] = v
+            end
+            rows[#rows + 1] = row
+        end
+    end
+    if header == nil then error(name .. ": empty file (no header)", 2) end
+    if #rows == 0 then error(name .. ": no vectors (a test would pass vacuously)", 2) end
+    return rows
+end
+
+--- Group scenario rows (column `scenario`) into runs of consecutive lines
+-- with the same name, in file order: { {name=, rows={...}}, ... }.
+function M.scenarios(name, columns)
+    local rows = M.read_vectors(name, columns)
+    local runs, current = {}, nil
+    for _, row in ipairs(rows) do
+        if current == nil or current.name ~= row.scenario then
+            current = { name = row.scenario, rows = {} }
+            runs[#runs + 1] = current
+        end
+        current.rows[#current.rows + 1] = row
+    end
+    return runs
+end
+
+---------------------------------------------------------------------------
+-- Bytes.
+
+--- Lowercase hex to bytes; `-` is the empty string.
+function M.fromhex(h)
+    if h == "-" then return "" end
+    if #h % 2 ~= 0 or h:find("[^0-9a-fA-F]") then
+        error("malformed hex '" .. h .. "'", 2)
+    end
+    return (h:gsub("..", function(pair) return string.char(tonumber(pair, 16)) end))
+end
+
+--- Bytes to lowercase hex; the empty string is `-` (as in the vector files).
+function M.tohex(s)
+    if s == "" then return "-" end
+    return (s:gsub(".", function(c) return string.format("%02x", c:byte()) end))
+end
+
+--- Byte-wise comparison, whatever the locale: -1, 0 or 1.
+function M.bytes_cmp(a, b)
+    local n = math.min(#a, #b)
+    for i = 1, n do
+        local x, y = a:byte(i), b:byte(i)
+        if x ~= y then return x < y and -1 or 1 end
+    end
+    if #a == #b then return 0 end
+    return #a < #b and -1 or 1
+end
+
+--- The escapes of the hand-kept invalid lists: \xHH one byte, \t TAB,
+-- \\ backslash, \s space; everything else is literal.
+function M.unescape(s)
+    local out, i = {}, 1
+    while i <= #s do
+        local c = s:sub(i, i)
+        if c == "\\" then
+            local n = s:sub(i + 1, i + 1)
+            if n == "x" then
+                local hh = s:sub(i + 2, i + 3)
+                if not hh:match("^%x%x$") then
+                    error("malformed \\x escape in '" .. s .. "'", 2)
+                end
+                out[#out + 1] = string.char(tonumber(hh, 16))
+                i = i + 4
+            elseif n == "t" then
+                out[#out + 1] = "\t"; i = i + 2
+            elseif n == "\\" then
+                out[#out + 1] = "\\"; i = i + 2
+            elseif n == "s" then
+                out[#out + 1] = " "; i = i + 2
+            else
+                out[#out + 1] = "\\"; i = i + 1
+            end
+        else
+            out[#out + 1] = c
+            i = i + 1
+        end
+    end
+    return table.concat(out)
+end
+
+--- Big-endian bytes as a number; only for values below 2^53.
+function M.be_number(s)
+    local v = 0
+    for i = 1, #s do v = v * 256 + s:byte(i) end
+    if v >= 9007199254740992 then error("be_number: value past 2^53", 2) end
+    return M.int(v)
+end
+
+---------------------------------------------------------------------------
+-- Numbers.
+
+--- The integer subtype where Lua has one (2^48 is a float on 5.3+).
+function M.int(x)
+    if math.tointeger then
+        local i = math.tointeger(x)
+        if i == nil then error("not an integer: " .. tostring(x), 2) end
+        return i
+    end
+    return x
+end
+
+--- A decimal column as a number; it must be exact (below 2^53 in magnitude).
+function M.num(s)
+    if not s:match("^%-?%d+$") then error("not a decimal integer: '" .. s .. "'", 2) end
+    local digits = s:gsub("^%-", ""):gsub("^0+", "")
+    if #digits > 16 or (#digits == 16 and digits > "9007199254740992") then
+        error("decimal " .. s .. " is past 2^53: compare it as text", 2)
+    end
+    return M.int(tonumber(s))
+end
+
+--- Canonical decimal text of a non-negative integer value: an integer, an
+-- integer-valued float below 2^53, or decimal text.
+function M.dec(v)
+    local t = type(v)
+    if t == "string" then
+        if not v:match("^%d+$") then error("not decimal text: '" .. v .. "'", 2) end
+        local s = v:gsub("^0+", "")
+        if s == "" then s = "0" end
+        return s
+    elseif t == "number" then
+        if math.type and math.type(v) == "integer" then return string.format("%d", v) end
+        if v ~= math.floor(v) or v > 9007199254740992 or v < -9007199254740992 then
+            error("not an exact integer: " .. tostring(v), 2)
+        end
+        return string.format("%.0f", v)
+    end
+    error("expected an integer or decimal text, got " .. t, 2)
+end
+
+--- Compare two non-negative decimal texts: -1, 0 or 1.
+function M.dec_cmp(a, b)
+    a, b = M.dec(a), M.dec(b)
+    if #a ~= #b then return #a < #b and -1 or 1 end
+    if a == b then return 0 end
+    return M.bytes_cmp(a, b)
+end
+
+--- a * m + k as decimal text, for decimal text a and small integers m, k.
+function M.dec_mul_add(a, m, k)
+    a = M.dec(a)
+    local digits, carry = {}, k
+    for i = #a, 1, -1 do
+        local d = (a:byte(i) - 48) * m + carry
+        local r = d % 10
+        digits[#digits + 1] = string.format("%d", r)
+        carry = math.floor((d - r) / 10)
+    end
+    while carry > 0 do
+        local r = carry % 10
+        digits[#digits + 1] = string.format("%d", r)
+        carry = math.floor((carry - r) / 10)
+    end
+    local out = {}
+    for i = #digits, 1, -1 do out[#out + 1] = digits[i] end
+    return M.dec(table.concat(out))
+end
+
+M.INT63_MAX = "9223372036854775807"
+
+--- The snowflake ID (ms_since_epoch << 22 | machine_id << 12 | seq) as decimal.
+function M.snowflake_dec(ms_since_epoch, machine_id, seq)
+    return M.dec_mul_add(M.dec_mul_add(M.dec(ms_since_epoch), 1024, machine_id), 4096, seq)
+end
+
+--- A decimal ID as this Lua's native snowflake argument: an integer on 5.3+
+-- when it fits in a signed 64-bit integer, else nil.
+function M.native_int(decimal)
+    if not M.has_integers or M.dec_cmp(decimal, M.INT63_MAX) > 0 then return nil end
+    local v = math.tointeger(tonumber(decimal))
+    assert(v ~= nil and string.format("%d", v) == M.dec(decimal), "native_int " .. decimal)
+    return v
+end
+
+---------------------------------------------------------------------------
+-- Injected clocks and random sources.
+
+--- A clock whose reading the test sets: c.now = ms before each call.
+-- c.fn is the `clock` option; c.calls counts readings.
+function M.clock_var(label)
+    local c = { calls = 0 }
+    function c.fn()
+        c.calls = c.calls + 1
+        if c.now == nil then error((label or "clock") .. ": clock read with no time set", 0) end
+        return c.now
+    end
+    return c
+end
+
+--- A clock returning the values of `list` in turn; reading past the end is an error.
+function M.clock_list(list, label)
+    local c = { calls = 0 }
+    function c.fn()
+        c.calls = c.calls + 1
+        local v = list[c.calls]
+        if v == nil then
+            error((label or "clock") .. ": clock read " .. c.calls .. " times, the list has "
+                .. #list .. " readings", 0)
+        end
+        return v
+    end
+    return c
+end
+
+--- A scripted random source. r.expect(bytes, where) queues one draw the code
+-- must make next (its n must equal #bytes); r.fn is the `random` option. A
+-- draw with nothing queued, or with a different n, is recorded and raised.
+-- r.assert_drained(where) checks every queued draw happened (call it after
+-- each call that should have drawn, and at the end of a scenario).
+function M.random_script(label)
+    local r = { queue = {}, head = 1, draws = 0, failures = {} }
+    local function fail(msg)
+        r.failures[#r.failures + 1] = msg
+        error(msg, 0)
+    end
+    function r.fn(n)
+        local item = r.queue[r.head]
+        if item == nil then
+            fail((label or "random") .. ": unexpected random(" .. tostring(n)
+                .. ") after " .. r.draws .. " draws (the vectors expect no draw here)")
+        end
+        if n ~= #item.bytes then
+            fail(item.where .. ": random(" .. tostring(n) .. ") but the vector's draw is "
+                .. #item.bytes .. " bytes")
+        end
+        r.head = r.head + 1
+        r.draws = r.draws + 1
+        return item.bytes
+    end
+    function r.expect(bytes, where)
+        r.queue[#r.queue + 1] = { bytes = bytes, where = where or label or "random" }
+    end
+    function r.expect_hex(hex, where)
+        r.expect(M.fromhex(hex), where)
+    end
+    function r.pending()
+        return #r.queue - r.head + 1
+    end
+    function r.assert_drained(where)
+        luassert.are.equal(0, #r.failures, (where or label or "random") .. ": "
+            .. tostring(r.failures[1]))
+        if r.head <= #r.queue then
+            error((where or label or "random") .. ": an expected draw did not happen ("
+                .. r.queue[r.head].where .. ", " .. #r.queue[r.head].bytes .. " bytes)", 2)
+        end
+    end
+    return r
+end
+
+--- A random source that must never be called.
+function M.no_random(label)
+    return function(n)
+        error((label or "random") .. ": unexpected random(" .. tostring(n) .. ")", 0)
+    end
+end
+
+---------------------------------------------------------------------------
+-- Result checks.
+
+--- A `nil, message` return: nil (not false), a one-line non-empty message
+-- containing `reason` (plain find) when given. Returns the message.
+function M.assert_bad_data(value, msg, reason, where)
+    where = where or "?"
+    luassert(value == nil, where .. ": want nil, message; got a value: " .. tostring(value))
+    luassert(type(msg) == "string", where .. ": want a message string, got " .. type(msg))
+    luassert(msg ~= "", where .. ": empty message")
+    luassert(not msg:find("[\r\n]"), where .. ": message is not one line: " .. msg)
+    if reason then
+        luassert(msg:find(reason, 1, true) ~= nil,
+            where .. ": message '" .. msg .. "' does not contain '" .. reason .. "'")
+    end
+    return msg
+end
+
+--- The call must raise; its message must contain each of the given
+-- substrings (plain find). Returns the message.
+function M.raises(fn, ...)
+    local subs = { ... }
+    local results = { pcall(fn) }
+    if results[1] then
+        error("expected an error" .. (subs[1] and (" containing '" .. subs[1] .. "'") or "")
+            .. ", but the call returned " .. tostring(results[2]), 2)
+    end
+    local msg = tostring(results[2])
+    for _, s in ipairs(subs) do
+        if not msg:find(s, 1, true) then
+            error("error message '" .. msg .. "' does not contain '" .. s .. "'", 2)
+        end
+    end
+    return msg
+end
+
+--- The call must reject its input, either way the API allows (a raised
+-- error or `nil, message`), and never return a value. Returns the message.
+function M.rejects(fn, where)
+    local results = { pcall(fn) }
+    if not results[1] then return tostring(results[2]) end
+    return M.assert_bad_data(results[2], results[3], nil, where)
+end
+
+--- Check a generator call's return against a scenario's `expect` column:
+-- text (or decimal), error:overflow or error:range. `range_reason` is the
+-- substring a range message must contain.
+function M.check_expect(expect, got, msg, where, range_reason)
+    if expect == "error:overflow" then
+        M.assert_bad_data(got, msg, "counter overflow", where)
+    elseif expect == "error:range" then
+        M.assert_bad_data(got, msg, range_reason, where)
+    else
+        luassert(got ~= nil, where .. ": want " .. expect .. ", got nil, " .. tostring(msg))
+        luassert.are.equal(expect, got, where)
+    end
+end
+
+return M

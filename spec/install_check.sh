@@ -1,0 +1,50 @@
+#!/bin/sh
+# Installs mintid the ways a user does and checks that `require "mintid"`
+# then works with nothing else on the paths. Prints TAP.
+LUA_VERSION=${LUA_VERSION:-5.4}
+lua=lua$LUA_VERSION
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+check() { # check NAME COMMAND...
+    name=$1; shift
+    n=$((n + 1))
+    if out=$("$@" 2>&1); then
+        echo "ok $n - $name"
+    else
+        echo "not ok $n - $name"
+        echo "$out" | sed 's/^/# /'
+        fails=$((fails + 1))
+    fi
+}
+
+smoke='local m = require "mintid"
+assert(#m.ulid() == 26 and #m.uuid7() == 36, "bad IDs")
+assert(package.searchpath("mintid.core", package.cpath), "core not found")
+print(m.ulid())'
+
+rocks() {
+    # luarocks builds in the source folder: give it a copy, not this checkout
+    mkdir -p "$tmp/src" && cp -R src lua rockspec "$tmp/src/" &&
+    (cd "$tmp/src" && luarocks --lua-version="$LUA_VERSION" make --tree="$tmp/rocks" rockspec/mintid-scm-1.rockspec) &&
+    eval "$(luarocks --lua-version="$LUA_VERSION" path --tree="$tmp/rocks")" &&
+    LUA_INIT= $lua -e "$smoke"
+}
+check "luarocks make into a temporary tree, then require" rocks
+
+makeinstall() {
+    make -s install LUA_VERSION="$LUA_VERSION" DESTDIR="$tmp/dest" PREFIX=/usr/local >/dev/null &&
+    LUA_PATH="$tmp/dest/usr/local/share/lua/$LUA_VERSION/?.lua" \
+    LUA_CPATH="$tmp/dest/usr/local/lib/lua/$LUA_VERSION/?.so" $lua -e "$smoke"
+}
+check "make install into a DESTDIR, then require" makeinstall
+
+if command -v python3 >/dev/null 2>&1; then
+    check "testdata matches generate_vectors.py" python3 testdata/generate_vectors.py --check
+else
+    n=$((n + 1)); echo "not ok $n - python3 missing: cannot check testdata"; fails=$((fails + 1))
+fi
+
+echo "1..$n"
+[ "$fails" -eq 0 ]

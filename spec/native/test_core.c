@@ -1,0 +1,464 @@
+/*
+ * test_core.c: native checks of the core's SHA-256, HMAC-SHA-256 and
+ * relative-ID tags, printed as TAP. Usage: test_core [testdata-dir]
+ *
+ * The vector files are checked, and the published FIPS 180-4 and RFC 4231
+ * answers are embedded too, so a wrong vector file cannot hide a wrong hash.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mintid.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TEST_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TEST_PRINTF(f, a)
+#endif
+
+#define MAX_COLS 8
+
+static int tests, failures;
+
+static void check(int ok, const char *fmt, ...) TEST_PRINTF(2, 3);
+
+static void check(int ok, const char *fmt, ...)
+{
+    va_list ap;
+
+    tests++;
+    if (!ok)
+        failures++;
+    printf("%s %d - ", ok ? "ok" : "not ok", tests);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n > 0 ? n : 1);
+    if (p == NULL) {
+        fputs("Bail out! out of memory\n", stdout);
+        exit(1);
+    }
+    return p;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Decodes hex (the vector files' "-" is the empty string) into a new buffer;
+ * NULL for text that is not hex. */
+static uint8_t *from_hex(const char *s, size_t *n)
+{
+    size_t len = strlen(s), i;
+    uint8_t *p;
+
+    if (strcmp(s, "-") == 0)
+        len = 0;
+    if (len % 2 != 0)
+        return NULL;
+    p = xmalloc(len / 2);
+    for (i = 0; i < len / 2; i++) {
+        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            free(p);
+            return NULL;
+        }
+        p[i] = (uint8_t)(hi << 4 | lo);
+    }
+    *n = len / 2;
+    return p;
+}
+
+static int same_hex(const uint8_t *got, size_t n, const char *want_hex)
+{
+    size_t wn = 0;
+    uint8_t *want = from_hex(want_hex, &wn);
+    int same = want != NULL && wn == n && memcmp(got, want, n) == 0;
+
+    free(want);
+    return same;
+}
+
+/* One line of any length without its line end; 0 at end of file. */
+static int read_line(FILE *f, char **buf, size_t *cap)
+{
+    size_t len = 0;
+    int c;
+
+    while ((c = fgetc(f)) != EOF && c != '\n') {
+        if (len + 1 >= *cap) {
+            char *bigger;
+            *cap = *cap ? *cap * 2 : 256;
+            bigger = realloc(*buf, *cap);
+            if (bigger == NULL) {
+                fputs("Bail out! out of memory\n", stdout);
+                exit(1);
+            }
+            *buf = bigger;
+        }
+        (*buf)[len++] = (char)c;
+    }
+    if (c == EOF && len == 0)
+        return 0;
+    if (*buf == NULL) {
+        *cap = 1;
+        *buf = xmalloc(1);
+    }
+    if (len > 0 && (*buf)[len - 1] == '\r')
+        len--;
+    (*buf)[len] = '\0';
+    return 1;
+}
+
+typedef void (*vector_fn)(char **cols, int lineno);
+
+/* Calls fn for each vector line of dir/name with exactly ncols columns. */
+static void each_vector(const char *dir, const char *name, int ncols, vector_fn fn)
+{
+    char path[1024];
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, vectors = 0;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "r");
+    if (f == NULL) {
+        check(0, "open %s", path);
+        return;
+    }
+    while (read_line(f, &line, &cap)) {
+        char *cols[MAX_COLS];
+        int n = 0;
+        char *p = line;
+
+        lineno++;
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        for (;;) {
+            char *tab = strchr(p, '\t');
+            if (n < MAX_COLS)
+                cols[n] = p;
+            n++;
+            if (tab == NULL)
+                break;
+            *tab = '\0';
+            p = tab + 1;
+        }
+        if (n != ncols) {
+            check(0, "%s line %d: %d columns, want %d", name, lineno, n, ncols);
+            continue;
+        }
+        vectors++;
+        fn(cols, lineno);
+    }
+    free(line);
+    fclose(f);
+    check(vectors > 0, "%s holds vectors (%d)", name, vectors);
+}
+
+static void sha256_streamed(const uint8_t *msg, size_t n, uint8_t digest[32])
+{
+    mintid_sha256_ctx c;
+    size_t i;
+
+    mintid_sha256_init(&c);
+    for (i = 0; i < n; i++)
+        mintid_sha256_update(&c, msg + i, 1);
+    mintid_sha256_final(&c, digest);
+}
+
+static void sha256_vector(char **cols, int lineno)
+{
+    size_t n = 0;
+    uint8_t *msg = from_hex(cols[0], &n);
+    uint8_t digest[32];
+
+    if (msg == NULL) {
+        check(0, "sha256.txt line %d: bad hex", lineno);
+        return;
+    }
+    mintid_sha256(msg, n, digest);
+    check(same_hex(digest, 32, cols[1]), "sha256.txt line %d: %zu-byte message", lineno, n);
+    sha256_streamed(msg, n, digest);
+    check(same_hex(digest, 32, cols[1]), "sha256.txt line %d: byte by byte", lineno);
+    free(msg);
+}
+
+static void hmac_vector(char **cols, int lineno)
+{
+    size_t kn = 0, mn = 0;
+    uint8_t *key = from_hex(cols[0], &kn), *msg = from_hex(cols[1], &mn);
+    uint8_t mac[32];
+
+    if (key == NULL || msg == NULL) {
+        check(0, "hmac_sha256.txt line %d: bad hex", lineno);
+    } else {
+        mintid_hmac_sha256(key, kn, msg, mn, mac);
+        check(same_hex(mac, 32, cols[2]), "hmac_sha256.txt line %d: %zu-byte key, %zu-byte message",
+              lineno, kn, mn);
+    }
+    free(key);
+    free(msg);
+}
+
+static void check_sha256_published(void)
+{
+    static const struct { const char *msg; const char *digest; } fips[] = {
+        { "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+        { "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+        { "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+        { "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrs"
+          "mnopqrstnopqrstu",
+          "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1" },
+    };
+    static const char million_a[] = "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0";
+    const size_t million = 1000000;
+    uint8_t digest[32];
+    uint8_t *a;
+    mintid_sha256_ctx c;
+    size_t i;
+
+    for (i = 0; i < sizeof fips / sizeof fips[0]; i++) {
+        const uint8_t *msg = (const uint8_t *)fips[i].msg;
+        size_t n = strlen(fips[i].msg);
+
+        mintid_sha256(msg, n, digest);
+        check(same_hex(digest, 32, fips[i].digest), "FIPS 180-4 sha256 of a %zu-byte message", n);
+        sha256_streamed(msg, n, digest);
+        check(same_hex(digest, 32, fips[i].digest), "FIPS 180-4 sha256 of a %zu-byte message, byte by byte", n);
+    }
+
+    a = xmalloc(million);
+    memset(a, 'a', million);
+    mintid_sha256(a, million, digest);
+    check(same_hex(digest, 32, million_a), "FIPS 180-4 sha256 of one million 'a'");
+    mintid_sha256_init(&c);
+    for (i = 0; i < million; i += 1000)
+        mintid_sha256_update(&c, a, 1000);
+    mintid_sha256_final(&c, digest);
+    check(same_hex(digest, 32, million_a), "FIPS 180-4 sha256 of one million 'a', 1000 at a time");
+    sha256_streamed(a, million, digest);
+    check(same_hex(digest, 32, million_a), "FIPS 180-4 sha256 of one million 'a', byte by byte");
+    free(a);
+}
+
+/* Every two-part split and a run of odd chunk sizes give the one-shot digest:
+ * the block buffer is right wherever a call boundary falls. */
+static void check_sha256_splits(void)
+{
+    uint8_t msg[300], want[32], got[32];
+    mintid_sha256_ctx c;
+    size_t k, n, at;
+    int splits_ok = 1, chunks_ok = 1;
+
+    for (k = 0; k < sizeof msg; k++)
+        msg[k] = (uint8_t)(k * 131 + 7);
+    mintid_sha256(msg, sizeof msg, want);
+    for (k = 0; k <= sizeof msg; k++) {
+        mintid_sha256_init(&c);
+        mintid_sha256_update(&c, msg, k);
+        mintid_sha256_update(&c, msg + k, sizeof msg - k);
+        mintid_sha256_final(&c, got);
+        if (memcmp(got, want, 32) != 0)
+            splits_ok = 0;
+    }
+    check(splits_ok, "sha256 streaming: every two-part split of 300 bytes equals one-shot");
+
+    for (k = 1; k <= 130; k++) {
+        mintid_sha256_init(&c);
+        for (at = 0; at < sizeof msg; at += n) {
+            n = sizeof msg - at < k ? sizeof msg - at : k;
+            mintid_sha256_update(&c, msg + at, n);
+        }
+        mintid_sha256_final(&c, got);
+        if (memcmp(got, want, 32) != 0)
+            chunks_ok = 0;
+    }
+    check(chunks_ok, "sha256 streaming: chunks of 1..130 bytes equal one-shot");
+
+    mintid_sha256_init(&c);
+    mintid_sha256_update(&c, NULL, 0);
+    mintid_sha256_update(&c, msg, 3);
+    mintid_sha256_update(&c, NULL, 0);
+    mintid_sha256_final(&c, got);
+    mintid_sha256(msg, 3, want);
+    check(memcmp(got, want, 32) == 0, "sha256 streaming: empty updates change nothing");
+}
+
+static void check_hmac_published(void)
+{
+    /* RFC 4231 section 4; case 5 publishes only the first 128 bits. */
+    static const struct { const char *key, *data, *mac; size_t mac_len; } rfc[] = {
+        { "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "4869205468657265",
+          "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7", 32 },
+        { "4a656665", "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+          "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", 32 },
+        { "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+          "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd",
+          "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe", 32 },
+        { "0102030405060708090a0b0c0d0e0f10111213141516171819",
+          "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+          "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b", 32 },
+        { "0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c", "546573742057697468205472756e636174696f6e",
+          "a3b6167473100ee06e0c796c2955552b", 16 },
+        { NULL, "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b6579202d2048617368204b6579"
+                "204669727374",
+          "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54", 32 },
+        { NULL, "5468697320697320612074657374207573696e672061206c6172676572207468616e20626c6f636b2d73697a65206b"
+                "657920616e642061206c6172676572207468616e20626c6f636b2d73697a6520646174612e20546865206b6579206e"
+                "6565647320746f20626520686173686564206265666f7265206265696e6720757365642062792074686520484d4143"
+                "20616c676f726974686d2e",
+          "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2", 32 },
+    };
+    uint8_t long_key[131];
+    size_t i;
+
+    /* Cases 6 and 7 use 131 bytes of 0xaa: longer than a block, hashed first. */
+    memset(long_key, 0xaa, sizeof long_key);
+    for (i = 0; i < sizeof rfc / sizeof rfc[0]; i++) {
+        size_t kn = sizeof long_key, dn = 0, wn = 0;
+        uint8_t *key = rfc[i].key ? from_hex(rfc[i].key, &kn) : NULL;
+        uint8_t *data = from_hex(rfc[i].data, &dn);
+        uint8_t *want = from_hex(rfc[i].mac, &wn);
+        uint8_t mac[32];
+
+        mintid_hmac_sha256(key ? key : long_key, kn, data, dn, mac);
+        check(wn == rfc[i].mac_len && memcmp(mac, want, wn) == 0, "RFC 4231 test case %zu", i + 1);
+        free(key);
+        free(data);
+        free(want);
+    }
+}
+
+/* The tag the SPEC defines, computed the long way with the one-shot HMAC. */
+static uint32_t tag_by_hand(const uint8_t *secret, size_t secret_len, const uint8_t *salt, size_t salt_len,
+                            const uint8_t *key, size_t key_len)
+{
+    size_t n = 4 + salt_len + key_len;
+    uint8_t *input = xmalloc(n);
+    uint8_t mac[32];
+
+    input[0] = (uint8_t)(salt_len >> 24);
+    input[1] = (uint8_t)(salt_len >> 16);
+    input[2] = (uint8_t)(salt_len >> 8);
+    input[3] = (uint8_t)salt_len;
+    if (salt_len > 0)
+        memcpy(input + 4, salt, salt_len);
+    if (key_len > 0)
+        memcpy(input + 4 + salt_len, key, key_len);
+    mintid_hmac_sha256(secret, secret_len, input, n, mac);
+    free(input);
+    return ((uint32_t)mac[0] << 24 | (uint32_t)mac[1] << 16 | (uint32_t)mac[2] << 8 | mac[3]) >> 2;
+}
+
+static void check_relative_tag_case(const char *what, const uint8_t *secret, size_t secret_len,
+                                    const uint8_t *salt, size_t salt_len, const uint8_t *key, size_t key_len)
+{
+    uint32_t want = tag_by_hand(secret, secret_len, salt, salt_len, key, key_len);
+    uint32_t got = 0, from_gen;
+    mintid_relative_gen g;
+    int rc = mintid_relative_tag(secret, secret_len, salt, salt_len, key, key_len, &got, NULL);
+
+    check(rc == MINTID_OK && got == want, "relative tag equals HMAC by hand: %s", what);
+    rc = mintid_relative_gen_init(&g, secret, secret_len, salt, salt_len, NULL);
+    from_gen = mintid_relative_gen_tag(&g, key, key_len);
+    check(rc == MINTID_OK && from_gen == want, "relative generator tag equals HMAC by hand: %s", what);
+    mintid_relative_gen_wipe(&g);
+}
+
+static void check_relative_tags(void)
+{
+    uint8_t secret[100], salt[150], key[300];
+    uint8_t zero[sizeof(mintid_relative_gen)];
+    mintid_relative_gen g;
+    char err[MINTID_ERRMSG_SIZE];
+    uint32_t t1 = 0, t2 = 0;
+    size_t i;
+    int rc;
+
+    for (i = 0; i < sizeof secret; i++)
+        secret[i] = (uint8_t)(i * 7 + 1);
+    for (i = 0; i < sizeof salt; i++)
+        salt[i] = (uint8_t)('a' + i % 26);
+    for (i = 0; i < sizeof key; i++)
+        key[i] = (uint8_t)(i * 13);
+
+    check_relative_tag_case("16-byte secret, no salt", secret, 16, NULL, 0, key, 11);
+    check_relative_tag_case("empty key", secret, 32, salt, 6, NULL, 0);
+    check_relative_tag_case("64-byte secret", secret, 64, salt, 3, key, 20);
+    check_relative_tag_case("100-byte secret, hashed first", secret, 100, salt, 10, key, 40);
+    check_relative_tag_case("salt ending at a block boundary", secret, 20, salt, 124, key, 5);
+    check_relative_tag_case("150-byte salt, 300-byte key", secret, 33, salt, 150, key, 300);
+
+    /* The length prefix keeps salt "ab" + key "c" apart from "a" + "bc". */
+    mintid_relative_tag(secret, 16, (const uint8_t *)"ab", 2, (const uint8_t *)"c", 1, &t1, NULL);
+    mintid_relative_tag(secret, 16, (const uint8_t *)"a", 1, (const uint8_t *)"bc", 2, &t2, NULL);
+    check(t1 != t2 && t1 <= MINTID_RELATIVE_MAX_TAG && t2 <= MINTID_RELATIVE_MAX_TAG,
+          "relative tag: salt and key boundary matters");
+
+    rc = mintid_relative_tag(secret, 15, NULL, 0, key, 1, &t1, err);
+    check(rc == MINTID_EARG && strcmp(err, "secret must be at least 16 bytes, got 15") == 0,
+          "relative tag: a 15-byte secret is refused");
+    rc = mintid_relative_gen_init(&g, secret, 5, NULL, 0, err);
+    check(rc == MINTID_EARG && strcmp(err, "secret must be at least 16 bytes, got 5") == 0,
+          "relative generator: a 5-byte secret is refused");
+
+    mintid_relative_gen_init(&g, secret, 16, salt, 5, NULL);
+    mintid_relative_gen_wipe(&g);
+    memset(zero, 0, sizeof zero);
+    check(memcmp(&g, zero, sizeof g) == 0, "relative generator: wipe leaves only zeros");
+}
+
+static void relative_tag_vector(char **cols, int lineno)
+{
+    size_t sn = 0, an = 0, kn = 0;
+    uint8_t *secret = from_hex(cols[0], &sn), *salt = from_hex(cols[1], &an), *key = from_hex(cols[2], &kn);
+    uint32_t tag = 0;
+    char prefix[MINTID_RELATIVE_PREFIX_LEN];
+    int rc;
+
+    if (secret == NULL || salt == NULL || key == NULL) {
+        check(0, "relative_tag.txt line %d: bad hex", lineno);
+    } else {
+        rc = mintid_relative_tag(secret, sn, salt, an, key, kn, &tag, NULL);
+        mintid_relative_prefix(tag, prefix);
+        check(rc == MINTID_OK && strtoul(cols[3], NULL, 10) == tag &&
+              strlen(cols[4]) == sizeof prefix && memcmp(prefix, cols[4], sizeof prefix) == 0,
+              "relative_tag.txt line %d: tag %s, prefix %s", lineno, cols[3], cols[4]);
+    }
+    free(secret);
+    free(salt);
+    free(key);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : "testdata";
+
+    each_vector(dir, "sha256.txt", 2, sha256_vector);
+    each_vector(dir, "hmac_sha256.txt", 3, hmac_vector);
+    each_vector(dir, "relative_tag.txt", 5, relative_tag_vector);
+    check_sha256_published();
+    check_sha256_splits();
+    check_hmac_published();
+    check_relative_tags();
+
+    printf("1..%d\n", tests);
+    return failures > 0 ? 1 : 0;
+}

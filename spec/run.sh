@@ -1,0 +1,55 @@
+#!/bin/sh
+# Runs every suite and ends with one line "N passed, M failed", summed over
+# every Lua version in TEST_LUAS; exits non-zero on any failure.
+# Each suite prints TAP; a suite that dies without reporting counts as failed.
+BUILD=${BUILD:-build}
+TEST_LUAS=${TEST_LUAS:-5.4}
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+passed=0
+failed=0
+
+# count FILE RC NAME: add FILE's TAP results to the totals
+count() {
+    ok=$(grep -c '^ok ' "$1")
+    notok=$(grep -c '^not ok ' "$1")
+    if [ "$2" -ne 0 ] && [ "$notok" -eq 0 ]; then
+        echo "# $3 exited with status $2 without a failing test: counted as a failure"
+        notok=1
+    fi
+    if [ $((ok + notok)) -eq 0 ]; then
+        echo "# $3 ran no test: counted as a failure"
+        notok=1
+    fi
+    echo "# $3: $ok passed, $notok failed"
+    passed=$((passed + ok))
+    failed=$((failed + notok))
+}
+
+for v in $TEST_LUAS; do
+    case $v in
+        jit) lua=luajit; dir=jit ;;
+        *) lua=lua$v; dir=$v ;;
+    esac
+    echo "# busted on $lua"
+    LUA_PATH="lua/?.lua;spec/?.lua;;" LUA_CPATH="$BUILD/$dir/?.so;;" \
+        $lua /usr/bin/busted -o TAP spec > "$log/busted-$dir" 2>&1
+    rc=$?
+    grep -v '^ok ' "$log/busted-$dir"
+    count "$log/busted-$dir" $rc "busted ($lua)"
+done
+
+echo "# native core tests"
+"$BUILD/test_core" testdata > "$log/native" 2>&1
+rc=$?
+grep -v '^ok ' "$log/native"
+count "$log/native" $rc "native core"
+
+echo "# install checks"
+sh spec/install_check.sh > "$log/install" 2>&1
+rc=$?
+cat "$log/install"
+count "$log/install" $rc "install checks"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

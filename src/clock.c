@@ -1,0 +1,27 @@
+/* clock.c: Unix time in ms from the OS wall clock. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include <errno.h>
+#include <time.h>
+
+#include "internal.h"
+
+int mintid_clock_ms(int64_t *now_ms, char *err)
+{
+    struct timespec ts;
+    int64_t sec;
+
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+        return mintid_fail_errno(err, MINTID_ECLOCK, "clock_gettime failed", errno);
+    /* A clock before 1970 comes back negative (tv_nsec is never negative,
+     * so this floors); callers reject it with their range message. A
+     * tv_sec whose ms would not fit int64_t saturates, also out of range. */
+    sec = (int64_t)ts.tv_sec;
+    if (sec > INT64_MAX / 1000 - 1)
+        *now_ms = INT64_MAX;
+    else if (sec < INT64_MIN / 1000 + 1)
+        *now_ms = INT64_MIN;
+    else
+        *now_ms = sec * 1000 + (int64_t)(ts.tv_nsec / 1000000);
+    return MINTID_OK;
+}

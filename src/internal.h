@@ -1,0 +1,77 @@
+/*
+ * internal.h: helpers shared by the core's files; not part of the ABI.
+ */
+#ifndef MINTID_INTERNAL_H
+#define MINTID_INTERNAL_H
+
+#include "mintid.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MINTID_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define MINTID_PRINTF(f, a)
+#endif
+
+/* error.c: write a one-line message to err (if not NULL) and return code. */
+int mintid_fail(char *err, int code, const char *fmt, ...) MINTID_PRINTF(3, 4);
+
+/* error.c: describe the byte c for a message: "'U'" for printable ASCII,
+ * "0x00" otherwise. out must hold 8 bytes. */
+const char *mintid_describe_byte(unsigned char c, char out[8]);
+
+/* base32.c: the table behind mintid_base32_value, for decoders whose
+ * per-symbol lookup must be inlined (value 0..31, or -1). */
+extern const signed char mintid_base32_values[256];
+
+/* error.c: the shared range check of every 48-bit timestamp:
+ * "<kind> timestamp <ms> out of range 0..281474976710655". */
+int mintid_check_ms(int64_t ms, const char *kind, char *err);
+
+/* error.c: "<what>: <strerror text of errnum>" (thread-safe strerror_r). */
+int mintid_fail_errno(char *err, int code, const char *what, int errnum);
+
+/* random.c: registers the pool's fork handlers (once; cheap to call again).
+ * A module that holds its own lock while drawing from the pool calls this
+ * before its own pthread_atfork, so that POSIX's reverse order runs its
+ * prepare handler first: locks are always taken as (its lock, pool lock). */
+void mintid_random_fork_init(void);
+
+/* monotonic.c: one call of the SPEC rule.
+ * - first call or now_ms > last_ms: draw draw_len (<= 10) bytes with rnd,
+ *   turn them into the counter with `load`, store (now_ms, counter);
+ * - otherwise keep last_ms and add 1 to the `bits`-bit counter;
+ *   EOVERFLOW ("<kind> counter overflow ...") when it would pass 2^bits - 1.
+ * now_ms is range-checked first (ERANGE). On any error st is unchanged.
+ * load may be NULL: the drawn bytes, big-endian, right-aligned. Either way
+ * the counter is then masked to `bits` bits.
+ * On success *ms and counter hold the values to encode. */
+typedef void (*mintid_counter_load_fn)(const uint8_t *drawn, uint8_t counter[10]);
+int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
+                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
+                          mintid_random_fn rnd, void *ctx, const char *kind,
+                          int64_t *ms, uint8_t counter[10], char *err);
+
+/* Big-endian stores and loads by shifts, so byte order never depends on the host. */
+static inline void mintid_store_be48(uint8_t *p, uint64_t v)
+{
+    p[0] = (uint8_t)(v >> 40); p[1] = (uint8_t)(v >> 32); p[2] = (uint8_t)(v >> 24);
+    p[3] = (uint8_t)(v >> 16); p[4] = (uint8_t)(v >> 8);  p[5] = (uint8_t)v;
+}
+
+static inline uint64_t mintid_load_be48(const uint8_t *p)
+{
+    return (uint64_t)p[0] << 40 | (uint64_t)p[1] << 32 | (uint64_t)p[2] << 24 |
+           (uint64_t)p[3] << 16 | (uint64_t)p[4] << 8 | (uint64_t)p[5];
+}
+
+static inline uint32_t mintid_load_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static inline void mintid_store_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+#endif

@@ -1,0 +1,229 @@
+/*
+ * mintid.h: the C core of mintid, with no Lua dependency.
+ *
+ * Every rule here is one of ../SPEC.md (shipped as the project's contract).
+ * The core is plain C99 with <stdint.h> types; byte strings are big-endian
+ * by construction (shifts, never casts), so it runs the same on any host.
+ *
+ * Conventions of this ABI
+ * - Functions that can fail return MINTID_OK (0) or a negative MINTID_E*
+ *   code. Those that take `char *err` write a one-line, NUL-terminated
+ *   message of at most MINTID_ERRMSG_SIZE bytes there (err may be NULL).
+ *   Messages are lowercase fragments with no final full stop, e.g.
+ *   "invalid ULID: bad character 'U' at 7" (positions are 1-based).
+ * - On any error nothing is half-written: generator state is unchanged and
+ *   output buffers may hold garbage that callers must not publish.
+ * - Output buffers have fixed sizes (uint8_t out[16], char out[26]); text
+ *   outputs are NOT NUL-terminated.
+ * - Timestamps are Unix milliseconds as int64_t, so a negative reading is
+ *   representable and rejected with MINTID_ERANGE.
+ */
+#ifndef MINTID_H
+#define MINTID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MINTID_VERSION "0.1.0"
+
+/* Status codes: 0 is success, every error is negative. */
+#define MINTID_OK          0
+#define MINTID_EPARSE     (-1) /* text or bytes that are not a valid ID */
+#define MINTID_ERANGE     (-2) /* timestamp or field outside its range */
+#define MINTID_EOVERFLOW  (-3) /* monotonic counter would pass its maximum */
+#define MINTID_ERANDOM    (-4) /* the randomness source failed */
+#define MINTID_ECLOCK     (-5) /* the clock could not be read */
+#define MINTID_EAGAIN     (-6) /* snowflake: sequence exhausted, read the clock again */
+#define MINTID_EARG       (-7) /* an argument outside its documented domain */
+#define MINTID_ENOMEM     (-8) /* an allocation failed */
+
+#define MINTID_ERRMSG_SIZE 128
+
+#define MINTID_MAX_MS            INT64_C(0xFFFFFFFFFFFF) /* 2^48 - 1 */
+#define MINTID_ULID_TEXT_LEN     26
+#define MINTID_UUID_TEXT_LEN     36
+#define MINTID_RELATIVE_TEXT_LEN 28
+#define MINTID_RELATIVE_PREFIX_LEN 7 /* "TAG6CH-" */
+#define MINTID_RELATIVE_MIN_SECRET 16
+#define MINTID_SNOWFLAKE_DECIMAL_MAX 20 /* digits of 2^64 - 1 */
+#define MINTID_NANOID_DEFAULT_SIZE 21
+#define MINTID_NANOID_MAX_SIZE   1048576 /* a larger request is a misuse, not a need */
+
+/*
+ * A source of randomness: fill buf with exactly n bytes and return
+ * MINTID_OK, or return a negative code (normally MINTID_ERANDOM).
+ * mintid_random_pool below is the default; bindings pass their own to
+ * inject test streams. Generators call it only when SPEC.md says to draw.
+ */
+typedef int (*mintid_random_fn)(void *ctx, uint8_t *buf, size_t n);
+
+const char *mintid_strerror(int code);
+
+/* ---- random.c: OS CSPRNG and the process-wide pool ---------------------- */
+/* Direct read from the OS (getrandom, retried on EINTR and short reads;
+ * /dev/urandom where getrandom is missing). */
+int mintid_os_random(uint8_t *buf, size_t n, char *err);
+/* From the process-wide pool, refilled from the OS in blocks. Thread-safe;
+ * a forked child never continues its parent's pool. */
+int mintid_random_bytes(uint8_t *buf, size_t n, char *err);
+/* mintid_random_bytes as a mintid_random_fn (ctx unused). */
+int mintid_random_pool(void *ctx, uint8_t *buf, size_t n);
+/* Overwrite memory in a way the compiler may not elide (secrets). */
+void mintid_secure_zero(void *p, size_t n);
+
+/* ---- clock.c ------------------------------------------------------------ */
+int mintid_clock_ms(int64_t *now_ms, char *err);
+
+/* ---- base32.c: Crockford base32, SPEC alphabet, no aliases --------------- */
+extern const char mintid_base32_alphabet[33]; /* "0123456789ABCDEFGHJKMNPQRSTVWXYZ" */
+/* 0..31 for a symbol of the alphabet in either case, -1 for anything else
+ * (I, L, O, U included). */
+int mintid_base32_value(unsigned char c);
+
+/* ---- monotonic.c: the (last_ms, last_rand) rule shared by ULID, UUIDv7 and
+ * relative IDs. The counter is an unsigned big-endian integer of `bits` bits
+ * (at most 80), right-aligned in counter[10]. ---------------------------- */
+typedef struct {
+    int64_t last_ms;
+    uint8_t counter[10];
+    int started; /* 0 for a new generator: its first call always draws */
+} mintid_monotonic;
+
+void mintid_monotonic_init(mintid_monotonic *st);
+
+/* ---- ulid.c ------------------------------------------------------------- */
+int  mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
+void mintid_ulid_encode(const uint8_t id[16], char out[26]);
+int  mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err);
+int64_t mintid_ulid_time(const uint8_t id[16]); /* bytes 0..5; also UUIDv7's */
+
+typedef struct { mintid_monotonic st; } mintid_ulid_gen;
+void mintid_ulid_gen_init(mintid_ulid_gen *g);
+/* SPEC monotonic ULID: 10 fresh bytes when now > last_ms (or first call),
+ * else the 80-bit counter + 1; EOVERFLOW / ERANGE leave g unchanged. */
+int  mintid_ulid_gen_next(mintid_ulid_gen *g, int64_t now_ms,
+                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+
+/* ---- uuid.c: RFC 9562 UUIDv4 / UUIDv7 ----------------------------------- */
+void mintid_uuid_encode(const uint8_t id[16], char out[36]); /* lowercase */
+int  mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err);
+unsigned mintid_uuid_version(const uint8_t id[16]); /* b[6] >> 4 */
+/* b[6] = (b[6] & 0x0F) | version << 4; b[8] = (b[8] & 0x3F) | 0x80 */
+void mintid_uuid_set_version(uint8_t id[16], unsigned version);
+int  mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+int  mintid_uuid7_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
+
+typedef struct { mintid_monotonic st; } mintid_uuid7_gen;
+void mintid_uuid7_gen_init(mintid_uuid7_gen *g);
+/* SPEC monotonic UUIDv7: the 74-bit counter rand_a << 62 | rand_b. */
+int  mintid_uuid7_gen_next(mintid_uuid7_gen *g, int64_t now_ms,
+                           mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+
+/* ---- sha256.c: FIPS 180-4 SHA-256 and RFC 2104 HMAC ---------------------- */
+typedef struct {
+    uint32_t h[8];
+    uint64_t length;     /* bytes absorbed so far */
+    uint8_t block[64];
+    size_t used;         /* bytes waiting in block */
+} mintid_sha256_ctx;
+
+void mintid_sha256_init(mintid_sha256_ctx *c);
+void mintid_sha256_update(mintid_sha256_ctx *c, const uint8_t *data, size_t n);
+void mintid_sha256_final(mintid_sha256_ctx *c, uint8_t digest[32]);
+void mintid_sha256(const uint8_t *data, size_t n, uint8_t digest[32]);
+void mintid_hmac_sha256(const uint8_t *key, size_t key_len,
+                        const uint8_t *msg, size_t msg_len, uint8_t mac[32]);
+
+/* ---- relative.c: relative IDs (tag << 98 | ms << 50 | rand) -------------- */
+#define MINTID_RELATIVE_MAX_TAG  UINT32_C(0x3FFFFFFF)          /* 2^30 - 1 */
+#define MINTID_RELATIVE_MAX_RAND UINT64_C(0x3FFFFFFFFFFFF)     /* 2^50 - 1 */
+
+/* tag = BE32(HMAC-SHA-256(secret, BE32(len(salt)) || salt || key)[0..4]) >> 2 */
+int  mintid_relative_tag(const uint8_t *secret, size_t secret_len,
+                         const uint8_t *salt, size_t salt_len,
+                         const uint8_t *key, size_t key_len,
+                         uint32_t *tag, char *err); /* EARG: secret < 16 bytes */
+int  mintid_relative_from_parts(uint32_t tag, int64_t ms, uint64_t rand,
+                                uint8_t out[16], char *err); /* ERANGE */
+void mintid_relative_split(const uint8_t id[16], uint32_t *tag, int64_t *ms, uint64_t *rand);
+void mintid_relative_encode(const uint8_t id[16], char out[28]);
+void mintid_relative_prefix(uint32_t tag, char out[7]);
+/* the 28-char form (hyphens at offsets 6 and 17) or the same 26 chars */
+int  mintid_relative_decode(const char *text, size_t len, uint8_t out[16], char *err);
+
+typedef struct {
+    /* HMAC key schedule with BE32(len(salt)) || salt already absorbed:
+     * secret-equivalent, wiped by mintid_relative_gen_wipe. */
+    mintid_sha256_ctx inner, outer;
+    mintid_monotonic st; /* one state for every key, 50-bit counter */
+} mintid_relative_gen;
+
+int  mintid_relative_gen_init(mintid_relative_gen *g,
+                              const uint8_t *secret, size_t secret_len,
+                              const uint8_t *salt, size_t salt_len, char *err);
+void mintid_relative_gen_wipe(mintid_relative_gen *g);
+uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g,
+                                 const uint8_t *key, size_t key_len);
+/* rand = BE56(7 fresh bytes) & (2^50 - 1) on a fresh ms, else counter + 1 */
+int  mintid_relative_gen_next(mintid_relative_gen *g, int64_t now_ms,
+                              const uint8_t *key, size_t key_len,
+                              mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+
+/* ---- snowflake.c: 42-bit ms | 10-bit machine id | 12-bit sequence -------- */
+#define MINTID_SNOWFLAKE_MAX_MACHINE 1023
+typedef struct {
+    uint64_t state;   /* (last_ms - epoch) << 12 | seq; updated by compare-and-swap */
+    int64_t epoch;
+    uint32_t machine_id;
+} mintid_snowflake_gen;
+
+int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, uint32_t machine_id,
+                               int64_t epoch, char *err); /* EARG */
+/* One attempt at now_ms: MINTID_OK, ERANGE (now - epoch negative or not in
+ * 42 bits), or EAGAIN when 4096 IDs were already given at last_ms and
+ * now_ms has not passed it (the caller reads its clock again). */
+int  mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
+                              uint64_t *id, char *err);
+/* Loop over the OS clock until an ID is made (SPEC: spin). */
+int  mintid_snowflake_gen_next(mintid_snowflake_gen *g, uint64_t *id, char *err);
+void mintid_snowflake_split(uint64_t id, int64_t epoch,
+                            int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence);
+/* Decimal text of 1..20 digits with no sign, space or leading '+'. */
+int  mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
+size_t mintid_snowflake_format_decimal(uint64_t id, char out[20]); /* returns length */
+
+/* ---- nanoid.c ---------------------------------------------------------- */
+extern const char mintid_nanoid_default_alphabet[65];
+
+typedef struct {
+    uint8_t alphabet[256];
+    uint32_t n;     /* symbols, 1..256 */
+    uint32_t mask;  /* smallest 2^k - 1 >= n - 1 */
+    size_t size;    /* symbols per ID, 1..MINTID_NANOID_MAX_SIZE */
+    size_t step;    /* random bytes per draw */
+} mintid_nanoid_spec;
+
+/* Symbols are single bytes. EARG (with a message) for an alphabet of 0 or
+ * more than 256 bytes, one holding the same byte twice, one that is UTF-8
+ * text with multi-byte characters, or a size outside 1..MAX_SIZE. */
+int  mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
+                             size_t size, char *err);
+/* Writes exactly s->size bytes to out. Draws s->step bytes at a time. */
+int  mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, void *ctx,
+                            uint8_t *out, char *err);
+
+/* ---- default.c: process-wide default generators ------------------------ */
+/* Shared by every Lua state and thread of the process, guarded by a mutex,
+ * reset in a forked child (which never continues the parent's counter). */
+int mintid_default_ulid(uint8_t out[16], char *err);
+int mintid_default_uuid7(uint8_t out[16], char *err);
+int mintid_default_uuid4(uint8_t out[16], char *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,112 @@
+/* monotonic.c: SPEC's (last_ms, last_rand) rule, the one implementation
+ * behind the ULID, UUIDv7 and relative ID generators. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define COUNTER_BYTES 10
+#define COUNTER_BITS  80
+
+void mintid_monotonic_init(mintid_monotonic *st)
+{
+    st->last_ms = 0;
+    memset(st->counter, 0, sizeof st->counter);
+    st->started = 0;
+}
+
+/* Keeps the counter within 2^bits - 1 whatever `load` produced, which the
+ * overflow test of add_one relies on. */
+static void mask_to_bits(uint8_t c[COUNTER_BYTES], unsigned bits)
+{
+    size_t top = COUNTER_BYTES - bits / 8; /* index of the lowest whole byte kept */
+
+    if (top > 0) {
+        c[top - 1] &= (uint8_t)((1u << (bits % 8)) - 1);
+        memset(c, 0, top - 1);
+    }
+}
+
+/* Adds 1 to a counter <= 2^bits - 1; non-zero when the sum is 2^bits,
+ * i.e. the increment would pass the maximum. */
+static int add_one(uint8_t c[COUNTER_BYTES], unsigned bits)
+{
+    unsigned carry = 1;
+    int i;
+
+    for (i = COUNTER_BYTES - 1; i >= 0 && carry; i--) {
+        c[i] = (uint8_t)(c[i] + 1);
+        carry = c[i] == 0;
+    }
+    if (bits == COUNTER_BITS)
+        return (int)carry;
+    return (c[COUNTER_BYTES - 1 - bits / 8] >> (bits % 8)) & 1;
+}
+
+static int draw(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
+                const char *kind, char *err)
+{
+    int rc;
+
+    /* A source may write its own, more precise message (the default
+     * generators pass err as ctx); keep it if so. */
+    if (err != NULL)
+        err[0] = '\0';
+    rc = rnd(ctx, buf, n);
+    if (rc == MINTID_OK)
+        return MINTID_OK;
+    if (rc > 0)
+        rc = MINTID_ERANDOM; /* callers rely on errors being negative */
+    if (err == NULL || err[0] == '\0')
+        return mintid_fail(err, rc, "%s random source failed", kind);
+    return rc;
+}
+
+int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
+                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
+                          mintid_random_fn rnd, void *ctx, const char *kind,
+                          int64_t *ms, uint8_t counter[10], char *err)
+{
+    uint8_t next[COUNTER_BYTES];
+    int64_t next_ms = st->last_ms;
+    int rc;
+
+    if (bits == 0 || bits > COUNTER_BITS || draw_len == 0 || draw_len > COUNTER_BYTES)
+        return mintid_fail(err, MINTID_EARG, "%s generator: unsupported %u-bit counter from %zu bytes",
+                           kind, bits, draw_len);
+    rc = mintid_check_ms(now_ms, kind, err);
+    if (rc != MINTID_OK)
+        return rc;
+
+    /* The new state is built in next_ms/next and committed at the end, so
+     * every error return leaves st as it was (SPEC). */
+    if (!st->started || now_ms > st->last_ms) {
+        uint8_t drawn[COUNTER_BYTES];
+
+        rc = draw(rnd, ctx, drawn, draw_len, kind, err);
+        if (rc != MINTID_OK)
+            return rc;
+        if (load != NULL) {
+            load(drawn, next);
+        } else {
+            memset(next, 0, COUNTER_BYTES - draw_len);
+            memcpy(next + (COUNTER_BYTES - draw_len), drawn, draw_len);
+        }
+        mask_to_bits(next, bits);
+        next_ms = now_ms;
+    } else {
+        /* Same ms, or the clock went backwards: keep last_ms so that the
+         * output still increases strictly. */
+        memcpy(next, st->counter, COUNTER_BYTES);
+        if (add_one(next, bits))
+            return mintid_fail(err, MINTID_EOVERFLOW,
+                               "%s counter overflow at ms %" PRId64 " (%u-bit randomness exhausted)",
+                               kind, st->last_ms, bits);
+    }
+    st->last_ms = next_ms;
+    memcpy(st->counter, next, COUNTER_BYTES);
+    st->started = 1;
+    *ms = next_ms;
+    memcpy(counter, next, COUNTER_BYTES);
+    return MINTID_OK;
+}

@@ -1,0 +1,153 @@
+/*
+ * nanoid.c: Nano IDs (SPEC "Nano ID"), the reference's customRandom: draw
+ * `step` bytes, keep byte & mask when it indexes the alphabet, repeat. The
+ * default alphabet is its n = 64 case, where every byte is used.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_SYMBOLS 256
+#define STACK_STEP  256
+
+const char mintid_nanoid_default_alphabet[65] =
+    "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict";
+
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no
+ * surrogates, nothing past U+10FFFF), or 0 when there is none. */
+static size_t utf8_sequence(const uint8_t *p, size_t avail)
+{
+    size_t need, i;
+    uint8_t lo = 0x80, hi = 0xBF;
+
+    if (p[0] < 0x80)
+        return 1;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF)
+        need = 2;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+        need = 3;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+        need = 4;
+    else
+        return 0;
+    if (avail < need)
+        return 0;
+    /* Only the second byte has a narrower range, and only after these leads. */
+    if (p[0] == 0xE0)
+        lo = 0xA0;
+    else if (p[0] == 0xED)
+        hi = 0x9F;
+    else if (p[0] == 0xF0)
+        lo = 0x90;
+    else if (p[0] == 0xF4)
+        hi = 0x8F;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (i = 2; i < need; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF)
+            return 0;
+    return need;
+}
+
+/*
+ * 1-based offset of the first multi-byte character when the alphabet is
+ * valid UTF-8 text holding one, else 0. A byte alphabet that is not UTF-8
+ * (all 256 values, say) is allowed; text like "αβγ" most likely meant
+ * characters, which this byte-wise generator would split.
+ */
+static size_t multibyte_text_at(const uint8_t *a, size_t n)
+{
+    size_t i = 0, first = 0;
+
+    while (i < n) {
+        size_t len = utf8_sequence(a + i, n - i);
+        if (len == 0)
+            return 0;
+        if (len > 1 && first == 0)
+            first = i + 1;
+        i += len;
+    }
+    return first;
+}
+
+int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
+                            size_t size, char *err)
+{
+    uint8_t seen[MAX_SYMBOLS];
+    char what[8];
+    size_t at, i;
+    uint32_t top;
+
+    if (alen == 0 || alen > MAX_SYMBOLS)
+        return mintid_fail(err, MINTID_EARG, "alphabet must have 1 to 256 symbols, got %zu", alen);
+    at = multibyte_text_at(alphabet, alen);
+    if (at != 0)
+        return mintid_fail(err, MINTID_EARG,
+                           "alphabet symbols are single bytes, but it holds a multi-byte UTF-8 character at byte %zu",
+                           at);
+    memset(seen, 0, sizeof seen);
+    for (i = 0; i < alen; i++) {
+        if (seen[alphabet[i]])
+            return mintid_fail(err, MINTID_EARG, "alphabet repeats the symbol %s at %zu",
+                               mintid_describe_byte(alphabet[i], what), i + 1);
+        seen[alphabet[i]] = 1;
+    }
+    if (size < 1 || size > MINTID_NANOID_MAX_SIZE)
+        return mintid_fail(err, MINTID_EARG, "size must be 1..%d, got %zu", MINTID_NANOID_MAX_SIZE, size);
+
+    memcpy(s->alphabet, alphabet, alen);
+    s->n = (uint32_t)alen;
+    /* mask = (2 << floor(log2((n - 1) | 1))) - 1 */
+    for (top = (s->n - 1) | 1, s->mask = 1; top > 1; top >>= 1)
+        s->mask = s->mask << 1 | 1;
+    s->size = size;
+    if (s->mask + 1 == s->n) {
+        s->step = size;
+    } else {
+        /* The reference's ceil(1.6 * mask * size / n), in exact integers. */
+        uint64_t num = UINT64_C(8) * s->mask * size, den = UINT64_C(5) * s->n;
+        s->step = (size_t)((num + den - 1) / den);
+    }
+    return MINTID_OK;
+}
+
+int mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, void *ctx,
+                           uint8_t *out, char *err)
+{
+    uint8_t stack_buf[STACK_STEP];
+    uint8_t *buf = stack_buf;
+    size_t got = 0;
+    int rc = MINTID_OK;
+
+    if (s->step > STACK_STEP) {
+        buf = malloc(s->step);
+        if (buf == NULL)
+            return mintid_fail(err, MINTID_ENOMEM, "out of memory for %zu random bytes", s->step);
+    }
+    while (got < s->size) {
+        size_t i;
+
+        /* A source may write its own, more precise message; keep it if so. */
+        if (err != NULL)
+            err[0] = '\0';
+        rc = rnd(ctx, buf, s->step);
+        if (rc != MINTID_OK) {
+            if (rc > 0)
+                rc = MINTID_ERANDOM; /* callers rely on errors being negative */
+            if (err == NULL || err[0] == '\0')
+                rc = mintid_fail(err, rc, "Nano ID random source failed");
+            break;
+        }
+        for (i = 0; i < s->step && got < s->size; i++) {
+            uint32_t j = buf[i] & s->mask;
+            if (j < s->n)
+                out[got++] = s->alphabet[j];
+        }
+    }
+    /* The drawn bytes determine the ID, which may serve as a token. */
+    mintid_secure_zero(buf, s->step);
+    if (buf != stack_buf)
+        free(buf);
+    return rc;
+}

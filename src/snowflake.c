@@ -1,0 +1,181 @@
+/*
+ * snowflake.c: 64-bit IDs of 42-bit ms since epoch | 10-bit machine id |
+ * 12-bit sequence (SPEC "Snowflake").
+ *
+ * The whole generator state is one word, (last_ms - epoch) << 12 | seq, so a
+ * single compare-and-swap makes an ID: threads sharing a generator never get
+ * the same one. Where the compiler has no 64-bit atomic builtins the word is
+ * updated plainly, and a generator must then not be shared between threads
+ * without a lock of the caller's.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define SEQ_BITS  12
+#define SEQ_MAX   UINT64_C(4095)
+#define TIME_BITS 42
+#define MACHINE_SHIFT 12
+#define TIME_SHIFT    22
+
+/* No real state reaches 2^54, so this marks a generator that never made an ID:
+ * its first call starts the sequence at 0 whatever ms it sees. */
+#define UNSTARTED UINT64_MAX
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__GCC_HAVE_SYNC_COMPARE_AND_SWAP_8)
+/* Relaxed order is enough: the word is the whole state, nothing else is
+ * published with it. */
+static uint64_t load_state(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static int swap_state(uint64_t *p, uint64_t *expected, uint64_t desired)
+{
+    return __atomic_compare_exchange_n(p, expected, desired, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+#else
+static uint64_t load_state(const uint64_t *p)
+{
+    return *p;
+}
+
+static int swap_state(uint64_t *p, uint64_t *expected, uint64_t desired)
+{
+    (void)expected;
+    *p = desired;
+    return 1;
+}
+#endif
+
+int mintid_snowflake_gen_init(mintid_snowflake_gen *g, uint32_t machine_id,
+                              int64_t epoch, char *err)
+{
+    if (machine_id > MINTID_SNOWFLAKE_MAX_MACHINE)
+        return mintid_fail(err, MINTID_EARG, "machine_id must be 0..%d, got %" PRIu32,
+                           MINTID_SNOWFLAKE_MAX_MACHINE, machine_id);
+    if (epoch < 0)
+        return mintid_fail(err, MINTID_EARG, "epoch must be >= 0, got %" PRId64, epoch);
+    g->state = UNSTARTED;
+    g->epoch = epoch;
+    g->machine_id = machine_id;
+    return MINTID_OK;
+}
+
+int mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
+                             uint64_t *id, char *err)
+{
+    uint64_t t, old, next;
+
+    /* Compared before subtracting: now_ms - epoch can overflow int64. */
+    if (now_ms < g->epoch)
+        return mintid_fail(err, MINTID_ERANGE, "snowflake timestamp %" PRId64 " is before epoch %" PRId64,
+                           now_ms, g->epoch);
+    t = (uint64_t)now_ms - (uint64_t)g->epoch;
+    if (t >> TIME_BITS != 0)
+        return mintid_fail(err, MINTID_ERANGE,
+                           "snowflake timestamp %" PRId64 " is more than 42 bits past epoch %" PRId64,
+                           now_ms, g->epoch);
+
+    old = load_state(&g->state);
+    do {
+        if (old != UNSTARTED && t <= old >> SEQ_BITS) {
+            /* Same ms or the clock went back: keep last_ms so IDs still rise. */
+            if ((old & SEQ_MAX) == SEQ_MAX)
+                return mintid_fail(err, MINTID_EAGAIN,
+                                   "snowflake sequence exhausted at ms %" PRId64 " (4096 IDs used)",
+                                   (int64_t)(old >> SEQ_BITS) + g->epoch);
+            next = old + 1;
+        } else {
+            next = t << SEQ_BITS;
+        }
+    } while (!swap_state(&g->state, &old, next));
+
+    *id = (next >> SEQ_BITS) << TIME_SHIFT | (uint64_t)g->machine_id << MACHINE_SHIFT | (next & SEQ_MAX);
+    return MINTID_OK;
+}
+
+/* Sleep a little while the clock catches up instead of burning a core;
+ * without nanosleep, plain spinning on the clock is still correct. */
+static void pause_briefly(void)
+{
+#if defined(__unix__) || defined(__APPLE__)
+    struct timespec ts;
+    ts.tv_sec = 0;
+    ts.tv_nsec = 100000;
+    nanosleep(&ts, NULL);
+#endif
+}
+
+int mintid_snowflake_gen_next(mintid_snowflake_gen *g, uint64_t *id, char *err)
+{
+    for (;;) {
+        int64_t now;
+        int rc = mintid_clock_ms(&now, err);
+
+        if (rc != MINTID_OK)
+            return rc;
+        rc = mintid_snowflake_gen_try(g, now, id, err);
+        if (rc != MINTID_EAGAIN)
+            return rc;
+        pause_briefly();
+    }
+}
+
+void mintid_snowflake_split(uint64_t id, int64_t epoch,
+                            int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence)
+{
+    /* Unsigned sum: an absurd epoch wraps instead of overflowing int64. */
+    *timestamp = (int64_t)((id >> TIME_SHIFT) + (uint64_t)epoch);
+    *machine_id = (uint32_t)(id >> MACHINE_SHIFT) & MINTID_SNOWFLAKE_MAX_MACHINE;
+    *sequence = (uint32_t)(id & SEQ_MAX);
+}
+
+int mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err)
+{
+    uint64_t v = 0;
+    int overflow = 0;
+    char what[8];
+    size_t i;
+
+    if (len == 0)
+        return mintid_fail(err, MINTID_EPARSE, "invalid snowflake ID: empty");
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < '0' || c > '9')
+            return mintid_fail(err, MINTID_EPARSE, "invalid snowflake ID: bad character %s at %zu",
+                               mintid_describe_byte(c, what), i + 1);
+    }
+    for (i = 0; i < len && !overflow; i++) {
+        uint64_t d = (uint64_t)(text[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            overflow = 1;
+        else
+            v = v * 10 + d;
+    }
+    if (overflow)
+        return mintid_fail(err, MINTID_EPARSE, "invalid snowflake ID: more than 2^64 - 1");
+    /* Leading zeros could keep a longer text in range, but it is no canonical ID. */
+    if (len > MINTID_SNOWFLAKE_DECIMAL_MAX)
+        return mintid_fail(err, MINTID_EPARSE, "invalid snowflake ID: more than %d digits",
+                           MINTID_SNOWFLAKE_DECIMAL_MAX);
+    *id = v;
+    return MINTID_OK;
+}
+
+size_t mintid_snowflake_format_decimal(uint64_t id, char out[20])
+{
+    char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
+    size_t n = 0, i;
+
+    do {
+        digits[n++] = (char)('0' + id % 10);
+        id /= 10;
+    } while (id != 0);
+    for (i = 0; i < n; i++)
+        out[i] = digits[n - 1 - i];
+    return n;
+}

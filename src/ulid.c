@@ -1,0 +1,125 @@
+/* ulid.c: ULID bytes, Crockford text and the monotonic generator (SPEC). */
+#include <string.h>
+
+#include "internal.h"
+
+#define ULID_RAND_BITS 80
+#define ULID_RAND_BYTES 10
+
+int mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err)
+{
+    int rc = mintid_check_ms(ms, "ULID", err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    mintid_store_be48(out, (uint64_t)ms);
+    memcpy(out + 6, rand, ULID_RAND_BYTES);
+    return MINTID_OK;
+}
+
+/* The 128 bits are read as 130 with 2 leading zero bits (SPEC). So the
+ * first two symbols hold those 2 bits and byte 0, and every following group
+ * of 8 symbols holds 40 bits, 5 bytes: bytes 1-5, 6-10 and 11-15. */
+
+void mintid_ulid_encode(const uint8_t id[16], char out[26])
+{
+    const char *a = mintid_base32_alphabet;
+    int g, i;
+
+    out[0] = a[id[0] >> 5];
+    out[1] = a[id[0] & 31];
+    for (g = 0; g < 3; g++) {
+        const uint8_t *b = id + 1 + 5 * g;
+        uint64_t x = (uint64_t)b[0] << 32 | (uint64_t)b[1] << 24 | (uint64_t)b[2] << 16 |
+                     (uint64_t)b[3] << 8 | b[4];
+        char *o = out + 2 + 8 * g;
+
+        for (i = 7; i >= 0; i--) {
+            o[i] = a[x & 31];
+            x >>= 5;
+        }
+    }
+}
+
+/* The slow path of decode, for the message: the first bad symbol, left
+ * to right, with the first one also checked for the 2 padding bits. */
+static int ulid_decode_error(const char *text, char *err)
+{
+    char desc[8];
+    size_t i;
+
+    for (i = 0; i < MINTID_ULID_TEXT_LEN; i++) {
+        unsigned char c = (unsigned char)text[i];
+        int v = mintid_base32_values[c];
+
+        if (v < 0)
+            return mintid_fail(err, MINTID_EPARSE, "invalid ULID: bad character %s at %zu",
+                               mintid_describe_byte(c, desc), i + 1);
+        if (i == 0 && v > 7)
+            return mintid_fail(err, MINTID_EPARSE,
+                               "invalid ULID: first character %s overflows 128 bits (want 0-7)",
+                               mintid_describe_byte(c, desc));
+    }
+    return mintid_fail(err, MINTID_EPARSE, "invalid ULID"); /* not reached */
+}
+
+int mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err)
+{
+    const unsigned char *t = (const unsigned char *)text;
+    uint8_t id[16];
+    int v0, v1, bad, g, i;
+
+    if (len != MINTID_ULID_TEXT_LEN)
+        return mintid_fail(err, MINTID_EPARSE, "invalid ULID: length %zu, want 26", len);
+    /* Decode first, validate once at the end: the masks keep a -1 from
+     * doing harm meanwhile, and the message comes from the slow path. */
+    v0 = mintid_base32_values[t[0]];
+    v1 = mintid_base32_values[t[1]];
+    bad = v0 | v1;
+    id[0] = (uint8_t)((v0 & 7) << 5 | (v1 & 31));
+    for (g = 0; g < 3; g++) {
+        const unsigned char *s = t + 2 + 8 * g;
+        uint64_t x = 0;
+
+        for (i = 0; i < 8; i++) {
+            int v = mintid_base32_values[s[i]];
+
+            bad |= v;
+            x = x << 5 | (uint64_t)(v & 31);
+        }
+        mintid_store_be32(id + 1 + 5 * g, (uint32_t)(x >> 8));
+        id[5 + 5 * g] = (uint8_t)x;
+    }
+    if (bad < 0 || v0 > 7)
+        return ulid_decode_error(text, err);
+    /* Copied only once the whole text is valid: no half-written ID. */
+    memcpy(out, id, sizeof id);
+    return MINTID_OK;
+}
+
+int64_t mintid_ulid_time(const uint8_t id[16])
+{
+    return (int64_t)mintid_load_be48(id);
+}
+
+void mintid_ulid_gen_init(mintid_ulid_gen *g)
+{
+    mintid_monotonic_init(&g->st);
+}
+
+int mintid_ulid_gen_next(mintid_ulid_gen *g, int64_t now_ms,
+                         mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
+{
+    uint8_t counter[10];
+    int64_t ms;
+    /* The 80-bit counter is the 10 random bytes as they are, so a NULL
+     * load (right-aligned bytes) is exactly right. */
+    int rc = mintid_monotonic_next(&g->st, now_ms, ULID_RAND_BITS, ULID_RAND_BYTES, NULL,
+                                   rnd, ctx, "ULID", &ms, counter, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    mintid_store_be48(out, (uint64_t)ms);
+    memcpy(out + 6, counter, ULID_RAND_BYTES);
+    return MINTID_OK;
+}

@@ -1,0 +1,178 @@
+/* uuid.c: RFC 9562 text, UUIDv4 and (monotonic) UUIDv7, as SPEC states them. */
+#include <string.h>
+
+#include "internal.h"
+
+#define UUID7_RAND_BITS 74 /* rand_a (12) << 62 | rand_b (62) */
+#define UUID7_RAND_BYTES 10
+
+/* Hex digit values by the ASCII value of the byte, either case; -1 else. */
+static const signed char hex_values[256] = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x00 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x10 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x20 */
+     0,  1,  2,  3,  4,  5,  6,  7,  8,  9, -1, -1, -1, -1, -1, -1, /* 0x30 */
+    -1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x40 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x50 */
+    -1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x60 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x70 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x80 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x90 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xa0 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xb0 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xc0 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xd0 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xe0 */
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xf0 */
+};
+
+/* Where each byte's two digits start in the 8-4-4-4-12 text. */
+static const uint8_t digit_offset[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
+
+void mintid_uuid_encode(const uint8_t id[16], char out[36])
+{
+    static const char hex[] = "0123456789abcdef";
+    int k;
+
+    for (k = 0; k < 16; k++) {
+        out[digit_offset[k]] = hex[id[k] >> 4];
+        out[digit_offset[k] + 1] = hex[id[k] & 0x0F];
+    }
+    out[8] = out[13] = out[18] = out[23] = '-';
+}
+
+static int is_hyphen_offset(size_t i)
+{
+    return i == 8 || i == 13 || i == 18 || i == 23;
+}
+
+/* The slow path of decode, for the message: the first bad position, left
+ * to right. */
+static int uuid_decode_error(const char *text, char *err)
+{
+    char desc[8];
+    size_t i;
+
+    for (i = 0; i < MINTID_UUID_TEXT_LEN; i++) {
+        unsigned char c = (unsigned char)text[i];
+
+        if (is_hyphen_offset(i)) {
+            if (c != '-')
+                return mintid_fail(err, MINTID_EPARSE, "invalid UUID: want '-' at %zu, got %s",
+                                   i + 1, mintid_describe_byte(c, desc));
+        } else if (hex_values[c] < 0) {
+            return mintid_fail(err, MINTID_EPARSE, "invalid UUID: bad character %s at %zu",
+                               mintid_describe_byte(c, desc), i + 1);
+        }
+    }
+    return mintid_fail(err, MINTID_EPARSE, "invalid UUID"); /* not reached */
+}
+
+int mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err)
+{
+    const unsigned char *t = (const unsigned char *)text;
+    uint8_t id[16];
+    int bad = 0, k;
+
+    /* One text form only: no braces, no urn:uuid:, no 32-digit form. */
+    if (len != MINTID_UUID_TEXT_LEN)
+        return mintid_fail(err, MINTID_EPARSE, "invalid UUID: length %zu, want 36", len);
+    if (t[8] != '-' || t[13] != '-' || t[18] != '-' || t[23] != '-')
+        return uuid_decode_error(text, err);
+    for (k = 0; k < 16; k++) {
+        int hi = hex_values[t[digit_offset[k]]], lo = hex_values[t[digit_offset[k] + 1]];
+
+        bad |= hi | lo;
+        id[k] = (uint8_t)((hi & 15) << 4 | (lo & 15));
+    }
+    if (bad < 0)
+        return uuid_decode_error(text, err);
+    /* Any version and variant is accepted (nil and max included). */
+    memcpy(out, id, sizeof id);
+    return MINTID_OK;
+}
+
+unsigned mintid_uuid_version(const uint8_t id[16])
+{
+    return id[6] >> 4;
+}
+
+void mintid_uuid_set_version(uint8_t id[16], unsigned version)
+{
+    id[6] = (uint8_t)((id[6] & 0x0F) | (version & 0x0F) << 4);
+    id[8] = (uint8_t)((id[8] & 0x3F) | 0x80);
+}
+
+int mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
+{
+    uint8_t id[16];
+    int rc;
+
+    /* As in monotonic.c: a source that wrote its own message keeps it. */
+    if (err != NULL)
+        err[0] = '\0';
+    rc = rnd(ctx, id, sizeof id);
+    if (rc != MINTID_OK) {
+        if (rc > 0)
+            rc = MINTID_ERANDOM;
+        if (err == NULL || err[0] == '\0')
+            return mintid_fail(err, rc, "UUIDv4 random source failed");
+        return rc;
+    }
+    mintid_uuid_set_version(id, 4);
+    memcpy(out, id, sizeof id);
+    return MINTID_OK;
+}
+
+int mintid_uuid7_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err)
+{
+    int rc = mintid_check_ms(ms, "UUIDv7", err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    mintid_store_be48(out, (uint64_t)ms);
+    memcpy(out + 6, rand, UUID7_RAND_BYTES);
+    mintid_uuid_set_version(out, 7);
+    return MINTID_OK;
+}
+
+/* The counter is rand_a << 62 | rand_b, right-aligned in 80 bits: the
+ * version nibble (top of R[0]) and variant bits (top of R[2]) are dropped,
+ * so an increment carries from rand_b straight into rand_a (SPEC). */
+static void uuid7_load(const uint8_t *r, uint8_t counter[10])
+{
+    unsigned rand_a = (unsigned)(r[0] & 0x0F) << 8 | r[1];
+
+    counter[0] = (uint8_t)(rand_a >> 10);
+    counter[1] = (uint8_t)(rand_a >> 2);
+    counter[2] = (uint8_t)((rand_a & 0x03) << 6 | (r[2] & 0x3F));
+    memcpy(counter + 3, r + 3, 7);
+}
+
+void mintid_uuid7_gen_init(mintid_uuid7_gen *g)
+{
+    mintid_monotonic_init(&g->st);
+}
+
+int mintid_uuid7_gen_next(mintid_uuid7_gen *g, int64_t now_ms,
+                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
+{
+    uint8_t c[10];
+    int64_t ms;
+    unsigned rand_a;
+    int rc = mintid_monotonic_next(&g->st, now_ms, UUID7_RAND_BITS, UUID7_RAND_BYTES, uuid7_load,
+                                   rnd, ctx, "UUIDv7", &ms, c, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    /* The inverse of uuid7_load, so a fresh draw R gives exactly
+     * mintid_uuid7_from_parts(ms, R). */
+    rand_a = (unsigned)(c[0] & 0x03) << 10 | (unsigned)c[1] << 2 | c[2] >> 6;
+    mintid_store_be48(out, (uint64_t)ms);
+    out[6] = (uint8_t)(rand_a >> 8);
+    out[7] = (uint8_t)rand_a;
+    out[8] = (uint8_t)(c[2] & 0x3F);
+    memcpy(out + 9, c + 3, 7);
+    mintid_uuid_set_version(out, 7);
+    return MINTID_OK;
+}
