@@ -5,7 +5,7 @@ LUA_VERSION ?= 5.4
 LUA         ?= $(call lua_cmd,$(LUA_VERSION))
 # Lua versions `make test` runs the busted suite under (installed by .ci/run);
 # "jit" is LuaJIT.
-TEST_LUAS   ?= 5.4
+TEST_LUAS   ?= 5.4 5.3 5.2 5.1 jit
 # Headers of each version (Debian's layout); override LUA_INCDIR for one build.
 lua_incdir = $(or $(LUA_INCDIR),$(if $(filter jit,$1),/usr/include/luajit-2.1,/usr/include/lua$1))
 lua_cmd = $(if $(filter jit,$1),luajit,lua$1)

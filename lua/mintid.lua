@@ -5,7 +5,7 @@
 
 local core = require "mintid.core"
 
-local byte, format, sub, upper = string.byte, string.format, string.sub, string.upper
+local byte, sub = string.byte, string.sub
 
 local mintid = {}
 for name, value in pairs(core) do
@@ -13,54 +13,28 @@ for name, value in pairs(core) do
 end
 mintid._VERSION = core._VERSION
 
--- Crockford base32 as in SPEC.md, without I, L, O and U.
-local SYMBOLS = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-local is_symbol = {}
-for i = 1, #SYMBOLS do
-    local b = byte(SYMBOLS, i)
-    is_symbol[b] = true
-    is_symbol[byte(string.lower(string.char(b)))] = true
-end
-
--- The core's way of quoting a byte in a message: 'U', or 0x20 for bytes a
--- terminal would not show unambiguously.
-local function describe(b)
-    if b >= 0x21 and b <= 0x7E then
-        return "'" .. string.char(b) .. "'"
-    end
-    return format("0x%02x", b)
-end
+-- A prefix "TAG6CH-" padded with the smallest time and rand fields is a
+-- relative ID, so the C parser checks it with the same rules and messages.
+local PREFIX_PADDING = "0000000000-0000000000"
 
 --- lo, hi = mintid.relative_range(prefix_or_id)
 -- The bounds of every relative ID of one tag, for `id >= lo AND id < hi`
 -- scans: "TAG6CH-" and "TAG6CH." ('.' is the byte after '-'). Takes the
 -- 7-char prefix of g:prefix(key), or any relative ID text (its tag is the
--- first 6 chars). Text that is neither gives nil, message.
+-- first 6 chars), in either case. Anything else gives nil, message.
 function mintid.relative_range(s)
     if type(s) ~= "string" then
-        error(format("bad argument #1 to 'relative_range' (string expected, got %s)", type(s)), 2)
+        error(("bad argument #1 to 'relative_range' (string expected, got %s)"):format(type(s)), 2)
     end
-    local tag
-    if #s == 7 then
-        for i = 1, 6 do
-            local b = byte(s, i)
-            if not is_symbol[b] then
-                return nil, format("invalid relative ID prefix: bad character %s at %d", describe(b), i)
-            end
-        end
-        if byte(s, 7) ~= 45 then -- '-'
-            return nil, format("invalid relative ID prefix: want '-' at 7, got %s", describe(byte(s, 7)))
-        end
-        tag = upper(sub(s, 1, 6))
-    elseif #s == 26 or #s == 28 then
-        local id, err = core.parse_relative(s)
-        if not id then
-            return nil, err
-        end
-        tag = sub(tostring(id), 1, 6)
-    else
-        return nil, format("invalid relative ID prefix: length %d, want 7 (or a 28- or 26-char relative ID)", #s)
+    local text = s
+    if #s == 7 and byte(s, 7) == 45 then -- '-'
+        text = s .. PREFIX_PADDING
     end
+    local id, err = core.parse_relative(text)
+    if not id then
+        return nil, err
+    end
+    local tag = sub(tostring(id), 1, 6)
     return tag .. "-", tag .. "."
 end
 

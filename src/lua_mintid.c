@@ -227,7 +227,8 @@ static int relative_rand(lua_State *L)
 
 /* ---- generators: shared hooks ------------------------------------------ */
 
-/* First member of every generator userdata. */
+/* The first member of every generator userdata, so that check_gen and
+ * gen_gc serve all kinds. */
 typedef struct {
     int clock_ref;  /* the clock option, or LUA_NOREF for the OS clock */
     int random_ref; /* random_checked wrapping the random option, or LUA_NOREF */
