@@ -34,7 +34,7 @@ rocks() {
 check "luarocks make into a temporary tree, then require" rocks
 
 makeinstall() {
-    make -s install LUA_VERSION="$LUA_VERSION" DESTDIR="$tmp/dest" PREFIX=/usr/local >/dev/null &&
+    make -s install BUILD="${BUILD:-build}" LUA_VERSION="$LUA_VERSION" DESTDIR="$tmp/dest" PREFIX=/usr/local >/dev/null &&
     LUA_PATH="$tmp/dest/usr/local/share/lua/$LUA_VERSION/?.lua" \
     LUA_CPATH="$tmp/dest/usr/local/lib/lua/$LUA_VERSION/?.so" $lua -e "$smoke"
 }
