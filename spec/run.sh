@@ -45,6 +45,12 @@ rc=$?
 grep -v '^ok ' "$log/native"
 count "$log/native" $rc "native core"
 
+echo "# memory checks"
+sh spec/memcheck.sh > "$log/memcheck" 2>&1
+rc=$?
+cat "$log/memcheck"
+count "$log/memcheck" $rc "valgrind"
+
 echo "# install checks"
 sh spec/install_check.sh > "$log/install" 2>&1
 rc=$?

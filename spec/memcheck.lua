@@ -1,0 +1,38 @@
+-- Run under valgrind by spec/memcheck.sh: every path that allocates, frees,
+-- raises or wipes, once, so that a read past a buffer or a leak shows up.
+local m = require "mintid"
+local function raises(f, ...) assert(not pcall(f, ...)) end
+
+for _ = 1, 50 do
+   m.ulid(); m.uuid4(); m.uuid7(); m.nanoid(); m.nanoid(300, "0123456789abc")
+end
+for _, bad in ipairs { "", "01ARZ3NDEKTSV4RRFFQ69G5FA", "01ARZ3NDEKTSV4RRFFQ69G5FA\0", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ" } do
+   assert(not m.parse_ulid(bad)); assert(not m.parse_uuid(bad)); assert(not m.parse_relative(bad))
+end
+assert(not m.parse_snowflake("184467440737095516160"))
+raises(m.nanoid, 0); raises(m.nanoid, 5, ""); raises(m.nanoid, 5, "αβγ"); raises(m.nanoid, 2^40)
+raises(m.relative_generator, { secret = "short" })
+raises(m.ulid_generator, { nope = true })
+raises(m.snowflake_generator, { machine_id = 1024 })
+
+local draws = 0
+local g = m.ulid_generator { clock = function() return 5 end, random = function(n) draws = draws + 1; return ("\255"):rep(n) end }
+g:next(); assert(not g:next()) -- overflow, state kept
+local short = m.ulid_generator { random = function() return "x" end }
+raises(short.next, short) -- wrong length from random
+local failing = m.uuid7_generator { random = function() error("boom") end }
+raises(failing.next, failing) -- the error of random itself
+
+for i = 1, 200 do
+   local r = m.relative_generator { secret = ("secret-%04d-0123456789"):format(i), salt = "s" }
+   r:next("key"); r:next(("k"):rep(100)); r:prefix("key")
+   local v = m.parse_relative(r:next("key")); assert(v:tag() == r:tag("key"))
+end
+local n = m.nanoid_generator { size = 2000, alphabet = "abc" }
+assert(#n:next() == 2000)
+local s = m.snowflake_generator { machine_id = 3 }
+for _ = 1, 5000 do s:next() end
+local u = m.parse_uuid(m.uuid7())
+assert(u:time() and u:ulid() and u == m.uuid_from_bytes(u:bytes()))
+collectgarbage(); collectgarbage()
+print("memcheck script done")
