@@ -135,6 +135,12 @@ void mintid_sha256_init(mintid_sha256_ctx *c);
 void mintid_sha256_update(mintid_sha256_ctx *c, const uint8_t *data, size_t n);
 void mintid_sha256_final(mintid_sha256_ctx *c, uint8_t digest[32]);
 void mintid_sha256(const uint8_t *data, size_t n, uint8_t digest[32]);
+/* The two contexts every HMAC with this key starts from: inner has absorbed
+ * K0 ^ ipad, outer K0 ^ opad. Secret-equivalent: sha256_final wipes them,
+ * a caller that keeps them wipes them itself (mintid_secure_zero). Then
+ * HMAC(key, msg) = final(outer + final(inner + msg)). */
+void mintid_hmac_sha256_init(mintid_sha256_ctx *inner, mintid_sha256_ctx *outer,
+                             const uint8_t *key, size_t key_len);
 void mintid_hmac_sha256(const uint8_t *key, size_t key_len,
                         const uint8_t *msg, size_t msg_len, uint8_t mac[32]);
 

@@ -145,12 +145,10 @@ static void start_padded(mintid_sha256_ctx *c, const uint8_t k0[BLOCK], uint8_t 
     mintid_secure_zero(block, sizeof block);
 }
 
-void mintid_hmac_sha256(const uint8_t *key, size_t key_len,
-                        const uint8_t *msg, size_t msg_len, uint8_t mac[32])
+void mintid_hmac_sha256_init(mintid_sha256_ctx *inner, mintid_sha256_ctx *outer,
+                             const uint8_t *key, size_t key_len)
 {
     uint8_t k0[BLOCK];
-    uint8_t inner[32];
-    mintid_sha256_ctx c;
 
     /* RFC 2104: a key longer than the block is replaced by its hash. */
     memset(k0, 0, sizeof k0);
@@ -159,14 +157,22 @@ void mintid_hmac_sha256(const uint8_t *key, size_t key_len,
     else if (key_len > 0)
         memcpy(k0, key, key_len);
 
-    start_padded(&c, k0, 0x36);
-    mintid_sha256_update(&c, msg, msg_len);
-    mintid_sha256_final(&c, inner);
-
-    start_padded(&c, k0, 0x5c);
-    mintid_sha256_update(&c, inner, sizeof inner);
-    mintid_sha256_final(&c, mac);
-
+    start_padded(inner, k0, 0x36);
+    start_padded(outer, k0, 0x5c);
     mintid_secure_zero(k0, sizeof k0);
-    mintid_secure_zero(inner, sizeof inner);
+}
+
+void mintid_hmac_sha256(const uint8_t *key, size_t key_len,
+                        const uint8_t *msg, size_t msg_len, uint8_t mac[32])
+{
+    mintid_sha256_ctx inner, outer;
+    uint8_t inner_digest[32];
+
+    mintid_hmac_sha256_init(&inner, &outer, key, key_len);
+    mintid_sha256_update(&inner, msg, msg_len);
+    mintid_sha256_final(&inner, inner_digest);
+    mintid_sha256_update(&outer, inner_digest, sizeof inner_digest);
+    mintid_sha256_final(&outer, mac);
+    /* final wiped both contexts; the inner digest is key-dependent too. */
+    mintid_secure_zero(inner_digest, sizeof inner_digest);
 }
