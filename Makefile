@@ -39,13 +39,16 @@ $(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -shared -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
 
-$(BUILD)/test_core: spec/native/test_core.c $(CORE_OBJ)
+# Native tests of the core: vectors of SHA-256/HMAC, threads and fork.
+NATIVE_TESTS = $(BUILD)/test_core $(BUILD)/test_default
+.SECONDARY: $(CORE_OBJ)
+$(BUILD)/test_%: spec/native/test_%.c $(CORE_OBJ)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
 
 demo: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
-test: $(foreach v,$(TEST_LUAS),$(BUILD)/$(v)/mintid/core.so) $(BUILD)/test_core
+test: $(foreach v,$(TEST_LUAS),$(BUILD)/$(v)/mintid/core.so) $(NATIVE_TESTS)
 	TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
 
 bench: $(MODULE)

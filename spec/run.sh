@@ -39,11 +39,13 @@ for v in $TEST_LUAS; do
     count "$log/busted-$dir" $rc "busted ($lua)"
 done
 
-echo "# native core tests"
-"$BUILD/test_core" testdata > "$log/native" 2>&1
-rc=$?
-grep -v '^ok ' "$log/native"
-count "$log/native" $rc "native core"
+for t in core default; do
+    echo "# native tests: $t"
+    "$BUILD/test_$t" testdata > "$log/native-$t" 2>&1
+    rc=$?
+    grep -v '^ok ' "$log/native-$t"
+    count "$log/native-$t" $rc "native $t"
+done
 
 echo "# memory checks"
 sh spec/memcheck.sh > "$log/memcheck" 2>&1

@@ -71,7 +71,21 @@ static int draw(void *ctx, uint8_t *buf, size_t n)
     return mintid_random_bytes(buf, n, (char *)ctx);
 }
 
-int mintid_default_ulid(uint8_t out[16], char *err)
+/* One step of a default generator at now_ms. */
+typedef int (*step_fn)(int64_t now_ms, uint8_t out[16], char *err);
+
+static int step_ulid(int64_t now_ms, uint8_t out[16], char *err)
+{
+    return mintid_ulid_gen_next(&ulid_gen, now_ms, draw, err, out, err);
+}
+
+static int step_uuid7(int64_t now_ms, uint8_t out[16], char *err)
+{
+    return mintid_uuid7_gen_next(&uuid7_gen, now_ms, draw, err, out, err);
+}
+
+/* Clock read and step both under default_lock (see there). */
+static int default_next(step_fn step, uint8_t out[16], char *err)
 {
     int64_t now;
     int rc;
@@ -79,22 +93,19 @@ int mintid_default_ulid(uint8_t out[16], char *err)
     lock_generators();
     rc = mintid_clock_ms(&now, err);
     if (rc == MINTID_OK)
-        rc = mintid_ulid_gen_next(&ulid_gen, now, draw, err, out, err);
+        rc = step(now, out, err);
     pthread_mutex_unlock(&default_lock);
     return rc;
 }
 
+int mintid_default_ulid(uint8_t out[16], char *err)
+{
+    return default_next(step_ulid, out, err);
+}
+
 int mintid_default_uuid7(uint8_t out[16], char *err)
 {
-    int64_t now;
-    int rc;
-
-    lock_generators();
-    rc = mintid_clock_ms(&now, err);
-    if (rc == MINTID_OK)
-        rc = mintid_uuid7_gen_next(&uuid7_gen, now, draw, err, out, err);
-    pthread_mutex_unlock(&default_lock);
-    return rc;
+    return default_next(step_uuid7, out, err);
 }
 
 /* No state to guard: the pool is thread-safe and fork-safe on its own. */

@@ -20,7 +20,8 @@ int mintid_fail(char *err, int code, const char *fmt, ...) MINTID_PRINTF(3, 4);
 const char *mintid_describe_byte(unsigned char c, char out[8]);
 
 /* base32.c: the table behind mintid_base32_value, for decoders whose
- * per-symbol lookup must be inlined (value 0..31, or -1). */
+ * per-symbol lookup must be inlined (value 0..31, or -1). UUID decoding
+ * uses it for hex digits too: the alphabet starts 0-9, A-F. */
 extern const signed char mintid_base32_values[256];
 
 /* error.c: the shared range check of every 48-bit timestamp:
@@ -29,6 +30,12 @@ int mintid_check_ms(int64_t ms, const char *kind, char *err);
 
 /* error.c: "<what>: <strerror text of errnum>" (thread-safe strerror_r). */
 int mintid_fail_errno(char *err, int code, const char *what, int errnum);
+
+/* error.c: fill buf with n bytes from rnd. On failure the code is negative
+ * (a positive one becomes MINTID_ERANDOM) and err holds the source's own
+ * message if it wrote one, else "<kind> random source failed". */
+int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
+                       const char *kind, char *err);
 
 /* random.c: registers the pool's fork handlers (once; cheap to call again).
  * A module that holds its own lock while drawing from the pool calls this

@@ -161,11 +161,21 @@ void mintid_relative_prefix(uint32_t tag, char out[7]);
 /* the 28-char form (hyphens at offsets 6 and 17) or the same 26 chars */
 int  mintid_relative_decode(const char *text, size_t len, uint8_t out[16], char *err);
 
+#define MINTID_RELATIVE_CACHED_KEY_MAX 64 /* longer keys are always hashed */
+
 typedef struct {
     /* HMAC key schedule with BE32(len(salt)) || salt already absorbed:
      * secret-equivalent, wiped by mintid_relative_gen_wipe. */
     mintid_sha256_ctx inner, outer;
     mintid_monotonic st; /* one state for every key, 50-bit counter */
+    /* One-entry cache of the last key gen_next saw and its tag, so a run
+     * of IDs for one key skips the HMAC (gen_tag reads it, never fills it).
+     * A (key, tag) pair is derived from the secret, so
+     * mintid_relative_gen_wipe wipes it too. */
+    uint8_t cached_key[MINTID_RELATIVE_CACHED_KEY_MAX];
+    size_t cached_len;
+    uint32_t cached_tag;
+    int cached; /* 0 until gen_next has stored a key */
 } mintid_relative_gen;
 
 int  mintid_relative_gen_init(mintid_relative_gen *g,

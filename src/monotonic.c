@@ -43,25 +43,6 @@ static int add_one(uint8_t c[COUNTER_BYTES], unsigned bits)
     return (c[COUNTER_BYTES - 1 - bits / 8] >> (bits % 8)) & 1;
 }
 
-static int draw(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
-                const char *kind, char *err)
-{
-    int rc;
-
-    /* A source may write its own, more precise message (the default
-     * generators pass err as ctx); keep it if so. */
-    if (err != NULL)
-        err[0] = '\0';
-    rc = rnd(ctx, buf, n);
-    if (rc == MINTID_OK)
-        return MINTID_OK;
-    if (rc > 0)
-        rc = MINTID_ERANDOM; /* callers rely on errors being negative */
-    if (err == NULL || err[0] == '\0')
-        return mintid_fail(err, rc, "%s random source failed", kind);
-    return rc;
-}
-
 int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
                           unsigned bits, size_t draw_len, mintid_counter_load_fn load,
                           mintid_random_fn rnd, void *ctx, const char *kind,
@@ -83,7 +64,7 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
     if (!st->started || now_ms > st->last_ms) {
         uint8_t drawn[COUNTER_BYTES];
 
-        rc = draw(rnd, ctx, drawn, draw_len, kind, err);
+        rc = mintid_draw_random(rnd, ctx, drawn, draw_len, kind, err);
         if (rc != MINTID_OK)
             return rc;
         if (load != NULL) {

@@ -128,17 +128,9 @@ int mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, vo
     while (got < s->size) {
         size_t i;
 
-        /* A source may write its own, more precise message; keep it if so. */
-        if (err != NULL)
-            err[0] = '\0';
-        rc = rnd(ctx, buf, s->step);
-        if (rc != MINTID_OK) {
-            if (rc > 0)
-                rc = MINTID_ERANDOM; /* callers rely on errors being negative */
-            if (err == NULL || err[0] == '\0')
-                rc = mintid_fail(err, rc, "Nano ID random source failed");
+        rc = mintid_draw_random(rnd, ctx, buf, s->step, "Nano ID", err);
+        if (rc != MINTID_OK)
             break;
-        }
         for (i = 0; i < s->step && got < s->size; i++) {
             uint32_t j = buf[i] & s->mask;
             if (j < s->n)

@@ -14,7 +14,6 @@
 #define TIME_AT    (TAG_CHARS + 1)              /* offset of the time field, 28 form */
 #define RAND_AT    (TIME_AT + TIME_CHARS + 1)   /* offset of the rand field, 28 form */
 #define SHORT_LEN  (TAG_CHARS + TIME_CHARS + RAND_CHARS)
-#define BLOCK      64
 
 /* The 128-bit value as two 64-bit halves. */
 static void store_value(uint32_t tag, uint64_t ms, uint64_t rand, uint8_t out[16])
@@ -155,18 +154,6 @@ static int check_key_inputs(size_t secret_len, size_t salt_len, char *err)
     return MINTID_OK;
 }
 
-static void start_padded(mintid_sha256_ctx *c, const uint8_t k0[BLOCK], uint8_t pad)
-{
-    uint8_t block[BLOCK];
-    int i;
-
-    for (i = 0; i < BLOCK; i++)
-        block[i] = (uint8_t)(k0[i] ^ pad);
-    mintid_sha256_init(c);
-    mintid_sha256_update(c, block, BLOCK);
-    mintid_secure_zero(block, sizeof block);
-}
-
 /*
  * The HMAC key schedule with the salt prefix already absorbed: every tag of
  * one (secret, salt) pair starts from these two states, so a tag costs only
@@ -176,20 +163,9 @@ static void key_schedule(mintid_sha256_ctx *inner, mintid_sha256_ctx *outer,
                          const uint8_t *secret, size_t secret_len,
                          const uint8_t *salt, size_t salt_len)
 {
-    uint8_t k0[BLOCK];
     uint8_t salt_len_be[4];
 
-    /* RFC 2104: a key longer than the block is replaced by its hash. */
-    memset(k0, 0, sizeof k0);
-    if (secret_len > BLOCK)
-        mintid_sha256(secret, secret_len, k0);
-    else
-        memcpy(k0, secret, secret_len);
-
-    start_padded(inner, k0, 0x36);
-    start_padded(outer, k0, 0x5c);
-    mintid_secure_zero(k0, sizeof k0);
-
+    mintid_hmac_sha256_init(inner, outer, secret, secret_len);
     mintid_store_be32(salt_len_be, (uint32_t)salt_len);
     mintid_sha256_update(inner, salt_len_be, sizeof salt_len_be);
     mintid_sha256_update(inner, salt, salt_len);
@@ -240,6 +216,10 @@ int mintid_relative_gen_init(mintid_relative_gen *g,
         return rc;
     key_schedule(&g->inner, &g->outer, secret, secret_len, salt, salt_len);
     mintid_monotonic_init(&g->st);
+    memset(g->cached_key, 0, sizeof g->cached_key);
+    g->cached_len = 0;
+    g->cached_tag = 0;
+    g->cached = 0;
     return MINTID_OK;
 }
 
@@ -248,10 +228,44 @@ void mintid_relative_gen_wipe(mintid_relative_gen *g)
     mintid_secure_zero(g, sizeof *g);
 }
 
+/* Whether key is the key of gen_next's cache. A key longer than the cache
+ * never is: cached_len is at most its size. */
+static int cache_holds(const mintid_relative_gen *g, const uint8_t *key, size_t key_len)
+{
+    /* key may be NULL when key_len is 0, and memcmp of NULL is undefined
+     * even for 0 bytes. */
+    return g->cached && g->cached_len == key_len &&
+           (key_len == 0 || memcmp(g->cached_key, key, key_len) == 0);
+}
+
+/* Reads the cache but never fills it, so that g stays const. */
 uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g,
                                  const uint8_t *key, size_t key_len)
 {
+    if (cache_holds(g, key, key_len))
+        return g->cached_tag;
     return finish_tag(&g->inner, &g->outer, key, key_len);
+}
+
+/* A caller typically makes runs of IDs for one key, and the HMAC is nearly
+ * all the cost of an ID: remember the last key's tag. */
+static uint32_t next_tag(mintid_relative_gen *g, const uint8_t *key, size_t key_len)
+{
+    uint32_t tag;
+
+    if (cache_holds(g, key, key_len))
+        return g->cached_tag;
+    tag = finish_tag(&g->inner, &g->outer, key, key_len);
+    if (key_len <= sizeof g->cached_key) {
+        /* No tail of a longer earlier key outlives it. */
+        memset(g->cached_key, 0, sizeof g->cached_key);
+        if (key_len > 0)
+            memcpy(g->cached_key, key, key_len);
+        g->cached_len = key_len;
+        g->cached_tag = tag;
+        g->cached = 1;
+    }
+    return tag;
 }
 
 /* SPEC: rand is 7 random bytes read big-endian, masked to 50 bits. */
@@ -284,7 +298,7 @@ int mintid_relative_gen_next(mintid_relative_gen *g, int64_t now_ms,
     /* A 50-bit counter lives in the last 7 of the 10 bytes. */
     for (i = 3; i < 10; i++)
         rand = rand << 8 | counter[i];
-    store_value(mintid_relative_gen_tag(g, key, key_len), (uint64_t)ms,
+    store_value(next_tag(g, key, key_len), (uint64_t)ms,
                 rand & MINTID_RELATIVE_MAX_RAND, out);
     return MINTID_OK;
 }

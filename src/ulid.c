@@ -6,15 +6,21 @@
 #define ULID_RAND_BITS 80
 #define ULID_RAND_BYTES 10
 
+/* The byte layout of from_parts and of the generator, whose callers have
+ * range-checked ms already. */
+static void store_ulid(int64_t ms, const uint8_t rand[10], uint8_t out[16])
+{
+    mintid_store_be48(out, (uint64_t)ms);
+    memcpy(out + 6, rand, ULID_RAND_BYTES);
+}
+
 int mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err)
 {
     int rc = mintid_check_ms(ms, "ULID", err);
 
-    if (rc != MINTID_OK)
-        return rc;
-    mintid_store_be48(out, (uint64_t)ms);
-    memcpy(out + 6, rand, ULID_RAND_BYTES);
-    return MINTID_OK;
+    if (rc == MINTID_OK)
+        store_ulid(ms, rand, out);
+    return rc;
 }
 
 /* The 128 bits are read as 130 with 2 leading zero bits (SPEC). So the
@@ -117,9 +123,7 @@ int mintid_ulid_gen_next(mintid_ulid_gen *g, int64_t now_ms,
     int rc = mintid_monotonic_next(&g->st, now_ms, ULID_RAND_BITS, ULID_RAND_BYTES, NULL,
                                    rnd, ctx, "ULID", &ms, counter, err);
 
-    if (rc != MINTID_OK)
-        return rc;
-    mintid_store_be48(out, (uint64_t)ms);
-    memcpy(out + 6, counter, ULID_RAND_BYTES);
-    return MINTID_OK;
+    if (rc == MINTID_OK)
+        store_ulid(ms, counter, out);
+    return rc;
 }

@@ -6,25 +6,13 @@
 #define UUID7_RAND_BITS 74 /* rand_a (12) << 62 | rand_b (62) */
 #define UUID7_RAND_BYTES 10
 
-/* Hex digit values by the ASCII value of the byte, either case; -1 else. */
-static const signed char hex_values[256] = {
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x00 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x10 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x20 */
-     0,  1,  2,  3,  4,  5,  6,  7,  8,  9, -1, -1, -1, -1, -1, -1, /* 0x30 */
-    -1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x40 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x50 */
-    -1, 10, 11, 12, 13, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x60 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x70 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x80 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x90 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xa0 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xb0 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xc0 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xd0 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xe0 */
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0xf0 */
-};
+/* Crockford's alphabet starts with the 16 hex digits, so base32's table
+ * (either case, -1 for a non-symbol) gives every hex digit its value, and
+ * a byte is a hex digit when its value is 0..15. */
+static int is_hex_value(int v)
+{
+    return v >= 0 && v <= 15;
+}
 
 /* Where each byte's two digits start in the 8-4-4-4-12 text. */
 static const uint8_t digit_offset[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
@@ -60,7 +48,7 @@ static int uuid_decode_error(const char *text, char *err)
             if (c != '-')
                 return mintid_fail(err, MINTID_EPARSE, "invalid UUID: want '-' at %zu, got %s",
                                    i + 1, mintid_describe_byte(c, desc));
-        } else if (hex_values[c] < 0) {
+        } else if (!is_hex_value(mintid_base32_values[c])) {
             return mintid_fail(err, MINTID_EPARSE, "invalid UUID: bad character %s at %zu",
                                mintid_describe_byte(c, desc), i + 1);
         }
@@ -80,12 +68,15 @@ int mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err)
     if (t[8] != '-' || t[13] != '-' || t[18] != '-' || t[23] != '-')
         return uuid_decode_error(text, err);
     for (k = 0; k < 16; k++) {
-        int hi = hex_values[t[digit_offset[k]]], lo = hex_values[t[digit_offset[k] + 1]];
+        int hi = mintid_base32_values[t[digit_offset[k]]];
+        int lo = mintid_base32_values[t[digit_offset[k] + 1]];
 
         bad |= hi | lo;
         id[k] = (uint8_t)((hi & 15) << 4 | (lo & 15));
     }
-    if (bad < 0)
+    /* The OR of values in -1..31 is negative if one was -1 and above 15 if
+     * one was a base32-only symbol (G..Z). */
+    if (!is_hex_value(bad))
         return uuid_decode_error(text, err);
     /* Any version and variant is accepted (nil and max included). */
     memcpy(out, id, sizeof id);
@@ -106,34 +97,31 @@ void mintid_uuid_set_version(uint8_t id[16], unsigned version)
 int mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
 {
     uint8_t id[16];
-    int rc;
+    int rc = mintid_draw_random(rnd, ctx, id, sizeof id, "UUIDv4", err);
 
-    /* As in monotonic.c: a source that wrote its own message keeps it. */
-    if (err != NULL)
-        err[0] = '\0';
-    rc = rnd(ctx, id, sizeof id);
-    if (rc != MINTID_OK) {
-        if (rc > 0)
-            rc = MINTID_ERANDOM;
-        if (err == NULL || err[0] == '\0')
-            return mintid_fail(err, rc, "UUIDv4 random source failed");
+    if (rc != MINTID_OK)
         return rc;
-    }
     mintid_uuid_set_version(id, 4);
     memcpy(out, id, sizeof id);
     return MINTID_OK;
+}
+
+/* The byte layout of from_parts and of the generator, whose callers have
+ * range-checked ms already. */
+static void store_uuid7(int64_t ms, const uint8_t rand[10], uint8_t out[16])
+{
+    mintid_store_be48(out, (uint64_t)ms);
+    memcpy(out + 6, rand, UUID7_RAND_BYTES);
+    mintid_uuid_set_version(out, 7);
 }
 
 int mintid_uuid7_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err)
 {
     int rc = mintid_check_ms(ms, "UUIDv7", err);
 
-    if (rc != MINTID_OK)
-        return rc;
-    mintid_store_be48(out, (uint64_t)ms);
-    memcpy(out + 6, rand, UUID7_RAND_BYTES);
-    mintid_uuid_set_version(out, 7);
-    return MINTID_OK;
+    if (rc == MINTID_OK)
+        store_uuid7(ms, rand, out);
+    return rc;
 }
 
 /* The counter is rand_a << 62 | rand_b, right-aligned in 80 bits: the
@@ -157,7 +145,7 @@ void mintid_uuid7_gen_init(mintid_uuid7_gen *g)
 int mintid_uuid7_gen_next(mintid_uuid7_gen *g, int64_t now_ms,
                           mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
 {
-    uint8_t c[10];
+    uint8_t c[10], rand[UUID7_RAND_BYTES];
     int64_t ms;
     unsigned rand_a;
     int rc = mintid_monotonic_next(&g->st, now_ms, UUID7_RAND_BITS, UUID7_RAND_BYTES, uuid7_load,
@@ -165,14 +153,13 @@ int mintid_uuid7_gen_next(mintid_uuid7_gen *g, int64_t now_ms,
 
     if (rc != MINTID_OK)
         return rc;
-    /* The inverse of uuid7_load, so a fresh draw R gives exactly
-     * mintid_uuid7_from_parts(ms, R). */
+    /* The inverse of uuid7_load (store_uuid7 sets the version and variant
+     * bits), so a fresh draw R gives exactly mintid_uuid7_from_parts(ms, R). */
     rand_a = (unsigned)(c[0] & 0x03) << 10 | (unsigned)c[1] << 2 | c[2] >> 6;
-    mintid_store_be48(out, (uint64_t)ms);
-    out[6] = (uint8_t)(rand_a >> 8);
-    out[7] = (uint8_t)rand_a;
-    out[8] = (uint8_t)(c[2] & 0x3F);
-    memcpy(out + 9, c + 3, 7);
-    mintid_uuid_set_version(out, 7);
+    rand[0] = (uint8_t)(rand_a >> 8);
+    rand[1] = (uint8_t)rand_a;
+    rand[2] = (uint8_t)(c[2] & 0x3F);
+    memcpy(rand + 3, c + 3, 7);
+    store_uuid7(ms, rand, out);
     return MINTID_OK;
 }

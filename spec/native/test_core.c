@@ -425,6 +425,148 @@ static void check_relative_tags(void)
     check(memcmp(&g, zero, sizeof g) == 0, "relative generator: wipe leaves only zeros");
 }
 
+/* A deterministic random source: the tag does not depend on it. */
+static int counting_random(void *ctx, uint8_t *buf, size_t n)
+{
+    unsigned *next = (unsigned *)ctx;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        buf[i] = (uint8_t)(*next)++;
+    return MINTID_OK;
+}
+
+/* gen_next caches the last key's tag: runs of one key, alternating keys,
+ * keys that differ only in length or in their last byte, a key changed in
+ * place between calls, and keys around the 64-byte cache limit must all
+ * give the tag mintid_relative_tag gives. */
+static void check_relative_cache(void)
+{
+    static const struct { size_t at, len; } keys[] = {
+        { 0, 5 }, { 0, 5 }, { 0, 5 }, { 5, 5 }, { 0, 5 }, { 5, 5 }, { 5, 5 }, { 7, 5 },
+        { 0, 4 }, { 0, 5 }, { 0, 6 }, { 0, 0 }, { 0, 0 }, { 0, 5 },
+        { 0, 64 }, { 0, 64 }, { 1, 64 }, { 7, 64 }, { 0, 65 }, { 0, 65 }, { 1, 65 }, { 0, 65 },
+        { 0, 64 }, { 0, 200 }, { 0, 200 }, { 0, 5 },
+    };
+    uint8_t secret[32], key[256], id[16];
+    uint8_t zero[sizeof(mintid_relative_gen)];
+    mintid_relative_gen g;
+    unsigned counter = 0;
+    uint32_t want = 0, tag;
+    int64_t ms;
+    uint64_t rand;
+    size_t i;
+    int rc, next_ok = 1, tag_ok = 1, long_ok = 1, inplace_ok = 1;
+
+    for (i = 0; i < sizeof secret; i++)
+        secret[i] = (uint8_t)(i * 5 + 3);
+    for (i = 0; i < sizeof key; i++)
+        key[i] = (uint8_t)(i % 7); /* offset 7 is the same key as offset 0 */
+    mintid_relative_gen_init(&g, secret, sizeof secret, (const uint8_t *)"salt", 4, NULL);
+
+    for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const uint8_t *k = keys[i].len > 0 ? key + keys[i].at : NULL;
+
+        mintid_relative_tag(secret, sizeof secret, (const uint8_t *)"salt", 4, k, keys[i].len, &want, NULL);
+        rc = mintid_relative_gen_next(&g, 1000 + (int64_t)i / 2, k, keys[i].len,
+                                      counting_random, &counter, id, NULL);
+        mintid_relative_split(id, &tag, &ms, &rand);
+        if (rc != MINTID_OK || tag != want) {
+            next_ok = 0;
+            printf("# call %zu: %zu-byte key at %zu: tag %lu, want %lu\n", i + 1, keys[i].len,
+                   keys[i].at, (unsigned long)tag, (unsigned long)want);
+        }
+        if (mintid_relative_gen_tag(&g, k, keys[i].len) != want)
+            tag_ok = 0;
+        if (keys[i].len > MINTID_RELATIVE_CACHED_KEY_MAX && g.cached_len == keys[i].len)
+            long_ok = 0;
+    }
+    check(next_ok, "relative generator cache: next gives mintid_relative_tag's tag for every key");
+    check(tag_ok, "relative generator cache: gen_tag agrees after each next");
+    check(long_ok, "relative generator cache: keys over %d bytes are not cached",
+          MINTID_RELATIVE_CACHED_KEY_MAX);
+
+    /* The cache compares bytes, not pointers: the same buffer with new
+     * contents is a new key. */
+    for (i = 0; i < 3; i++) {
+        key[0] = (uint8_t)(0xA0 + i);
+        mintid_relative_tag(secret, sizeof secret, (const uint8_t *)"salt", 4, key, 9, &want, NULL);
+        rc = mintid_relative_gen_next(&g, 2000, key, 9, counting_random, &counter, id, NULL);
+        mintid_relative_split(id, &tag, &ms, &rand);
+        if (rc != MINTID_OK || tag != want)
+            inplace_ok = 0;
+    }
+    check(inplace_ok, "relative generator cache: a key changed in place gets its own tag");
+
+    mintid_relative_gen_wipe(&g);
+    memset(zero, 0, sizeof zero);
+    check(memcmp(&g, zero, sizeof g) == 0, "relative generator: wipe leaves only zeros, cached key included");
+}
+
+/* A source that fails with a positive code (callers must make it negative),
+ * first writing msg into err when msg is set, as the default generators'
+ * source does with the err they pass it as ctx. */
+typedef struct { char *err; const char *msg; } failing_ctx;
+
+static int failing_random(void *ctx, uint8_t *buf, size_t n)
+{
+    failing_ctx *f = (failing_ctx *)ctx;
+
+    (void)buf;
+    (void)n;
+    if (f->msg != NULL)
+        snprintf(f->err, MINTID_ERRMSG_SIZE, "%s", f->msg);
+    return 1;
+}
+
+/* Every caller of a random source words a failure the same way, and keeps
+ * the source's own message when it wrote one. */
+static void check_random_failures(void)
+{
+    static const char *const kinds[] = { "ULID", "UUIDv7", "UUIDv4", "relative ID", "Nano ID" };
+    char err[MINTID_ERRMSG_SIZE], want[MINTID_ERRMSG_SIZE];
+    uint8_t secret[16], id[16], text[MINTID_NANOID_DEFAULT_SIZE];
+    mintid_ulid_gen ug;
+    mintid_uuid7_gen vg;
+    mintid_relative_gen rg;
+    mintid_nanoid_spec spec;
+    failing_ctx f;
+    size_t k;
+    int own, rc = 0;
+
+    memset(secret, 7, sizeof secret);
+    mintid_nanoid_spec_init(&spec, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
+                            MINTID_NANOID_DEFAULT_SIZE, NULL);
+    for (own = 0; own < 2; own++) {
+        for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            f.err = err;
+            f.msg = own ? "OS random source failed: test" : NULL;
+            strcpy(err, "stale");
+            mintid_ulid_gen_init(&ug);
+            mintid_uuid7_gen_init(&vg);
+            mintid_relative_gen_init(&rg, secret, sizeof secret, NULL, 0, NULL);
+            switch (k) {
+            case 0: rc = mintid_ulid_gen_next(&ug, 1, failing_random, &f, id, err); break;
+            case 1: rc = mintid_uuid7_gen_next(&vg, 1, failing_random, &f, id, err); break;
+            case 2: rc = mintid_uuid4_make(failing_random, &f, id, err); break;
+            case 3: rc = mintid_relative_gen_next(&rg, 1, NULL, 0, failing_random, &f, id, err); break;
+            default: rc = mintid_nanoid_generate(&spec, failing_random, &f, text, err); break;
+            }
+            mintid_relative_gen_wipe(&rg);
+            if (own)
+                snprintf(want, sizeof want, "%s", f.msg);
+            else
+                snprintf(want, sizeof want, "%s random source failed", kinds[k]);
+            check(rc == MINTID_ERANDOM && strcmp(err, want) == 0, "%s: a failing source %s: %s",
+                  kinds[k], own ? "keeps its own message" : "gets the caller's message", err);
+        }
+    }
+    f.err = err;
+    f.msg = NULL;
+    check(mintid_nanoid_generate(&spec, failing_random, &f, text, NULL) == MINTID_ERANDOM,
+          "Nano ID: a failing source with err NULL is MINTID_ERANDOM");
+}
+
 static void relative_tag_vector(char **cols, int lineno)
 {
     size_t sn = 0, an = 0, kn = 0;
@@ -458,6 +600,8 @@ int main(int argc, char **argv)
     check_sha256_splits();
     check_hmac_published();
     check_relative_tags();
+    check_relative_cache();
+    check_random_failures();
 
     printf("1..%d\n", tests);
     return failures > 0 ? 1 : 0;
