@@ -4,13 +4,20 @@ local mintid = require "mintid"
 
 local ULID_COLUMNS = { "ms", "rand_hex", "text", "bytes_hex", "uuid" }
 local MONOTONIC_COLUMNS = { "scenario", "now_ms", "random_hex", "expect" }
+local RAND = "\1\2\3\4\5\6\7\8\9\10"
+
+-- A call at a fresh ms draws anew: the ULID of (ms, RAND).
+local function assert_fresh_draw(g, clock, rnd, ms, label)
+    clock.now = ms
+    rnd.expect(RAND, label)
+    assert.are.equal(tostring(mintid.ulid_from(ms, RAND)), g:next(), label)
+    rnd.assert_drained(label)
+end
 
 describe("ULID", function()
     describe("vectors", function()
         it("ulid.txt: ulid_from, text, bytes, time, UUID mapping, parsing and ulid_from_bytes", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("ulid.txt", ULID_COLUMNS)) do
-                local w = r._where
+            h.each_vector("ulid.txt", ULID_COLUMNS, function(r, w)
                 local ms, rand, bytes = h.num(r.ms), h.fromhex(r.rand_hex), h.fromhex(r.bytes_hex)
 
                 local v, err = mintid.ulid_from(ms, rand)
@@ -48,50 +55,22 @@ describe("ULID", function()
                 local g = mintid.ulid_generator { clock = function() return ms end, random = rnd.fn }
                 assert.are.equal(r.text, g:next(), w)
                 rnd.assert_drained(w)
-                seen = seen + 1
-            end
-            assert.is_true(seen > 0)
+            end)
         end)
 
         it("ulid_invalid.txt: parse_ulid and ulid_to_uuid return nil and a one-line message with the reason", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("ulid_invalid.txt", { "input", "reason" })) do
-                local input = h.unescape(r.input)
-                local v, msg = mintid.parse_ulid(input)
-                h.assert_bad_data(v, msg, r.reason, r._where .. " parse_ulid")
-                local u, msg2 = mintid.ulid_to_uuid(input)
-                h.assert_bad_data(u, msg2, r.reason, r._where .. " ulid_to_uuid")
-                seen = seen + 1
-            end
-            assert.is_true(seen > 0)
+            h.each_invalid("ulid_invalid.txt", { parse_ulid = mintid.parse_ulid, ulid_to_uuid = mintid.ulid_to_uuid })
         end)
 
         it("ulid_monotonic.txt: every scenario replayed on a new generator with injected clock and random", function()
-            local seen = 0
-            for _, sc in ipairs(h.scenarios("ulid_monotonic.txt", MONOTONIC_COLUMNS)) do
-                local clock = h.clock_var(sc.name)
-                local rnd = h.random_script(sc.name)
-                local g = mintid.ulid_generator { clock = clock.fn, random = rnd.fn }
-                for _, r in ipairs(sc.rows) do
-                    local w = r._where .. " (" .. sc.name .. ")"
-                    clock.now = h.num(r.now_ms)
-                    if r.random_hex ~= "-" then rnd.expect_hex(r.random_hex, w) end
-                    local before = clock.calls
-                    local got, msg = g:next()
-                    assert.is_true(clock.calls > before, w .. ": the clock was not read")
-                    rnd.assert_drained(w)
-                    h.check_expect(r.expect, got, msg, w, "out of range")
-                    seen = seen + 1
-                end
-                rnd.assert_drained(sc.name)
-            end
-            assert.is_true(seen > 0)
+            h.replay_scenarios {
+                file = "ulid_monotonic.txt", columns = MONOTONIC_COLUMNS, draw = 10,
+                new = mintid.ulid_generator,
+            }
         end)
     end)
 
     describe("edge cases", function()
-        local RAND = "\1\2\3\4\5\6\7\8\9\10"
-
         it("the smallest and largest values", function()
             local zero = mintid.ulid_from(0, ("\0"):rep(10))
             assert.are.equal(("0"):rep(26), tostring(zero))
@@ -104,12 +83,7 @@ describe("ULID", function()
         end)
 
         it("timestamps outside 0..2^48-1 are bad data (nil, message)", function()
-            local v, msg = mintid.ulid_from(-1, RAND)
-            h.assert_bad_data(v, msg, nil, "ulid_from(-1)")
-            assert.are.equal("ULID timestamp -1 out of range 0..281474976710655", msg)
-            v, msg = mintid.ulid_from(h.int(2 ^ 48), RAND)
-            h.assert_bad_data(v, msg, nil, "ulid_from(2^48)")
-            assert.are.equal("ULID timestamp 281474976710656 out of range 0..281474976710655", msg)
+            h.assert_ms_out_of_range("ULID", function(ms) return mintid.ulid_from(ms, RAND) end)
             assert.is_not_nil(mintid.ulid_from(h.MAX_MS, RAND))
         end)
 
@@ -151,11 +125,7 @@ describe("ULID", function()
                 { Z(24) .. "\195\169", "invalid ULID: bad character 0xc3 at 25" },
                 { Z(26) .. "\0", "invalid ULID: length 27, want 26" },
             }
-            for _, c in ipairs(cases) do
-                local v, msg = mintid.parse_ulid(c[1])
-                h.assert_bad_data(v, msg, nil, c[2])
-                assert.are.equal(c[2], msg)
-            end
+            h.each_bad_input(mintid.parse_ulid, cases)
         end)
 
         it("a new generator's first call draws, even at ms 0", function()
@@ -173,9 +143,7 @@ describe("ULID", function()
         end)
 
         it("draws only on a fresh ms; the same ms and a clock going back add 1 and keep last_ms", function()
-            local clock = h.clock_var("clock")
-            local rnd = h.random_script("monotonic")
-            local g = mintid.ulid_generator { clock = clock.fn, random = rnd.fn }
+            local g, clock, rnd = h.scripted(mintid.ulid_generator, "monotonic")
             local r1 = "\0" .. ("\255"):rep(9)
             clock.now = 1000
             rnd.expect(r1)
@@ -187,55 +155,29 @@ describe("ULID", function()
             clock.now = 0
             assert.are.equal(tostring(mintid.ulid_from(1000, "\1" .. ("\0"):rep(8) .. "\2")), g:next())
             rnd.assert_drained("no draws on ms <= last_ms")
-            clock.now = 1001
-            rnd.expect(RAND)
-            assert.are.equal(tostring(mintid.ulid_from(1001, RAND)), g:next())
-            rnd.assert_drained("fresh ms")
+            assert_fresh_draw(g, clock, rnd, 1001, "fresh ms")
         end)
 
         it("counter overflow is nil, message, and leaves the state unchanged", function()
-            local clock = h.clock_var("clock")
-            local rnd = h.random_script("overflow")
-            local g = mintid.ulid_generator { clock = clock.fn, random = rnd.fn }
+            local g, clock, rnd = h.scripted(mintid.ulid_generator, "overflow")
             local top = ("\255"):rep(10)
             clock.now = 1234
             rnd.expect(top)
             assert.are.equal(tostring(mintid.ulid_from(1234, top)), g:next())
-            for _ = 1, 3 do
-                local v, msg = g:next()
-                h.assert_bad_data(v, msg, nil, "overflow")
-                assert.are.equal("ULID counter overflow at ms 1234 (80-bit randomness exhausted)", msg)
-            end
-            clock.now = 1235
-            rnd.expect(RAND)
-            assert.are.equal(tostring(mintid.ulid_from(1235, RAND)), g:next())
-            rnd.assert_drained("overflow")
+            h.assert_fails_alike(function() return g:next() end, 3,
+                "ULID counter overflow at ms 1234 (80-bit randomness exhausted)")
+            assert_fresh_draw(g, clock, rnd, 1235, "after the overflow")
         end)
 
         it("a clock reading out of range is nil, message, and leaves the state unchanged", function()
-            local clock = h.clock_var("clock")
-            local rnd = h.random_script("range")
-            local g = mintid.ulid_generator { clock = clock.fn, random = rnd.fn }
-            clock.now = -1
-            local v, msg = g:next()
-            h.assert_bad_data(v, msg, nil, "clock -1")
-            assert.are.equal("ULID timestamp -1 out of range 0..281474976710655", msg)
-            clock.now = h.int(2 ^ 48)
-            v, msg = g:next()
-            assert.are.equal("ULID timestamp 281474976710656 out of range 0..281474976710655", msg)
-            assert.is_nil(v)
+            local g, clock, rnd = h.scripted(mintid.ulid_generator, "range")
+            h.assert_ms_out_of_range("ULID", function(ms) clock.now = ms; return g:next() end)
             -- still a new generator: the next call draws, even at ms 0
-            clock.now = 0
-            rnd.expect(RAND)
-            assert.are.equal(tostring(mintid.ulid_from(0, RAND)), g:next())
-            rnd.assert_drained("range")
+            assert_fresh_draw(g, clock, rnd, 0, "after the range errors")
         end)
 
         it("ulid_from_bytes wants exactly 16 bytes", function()
-            for _, n in ipairs({ 0, 15, 17 }) do
-                local v, msg = mintid.ulid_from_bytes(("\0"):rep(n))
-                h.assert_bad_data(v, msg, nil, "ulid_from_bytes of " .. n .. " bytes")
-            end
+            h.assert_bad_lengths(mintid.ulid_from_bytes, { 0, 15, 17 }, "ulid_from_bytes")
             assert.are.equal(("0"):rep(26), tostring(mintid.ulid_from_bytes(("\0"):rep(16))))
         end)
 
@@ -256,13 +198,7 @@ describe("ULID", function()
 
         it("a generator with the OS clock and random source makes increasing IDs", function()
             local g = mintid.ulid_generator()
-            local prev = g:next()
-            assert.is_truthy(prev:match(h.ULID_PATTERN), prev)
-            for _ = 1, 1000 do
-                local id = g:next()
-                assert.is_true(h.bytes_cmp(prev, id) < 0, prev .. " !< " .. id)
-                prev = id
-            end
+            h.assert_strictly_increasing(function() return g:next() end, 1001, h.ULID_PATTERN, "ulid_generator")
         end)
     end)
 end)

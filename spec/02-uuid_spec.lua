@@ -4,6 +4,7 @@ local h = require "helper"
 local mintid = require "mintid"
 
 local MONOTONIC_COLUMNS = { "scenario", "now_ms", "random_hex", "expect" }
+local RAND = "\1\2\3\4\5\6\7\8\9\10"
 
 -- The RFC 9562 version and variant rule, on text.
 local function assert_version_variant(text, version, where)
@@ -15,9 +16,7 @@ end
 describe("UUID", function()
     describe("vectors", function()
         it("uuid.txt: parse_uuid gives the canonical text, bytes, version and time", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("uuid.txt", { "input", "canonical", "bytes_hex", "version", "time" })) do
-                local w = r._where
+            h.each_vector("uuid.txt", { "input", "canonical", "bytes_hex", "version", "time" }, function(r, w)
                 local u, err = mintid.parse_uuid(r.input)
                 assert(u ~= nil, w .. ": parse_uuid returned nil, " .. tostring(err))
                 assert.are.equal(r.canonical, tostring(u), w)
@@ -40,28 +39,15 @@ describe("UUID", function()
                 local ulid_text = mintid.uuid_to_ulid(r.input)
                 assert.are.equal(tostring(u:ulid()), ulid_text, w)
                 assert.are.equal(r.canonical, mintid.ulid_to_uuid(ulid_text), w)
-                seen = seen + 1
-            end
-            assert.is_true(seen > 0)
+            end)
         end)
 
         it("uuid_invalid.txt: parse_uuid and uuid_to_ulid return nil and a one-line message with the reason", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("uuid_invalid.txt", { "input", "reason" })) do
-                local input = h.unescape(r.input)
-                local v, msg = mintid.parse_uuid(input)
-                h.assert_bad_data(v, msg, r.reason, r._where .. " parse_uuid")
-                local u, msg2 = mintid.uuid_to_ulid(input)
-                h.assert_bad_data(u, msg2, r.reason, r._where .. " uuid_to_ulid")
-                seen = seen + 1
-            end
-            assert.is_true(seen > 0)
+            h.each_invalid("uuid_invalid.txt", { parse_uuid = mintid.parse_uuid, uuid_to_ulid = mintid.uuid_to_ulid })
         end)
 
         it("uuid4.txt: a generator with injected random makes each UUIDv4 from its 16 bytes", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("uuid4.txt", { "rand_hex", "text" })) do
-                local w = r._where
+            h.each_vector("uuid4.txt", { "rand_hex", "text" }, function(r, w)
                 local rnd = h.random_script(w)
                 rnd.expect_hex(r.rand_hex, w)
                 local g = mintid.uuid4_generator { random = rnd.fn }
@@ -72,15 +58,11 @@ describe("UUID", function()
                 rnd.expect_hex(r.rand_hex, w)
                 assert.are.equal(r.text, g:next(), w)
                 rnd.assert_drained(w)
-                seen = seen + 1
-            end
-            assert.is_true(seen > 0)
+            end)
         end)
 
         it("uuid7.txt: a new generator at ms with 10 injected bytes makes each UUIDv7", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("uuid7.txt", { "ms", "rand_hex", "text" })) do
-                local w = r._where
+            h.each_vector("uuid7.txt", { "ms", "rand_hex", "text" }, function(r, w)
                 local ms = h.num(r.ms)
                 local rnd = h.random_script(w)
                 rnd.expect_hex(r.rand_hex, w)
@@ -91,38 +73,19 @@ describe("UUID", function()
                 local u = mintid.parse_uuid(r.text)
                 assert.are.equal(ms, u:time(), w)
                 assert.are.equal(7, u:version(), w)
-                seen = seen + 1
-            end
-            assert.is_true(seen > 0)
+            end)
         end)
 
         it("uuid7_monotonic.txt: every scenario replayed on a new generator with injected clock and random", function()
-            local seen = 0
-            for _, sc in ipairs(h.scenarios("uuid7_monotonic.txt", MONOTONIC_COLUMNS)) do
-                local clock = h.clock_var(sc.name)
-                local rnd = h.random_script(sc.name)
-                local g = mintid.uuid7_generator { clock = clock.fn, random = rnd.fn }
-                for _, r in ipairs(sc.rows) do
-                    local w = r._where .. " (" .. sc.name .. ")"
-                    clock.now = h.num(r.now_ms)
-                    if r.random_hex ~= "-" then rnd.expect_hex(r.random_hex, w) end
-                    local before = clock.calls
-                    local got, msg = g:next()
-                    assert.is_true(clock.calls > before, w .. ": the clock was not read")
-                    rnd.assert_drained(w)
-                    h.check_expect(r.expect, got, msg, w, "out of range")
-                    if got then assert_version_variant(got, 7, w) end
-                    seen = seen + 1
-                end
-                rnd.assert_drained(sc.name)
-            end
-            assert.is_true(seen > 0)
+            h.replay_scenarios {
+                file = "uuid7_monotonic.txt", columns = MONOTONIC_COLUMNS, draw = 10,
+                new = mintid.uuid7_generator,
+                check = function(_, _, id, w) assert_version_variant(id, 7, w) end,
+            }
         end)
     end)
 
     describe("edge cases", function()
-        local RAND = "\1\2\3\4\5\6\7\8\9\10"
-
         it("accepts the nil and max UUIDs and any version and variant", function()
             local nil_uuid = mintid.parse_uuid("00000000-0000-0000-0000-000000000000")
             assert.are.equal(("\0"):rep(16), nil_uuid:bytes())
@@ -162,18 +125,11 @@ describe("UUID", function()
                 { "0123456g-89ab-cdef_0123-456789abcdef", "invalid UUID: bad character 'g' at 8" },
                 { "01234567-89ab_cdef-0123-456789abcdeg", "invalid UUID: want '-' at 14, got '_'" },
             }
-            for _, c in ipairs(cases) do
-                local v, msg = mintid.parse_uuid(c[1])
-                h.assert_bad_data(v, msg, nil, c[1])
-                assert.are.equal(c[2], msg)
-            end
+            h.each_bad_input(mintid.parse_uuid, cases)
         end)
 
         it("uuid_from_bytes wants exactly 16 bytes", function()
-            for _, n in ipairs({ 0, 15, 17 }) do
-                local v, msg = mintid.uuid_from_bytes(("\0"):rep(n))
-                h.assert_bad_data(v, msg, nil, "uuid_from_bytes of " .. n .. " bytes")
-            end
+            h.assert_bad_lengths(mintid.uuid_from_bytes, { 0, 15, 17 }, "uuid_from_bytes")
         end)
 
         it("UUIDv4 sets version 4 and the RFC variant over any 16 bytes", function()
@@ -201,9 +157,7 @@ describe("UUID", function()
         end)
 
         it("the 74-bit counter skips the version and variant bits", function()
-            local clock = h.clock_var("clock")
-            local rnd = h.random_script("counter")
-            local g = mintid.uuid7_generator { clock = clock.fn, random = rnd.fn }
+            local g, clock, rnd = h.scripted(mintid.uuid7_generator, "counter")
             clock.now = 1000
             -- rand_a = 0, rand_b all ones; the drawn version/variant bits are overwritten
             rnd.expect("\240\0\255" .. ("\255"):rep(7))
@@ -215,17 +169,12 @@ describe("UUID", function()
         end)
 
         it("counter overflow is nil, message, and leaves the state unchanged", function()
-            local clock = h.clock_var("clock")
-            local rnd = h.random_script("overflow")
-            local g = mintid.uuid7_generator { clock = clock.fn, random = rnd.fn }
+            local g, clock, rnd = h.scripted(mintid.uuid7_generator, "overflow")
             clock.now = 1234
             rnd.expect(("\255"):rep(10))
             assert.are.equal("00000000-04d2-7fff-bfff-ffffffffffff", g:next())
-            for _ = 1, 2 do
-                local v, msg = g:next()
-                h.assert_bad_data(v, msg, nil, "overflow")
-                assert.are.equal("UUIDv7 counter overflow at ms 1234 (74-bit randomness exhausted)", msg)
-            end
+            h.assert_fails_alike(function() return g:next() end, 2,
+                "UUIDv7 counter overflow at ms 1234 (74-bit randomness exhausted)")
             clock.now = 1235
             rnd.expect(RAND)
             local text = g:next()
@@ -234,17 +183,9 @@ describe("UUID", function()
         end)
 
         it("a clock reading out of range is nil, message", function()
-            local rnd = h.random_script("range")
-            local now = -1
-            local g = mintid.uuid7_generator { clock = function() return now end, random = rnd.fn }
-            local v, msg = g:next()
-            h.assert_bad_data(v, msg, nil, "clock -1")
-            assert.are.equal("UUIDv7 timestamp -1 out of range 0..281474976710655", msg)
-            now = h.int(2 ^ 48)
-            v, msg = g:next()
-            h.assert_bad_data(v, msg, nil, "clock 2^48")
-            assert.are.equal("UUIDv7 timestamp 281474976710656 out of range 0..281474976710655", msg)
-            now = h.MAX_MS
+            local g, clock, rnd = h.scripted(mintid.uuid7_generator, "range")
+            h.assert_ms_out_of_range("UUIDv7", function(ms) clock.now = ms; return g:next() end)
+            clock.now = h.MAX_MS
             rnd.expect(("\0"):rep(10))
             assert.are.equal("ffffffff-ffff-7000-8000-000000000000", g:next())
             rnd.assert_drained("range")
@@ -263,14 +204,12 @@ describe("UUID", function()
 
         it("generators with the OS clock and random source", function()
             local g7, g4 = mintid.uuid7_generator(), mintid.uuid4_generator()
-            local prev = g7:next()
-            for _ = 1, 1000 do
+            h.assert_strictly_increasing(function()
                 local id = g7:next()
                 assert_version_variant(id, 7, "uuid7_generator")
-                assert.is_true(h.bytes_cmp(prev, id) < 0, prev .. " !< " .. id)
-                prev = id
                 assert_version_variant(g4:next(), 4, "uuid4_generator")
-            end
+                return id
+            end, 1001, h.UUID_PATTERN, "uuid7_generator")
         end)
     end)
 end)

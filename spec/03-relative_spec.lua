@@ -4,6 +4,7 @@ local h = require "helper"
 local mintid = require "mintid"
 
 local SECRET = "0123456789abcdef" -- 16 bytes: the shortest allowed
+local unpack = unpack or table.unpack
 local MONOTONIC_COLUMNS = { "scenario", "secret_hex", "salt_hex", "key_hex", "now_ms", "random_hex", "expect" }
 
 local function between(id, lo, hi)
@@ -13,9 +14,7 @@ end
 describe("relative ID", function()
     describe("vectors", function()
         it("relative_tag.txt: relative_tag, g:tag, g:prefix, relative_range and the IDs' first field", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("relative_tag.txt", { "secret_hex", "salt_hex", "key_hex", "tag", "prefix" })) do
-                local w = r._where
+            h.each_vector("relative_tag.txt", { "secret_hex", "salt_hex", "key_hex", "tag", "prefix" }, function(r, w)
                 local secret, salt, key = h.fromhex(r.secret_hex), h.fromhex(r.salt_hex), h.fromhex(r.key_hex)
                 local tag = h.num(r.tag)
                 assert.are.equal(tag, mintid.relative_tag(secret, salt, key), w)
@@ -46,31 +45,27 @@ describe("relative ID", function()
                 local lo2, hi2 = mintid.relative_range(id)
                 assert.are.equal(lo, lo2, w)
                 assert.are.equal(hi, hi2, w)
-                seen = seen + 1
-            end
-            assert.is_true(seen > 0)
+            end)
         end)
 
         it("sha256.txt: a secret longer than a SHA-256 block is hashed first (HMAC), so it tags like its digest", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("sha256.txt", { "message_hex", "digest_hex" })) do
+            local long = 0
+            h.each_vector("sha256.txt", { "message_hex", "digest_hex" }, function(r, w)
                 local message = h.fromhex(r.message_hex)
                 if #message > 64 then
                     local digest = h.fromhex(r.digest_hex)
                     for _, key in ipairs({ "", "customer-42" }) do
                         assert.are.equal(mintid.relative_tag(digest, "", key),
-                            mintid.relative_tag(message, "", key), r._where)
+                            mintid.relative_tag(message, "", key), w)
                     end
-                    seen = seen + 1
+                    long = long + 1
                 end
-            end
-            assert.is_true(seen > 0, "sha256.txt has no message longer than 64 bytes")
+            end)
+            assert.is_true(long > 0, "sha256.txt has no message longer than 64 bytes")
         end)
 
         it("relative.txt: relative_from, text, bytes, fields, and parse_relative of both forms in both cases", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("relative.txt", { "tag", "ms", "rand", "text", "bytes_hex" })) do
-                local w = r._where
+            h.each_vector("relative.txt", { "tag", "ms", "rand", "text", "bytes_hex" }, function(r, w)
                 local tag, ms, rand = h.num(r.tag), h.num(r.ms), h.num(r.rand)
                 local v, err = mintid.relative_from(tag, ms, rand)
                 assert(v ~= nil, w .. ": relative_from returned nil, " .. tostring(err))
@@ -93,51 +88,24 @@ describe("relative ID", function()
                     assert.are.equal(r.text, tostring(p), w .. " " .. form)
                     assert.are.equal(rand, p:rand(), w .. " " .. form)
                 end
-                seen = seen + 1
-            end
-            assert.is_true(seen > 0)
+            end)
         end)
 
         it("relative_invalid.txt: parse_relative returns nil and a one-line message with the reason", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("relative_invalid.txt", { "input", "reason" })) do
-                local v, msg = mintid.parse_relative(h.unescape(r.input))
-                h.assert_bad_data(v, msg, r.reason, r._where)
-                seen = seen + 1
-            end
-            assert.is_true(seen > 0)
+            h.each_invalid("relative_invalid.txt", { parse_relative = mintid.parse_relative })
         end)
 
         it("relative_monotonic.txt: every scenario replayed on a new generator with injected clock and random", function()
-            local seen = 0
-            for _, sc in ipairs(h.scenarios("relative_monotonic.txt", MONOTONIC_COLUMNS)) do
-                local first = sc.rows[1]
-                local clock = h.clock_var(sc.name)
-                local rnd = h.random_script(sc.name)
-                local g = mintid.relative_generator {
-                    secret = h.fromhex(first.secret_hex), salt = h.fromhex(first.salt_hex),
-                    clock = clock.fn, random = rnd.fn,
-                }
-                for _, r in ipairs(sc.rows) do
-                    local w = r._where .. " (" .. sc.name .. ")"
-                    assert.are.equal(first.secret_hex, r.secret_hex, w .. ": one secret per scenario")
-                    assert.are.equal(first.salt_hex, r.salt_hex, w .. ": one salt per scenario")
-                    local key = h.fromhex(r.key_hex)
-                    clock.now = h.num(r.now_ms)
-                    if r.random_hex ~= "-" then rnd.expect_hex(r.random_hex, w) end
-                    local before = clock.calls
-                    local got, msg = g:next(key)
-                    assert.is_true(clock.calls > before, w .. ": the clock was not read")
-                    rnd.assert_drained(w)
-                    h.check_expect(r.expect, got, msg, w, "out of range")
-                    if got then
-                        assert.are.equal(g:prefix(key), got:sub(1, 7), w)
-                    end
-                    seen = seen + 1
-                end
-                rnd.assert_drained(sc.name)
-            end
-            assert.is_true(seen > 0)
+            h.replay_scenarios {
+                file = "relative_monotonic.txt", columns = MONOTONIC_COLUMNS, draw = 7,
+                same = { "secret_hex", "salt_hex" },
+                new = mintid.relative_generator,
+                options = function(first)
+                    return { secret = h.fromhex(first.secret_hex), salt = h.fromhex(first.salt_hex) }
+                end,
+                call = function(g, r) return g:next(h.fromhex(r.key_hex)) end,
+                check = function(g, r, id, w) assert.are.equal(g:prefix(h.fromhex(r.key_hex)), id:sub(1, 7), w) end,
+            }
         end)
     end)
 
@@ -234,9 +202,7 @@ describe("relative ID", function()
         end)
 
         it("counter overflow and clock range errors are nil, message, and leave the state unchanged", function()
-            local clock = h.clock_var("clock")
-            local rnd = h.random_script("overflow")
-            local g = mintid.relative_generator { secret = SECRET, clock = clock.fn, random = rnd.fn }
+            local g, clock, rnd = h.scripted(mintid.relative_generator, "overflow", { secret = SECRET })
             clock.now = -1
             local v, msg = g:next("k")
             h.assert_bad_data(v, msg, nil, "clock -1")
@@ -259,18 +225,14 @@ describe("relative ID", function()
 
         it("relative_from checks each field's range", function()
             local cases = {
-                { h.int(2 ^ 30), 0, 0, "relative ID tag 1073741824 out of range 0..1073741823" },
-                { -1, 0, 0, "relative ID tag -1 out of range 0..1073741823" },
-                { 0, 0, h.int(2 ^ 50), "relative ID rand 1125899906842624 out of range 0..1125899906842623" },
-                { 0, 0, -1, "relative ID rand -1 out of range 0..1125899906842623" },
-                { 0, -1, 0, "relative ID timestamp -1 out of range 0..281474976710655" },
-                { 0, h.int(2 ^ 48), 0, "relative ID timestamp 281474976710656 out of range 0..281474976710655" },
+                { { h.int(2 ^ 30), 0, 0 }, "relative ID tag 1073741824 out of range 0..1073741823" },
+                { { -1, 0, 0 }, "relative ID tag -1 out of range 0..1073741823" },
+                { { 0, 0, h.int(2 ^ 50) }, "relative ID rand 1125899906842624 out of range 0..1125899906842623" },
+                { { 0, 0, -1 }, "relative ID rand -1 out of range 0..1125899906842623" },
+                { { 0, -1, 0 }, "relative ID timestamp -1 out of range 0..281474976710655" },
+                { { 0, h.int(2 ^ 48), 0 }, "relative ID timestamp 281474976710656 out of range 0..281474976710655" },
             }
-            for _, c in ipairs(cases) do
-                local v, msg = mintid.relative_from(c[1], c[2], c[3])
-                h.assert_bad_data(v, msg, nil, c[4])
-                assert.are.equal(c[4], msg)
-            end
+            h.each_bad_input(function(args) return mintid.relative_from(unpack(args)) end, cases)
             local max = mintid.relative_from(h.int(2 ^ 30 - 1), h.MAX_MS, h.int(2 ^ 50 - 1))
             assert.are.equal("ZZZZZZ-7ZZZZZZZZZ-ZZZZZZZZZZ", tostring(max))
             assert.are.equal(("\255"):rep(16), max:bytes())
@@ -291,11 +253,7 @@ describe("relative ID", function()
                 { "000000-0000000000000000000", "invalid relative ID: bad character '-' at 7" },
                 { "000000-0000000000-000000000 ", "invalid relative ID: bad character 0x20 at 28" },
             }
-            for _, c in ipairs(cases) do
-                local v, msg = mintid.parse_relative(c[1])
-                h.assert_bad_data(v, msg, nil, c[1])
-                assert.are.equal(c[2], msg)
-            end
+            h.each_bad_input(mintid.parse_relative, cases)
         end)
 
         it("the salt gives the same key an unrelated tag; the length prefix separates salt from key", function()

@@ -25,9 +25,7 @@ end
 describe("snowflake", function()
     describe("vectors", function()
         it("snowflake.txt: parse_snowflake of decimal text (and of integers where Lua has them)", function()
-            local seen = 0
-            for _, r in ipairs(h.read_vectors("snowflake.txt", { "id", "epoch", "timestamp", "machine_id", "sequence" })) do
-                local w = r._where
+            h.each_vector("snowflake.txt", { "id", "epoch", "timestamp", "machine_id", "sequence" }, function(r, w)
                 local epoch = h.num(r.epoch)
                 local forms = { r.id }
                 local native = h.native_int(r.id)
@@ -51,26 +49,18 @@ describe("snowflake", function()
                         assert.are.equal(seq, seq0, ww)
                     end
                 end
-                seen = seen + 1
-            end
-            assert.is_true(seen > 0)
+            end)
         end)
 
         it("snowflake_sequence.txt: every scenario replayed on a new generator with an injected clock", function()
-            local seen = 0
-            for _, sc in ipairs(h.scenarios("snowflake_sequence.txt", SEQUENCE_COLUMNS)) do
-                local first = sc.rows[1]
-                local machine_id, epoch = h.num(first.machine_id), h.num(first.epoch)
-                local clock = h.clock_var(sc.name)
-                local g = mintid.snowflake_generator { machine_id = machine_id, epoch = epoch, clock = clock.fn }
-                for _, r in ipairs(sc.rows) do
-                    local w = r._where .. " (" .. sc.name .. ")"
-                    assert.are.equal(first.machine_id, r.machine_id, w .. ": one machine id per scenario")
-                    assert.are.equal(first.epoch, r.epoch, w .. ": one epoch per scenario")
-                    clock.now = h.num(r.now_ms)
-                    local before = clock.calls
-                    local id, msg = g:next()
-                    assert.is_true(clock.calls > before, w .. ": the clock was not read")
+            h.replay_scenarios {
+                file = "snowflake_sequence.txt", columns = SEQUENCE_COLUMNS,
+                same = { "machine_id", "epoch" },
+                new = mintid.snowflake_generator,
+                options = function(first)
+                    return { machine_id = h.num(first.machine_id), epoch = h.num(first.epoch) }
+                end,
+                expect = function(r, id, msg, w)
                     if r.expect == "error:range" then
                         h.assert_bad_data(id, msg, "snowflake timestamp", w)
                     elseif h.dec_cmp(r.expect, h.INT63_MAX) > 0 then
@@ -80,13 +70,11 @@ describe("snowflake", function()
                         assert(id ~= nil, w .. ": want " .. r.expect .. ", got nil, " .. tostring(msg))
                         assert_native(id, w)
                         assert.are.equal(r.expect, h.dec(id), w)
-                        local _, mid = parts(id, epoch)
-                        assert.are.equal(machine_id, mid, w)
+                        local _, mid = parts(id, h.num(r.epoch))
+                        assert.are.equal(h.num(r.machine_id), mid, w)
                     end
-                    seen = seen + 1
-                end
-            end
-            assert.is_true(seen > 0)
+                end,
+            }
         end)
     end)
 
@@ -225,10 +213,7 @@ describe("snowflake", function()
                 { "99999999999999999999", "invalid snowflake ID: more than 2^64 - 1" },
                 { "123456789012345678901", "invalid snowflake ID" },
             }
-            for _, c in ipairs(cases) do
-                local a, b = mintid.parse_snowflake(c[1])
-                h.assert_bad_data(a, b, c[2], "'" .. c[1] .. "'")
-            end
+            h.each_bad_input(mintid.parse_snowflake, cases, "contains")
             h.rejects(function() return mintid.parse_snowflake(1.5) end, "1.5")
         end)
 

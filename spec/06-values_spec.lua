@@ -32,6 +32,13 @@ local function sample_bytes()
     return list
 end
 
+-- A value of each sample_bytes() string, made by from_bytes.
+local function values_from_bytes(from_bytes)
+    local values = {}
+    for _, b in ipairs(sample_bytes()) do values[#values + 1] = assert(from_bytes(b)) end
+    return values
+end
+
 -- Check __eq, __lt and __le against byte order, and the text order too.
 local function check_order(values, kind)
     local pairs_checked = 0
@@ -85,9 +92,7 @@ describe("values", function()
         end)
 
         it("__eq, __lt and __le follow byte order (and text order)", function()
-            local values = {}
-            for _, b in ipairs(sample_bytes()) do values[#values + 1] = assert(mintid.ulid_from_bytes(b)) end
-            check_order(values, "ULID")
+            check_order(values_from_bytes(mintid.ulid_from_bytes), "ULID")
         end)
     end)
 
@@ -110,9 +115,7 @@ describe("values", function()
         end)
 
         it("__eq, __lt and __le follow byte order (and text order)", function()
-            local values = {}
-            for _, b in ipairs(sample_bytes()) do values[#values + 1] = assert(mintid.uuid_from_bytes(b)) end
-            check_order(values, "UUID")
+            check_order(values_from_bytes(mintid.uuid_from_bytes), "UUID")
         end)
     end)
 

@@ -7,12 +7,6 @@ local SECRET = "0123456789abcdef" -- 16 bytes
 local RAND10 = "\1\2\3\4\5\6\7\8\9\10"
 local unpack = unpack or table.unpack
 
-local ALL_BYTES = (function()
-    local t = {}
-    for b = 0, 255 do t[#t + 1] = string.char(b) end
-    return table.concat(t)
-end)()
-
 -- Every constructor with the smallest options it needs.
 local CONSTRUCTORS = {
     { "ulid_generator", {} },
@@ -182,8 +176,8 @@ describe("API conventions", function()
         it("alphabets of 0 or more than 256 symbols, repeated symbols, multi-byte UTF-8", function()
             local cases = {
                 { "", "alphabet must have 1 to 256 symbols, got 0" },
-                { ALL_BYTES .. "a", "alphabet must have 1 to 256 symbols, got 257" },
-                { ALL_BYTES .. ALL_BYTES, "alphabet must have 1 to 256 symbols, got 512" },
+                { h.ALL_BYTES .. "a", "alphabet must have 1 to 256 symbols, got 257" },
+                { h.ALL_BYTES .. h.ALL_BYTES, "alphabet must have 1 to 256 symbols, got 512" },
                 { "abcda", "alphabet repeats the symbol 'a' at 5" },
                 { "aa", "alphabet repeats the symbol 'a' at 2" },
                 { "\1\2\1", "alphabet repeats the symbol 0x01 at 3" },

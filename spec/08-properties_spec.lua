@@ -2,27 +2,9 @@
 local h = require "helper"
 local mintid = require "mintid"
 
-local function assert_strictly_increasing(fn, count, pattern, label)
-    local seen = {}
-    local prev = fn()
-    assert.is_truthy(prev:match(pattern), label .. ": " .. prev)
-    seen[prev] = true
-    for i = 2, count do
-        local id = fn()
-        if h.bytes_cmp(prev, id) >= 0 then
-            error(label .. ": ID " .. i .. " " .. id .. " does not sort after " .. prev, 0)
-        end
-        if seen[id] then error(label .. ": ID " .. i .. " repeats " .. id, 0) end
-        seen[id] = true
-        prev = id
-    end
-    -- the format of the last one too
-    assert.is_truthy(prev:match(pattern), label .. ": " .. prev)
-end
-
 describe("properties under load", function()
     it("100,000 mintid.ulid() are unique and strictly increasing", function()
-        assert_strictly_increasing(mintid.ulid, 100000, h.ULID_PATTERN, "mintid.ulid()")
+        h.assert_strictly_increasing(mintid.ulid, 100000, h.ULID_PATTERN, "mintid.ulid()")
     end)
 
     it("100,000 mintid.uuid7() are unique and strictly increasing, all version 7", function()
@@ -35,14 +17,14 @@ describe("properties under load", function()
             n = n + 1
             return id
         end
-        assert_strictly_increasing(next7, 100000, h.UUID_PATTERN, "mintid.uuid7()")
+        h.assert_strictly_increasing(next7, 100000, h.UUID_PATTERN, "mintid.uuid7()")
         assert.are.equal(100000, n)
     end)
 
     it("100,000 IDs of one ULID and one UUIDv7 generator are strictly increasing", function()
         local gu, g7 = mintid.ulid_generator(), mintid.uuid7_generator()
-        assert_strictly_increasing(function() return gu:next() end, 100000, h.ULID_PATTERN, "ulid_generator")
-        assert_strictly_increasing(function() return g7:next() end, 100000, h.UUID_PATTERN, "uuid7_generator")
+        h.assert_strictly_increasing(function() return gu:next() end, 100000, h.ULID_PATTERN, "ulid_generator")
+        h.assert_strictly_increasing(function() return g7:next() end, 100000, h.UUID_PATTERN, "uuid7_generator")
     end)
 
     it("10,000 mintid.uuid4() have the version and variant bits and are unique", function()

@@ -26,6 +26,13 @@ M.has_names = M.has_integers
 M.DEFAULT_ALPHABET = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"
 M.MAX_MS = 281474976710655 -- 2^48 - 1, exact in a double
 
+-- Every byte value once, in order.
+M.ALL_BYTES = (function()
+    local t = {}
+    for b = 0, 255 do t[#t + 1] = string.char(b) end
+    return table.concat(t)
+end)()
+
 -- Patterns of the text forms.
 local B32 = "[0-9A-HJKMNP-TV-Z]"
 M.ULID_PATTERN = "^[0-7]" .. B32:rep(25) .. "$"
@@ -130,6 +137,18 @@ function M.scenarios(name, columns)
         current.rows[#current.rows + 1] = row
     end
     return runs
+end
+
+--- Call check(row, where) for every row of testdata/<name> (read_vectors),
+-- in file order. Returns how many rows were checked: all of them, never 0.
+function M.each_vector(name, columns, check)
+    local rows, checked = M.read_vectors(name, columns), 0
+    for _, row in ipairs(rows) do
+        check(row, row._where)
+        checked = checked + 1
+    end
+    luassert(checked > 0 and checked == #rows, name .. ": checked " .. checked .. " of " .. #rows .. " rows")
+    return checked
 end
 
 ---------------------------------------------------------------------------
@@ -362,6 +381,17 @@ function M.random_script(label)
     return r
 end
 
+--- A generator made by new(options) whose `clock` is a clock_var and whose
+-- `random` is a random_script, plus any other `options`.
+-- Returns the generator, the clock and the random script.
+function M.scripted(new, label, options)
+    local clock, rnd = M.clock_var(label), M.random_script(label)
+    local opts = {}
+    for k, v in pairs(options or {}) do opts[k] = v end
+    opts.clock, opts.random = clock.fn, rnd.fn
+    return new(opts), clock, rnd
+end
+
 --- A random source that must never be called.
 function M.no_random(label)
     return function(n)
@@ -425,6 +455,154 @@ function M.check_expect(expect, got, msg, where, range_reason)
         luassert(got ~= nil, where .. ": want " .. expect .. ", got nil, " .. tostring(msg))
         luassert.are.equal(expect, got, where)
     end
+end
+
+--- Describe an input for a failure message: quoted text, or a list of
+-- arguments.
+local function show(input)
+    if type(input) == "string" then return string.format("%q", input) end
+    if type(input) == "table" then
+        local parts = {}
+        for i = 1, #input do parts[i] = tostring(input[i]) end
+        return "(" .. table.concat(parts, ", ") .. ")"
+    end
+    return tostring(input)
+end
+
+--- For each { input, message } of `cases`, fn(input) must return nil and
+-- exactly that message (with `contains`, a message containing it).
+function M.each_bad_input(fn, cases, contains)
+    luassert(#cases > 0, "each_bad_input: no cases")
+    for _, c in ipairs(cases) do
+        local where = show(c[1]) .. " -> " .. c[2]
+        local v, msg = fn(c[1])
+        M.assert_bad_data(v, msg, contains and c[2] or nil, where)
+        if not contains then luassert.are.equal(c[2], msg, where) end
+    end
+end
+
+--- fn(bytes) returns nil and a one-line message for zero bytes of each
+-- length of `lengths`.
+function M.assert_bad_lengths(fn, lengths, name)
+    luassert(#lengths > 0, name .. ": no length to check")
+    for _, n in ipairs(lengths) do
+        local v, msg = fn(("\0"):rep(n))
+        M.assert_bad_data(v, msg, nil, name .. " of " .. n .. " bytes")
+    end
+end
+
+--- fn(ms) at ms -1 and at 2^48 returns nil and the timestamp range message
+-- of `kind` ("ULID", "UUIDv7", "relative ID").
+function M.assert_ms_out_of_range(kind, fn)
+    M.each_bad_input(fn, {
+        { -1, kind .. " timestamp -1 out of range 0..281474976710655" },
+        { M.int(2 ^ 48), kind .. " timestamp 281474976710656 out of range 0..281474976710655" },
+    })
+end
+
+--- `times` calls of fn each return nil and exactly `message`: an error
+-- leaves a generator's state unchanged, so the same call fails the same way.
+function M.assert_fails_alike(fn, times, message)
+    for i = 1, times do
+        local v, msg = fn()
+        local where = "call " .. i .. " of " .. times .. " -> " .. message
+        M.assert_bad_data(v, msg, nil, where)
+        luassert.are.equal(message, msg, where)
+    end
+end
+
+---------------------------------------------------------------------------
+-- Checks driven by whole vector files.
+
+--- Every row of a hand-kept invalid list (testdata/README.md: columns input
+-- reason, input with escapes): each of `decoders` (name -> function) returns
+-- nil and a one-line message containing the reason. Returns the row count.
+function M.each_invalid(name, decoders)
+    local names = {}
+    for fname in pairs(decoders) do names[#names + 1] = fname end
+    table.sort(names)
+    luassert(#names > 0, name .. ": no decoder to check")
+    return M.each_vector(name, { "input", "reason" }, function(r, w)
+        local input = M.unescape(r.input)
+        for _, fname in ipairs(names) do
+            local v, msg = decoders[fname](input)
+            M.assert_bad_data(v, msg, r.reason, w .. " " .. fname)
+        end
+    end)
+end
+
+--- Replay every scenario of a generator scenario file (testdata/README.md
+-- "Generator scenarios") on one new generator per scenario, with a settable
+-- clock and a scripted random source. Each row sets the clock to now_ms,
+-- queues its random_hex draw (`-`, or a file without that column: the call
+-- must not draw), makes one call, and checks the clock was read, the queued
+-- draw (and no other) happened, and the result. `s` holds:
+--   file, columns  the vector file and its header;
+--   draw           the bytes of one draw (each random_hex must be that long);
+--   same           columns that must keep one value through a scenario;
+--   new(options)   makes the generator (options has its clock and random);
+--   options(first_row)  more options of a scenario's generator;
+--   call(g, row)   one call (default g:next());
+--   expect(row, got, msg, where)  checks the result (default: check_expect,
+--                  a range message containing "out of range");
+--   check(g, row, id, where)      more checks of each ID returned.
+-- Returns the number of rows replayed, never 0.
+function M.replay_scenarios(s)
+    local scenarios, replayed = M.scenarios(s.file, s.columns), 0
+    for _, sc in ipairs(scenarios) do
+        local first = sc.rows[1]
+        local g, clock, rnd = M.scripted(s.new, sc.name, s.options and s.options(first))
+        for _, r in ipairs(sc.rows) do
+            local w = r._where .. " (" .. sc.name .. ")"
+            for _, col in ipairs(s.same or {}) do
+                luassert.are.equal(first[col], r[col], w .. ": one " .. col .. " per scenario")
+            end
+            clock.now = M.num(r.now_ms)
+            if r.random_hex ~= nil and r.random_hex ~= "-" then
+                local bytes = M.fromhex(r.random_hex)
+                luassert.are.equal(s.draw, #bytes, w .. ": a draw is " .. tostring(s.draw) .. " bytes")
+                rnd.expect(bytes, w)
+            end
+            local before = clock.calls
+            local got, msg
+            if s.call then got, msg = s.call(g, r) else got, msg = g:next() end
+            luassert.is_true(clock.calls > before, w .. ": the clock was not read")
+            rnd.assert_drained(w)
+            if s.expect then
+                s.expect(r, got, msg, w)
+            else
+                M.check_expect(r.expect, got, msg, w, "out of range")
+            end
+            if got ~= nil and s.check then s.check(g, r, got, w) end
+            replayed = replayed + 1
+        end
+        rnd.assert_drained(sc.name)
+    end
+    luassert(replayed > 0, s.file .. ": no row replayed")
+    return replayed
+end
+
+---------------------------------------------------------------------------
+-- Properties.
+
+--- fn() called `count` times must give IDs matching `pattern` (the first and
+-- the last are checked), each sorting byte-wise after the one before and
+-- none repeated. Plain errors in the loop: it runs 100,000 times in places.
+function M.assert_strictly_increasing(fn, count, pattern, label)
+    local seen = {}
+    local prev = fn()
+    luassert.is_truthy(prev:match(pattern), label .. ": " .. prev)
+    seen[prev] = true
+    for i = 2, count do
+        local id = fn()
+        if M.bytes_cmp(prev, id) >= 0 then
+            error(label .. ": ID " .. i .. " " .. id .. " does not sort after " .. prev, 0)
+        end
+        if seen[id] then error(label .. ": ID " .. i .. " repeats " .. id, 0) end
+        seen[id] = true
+        prev = id
+    end
+    luassert.is_truthy(prev:match(pattern), label .. ": " .. prev)
 end
 
 return M

@@ -5,6 +5,10 @@
  * through luaL_argerror. The core never sees a Lua error: Lua code (an
  * injected clock) runs before a core call, and an injected random runs
  * under lua_pcall, its error re-raised once the core has returned.
+ *
+ * The three value kinds and the six generator kinds differ in a few fields
+ * (value_kind, gen_kind); every metamethod and method reads its kind from
+ * upvalue 1, so each mechanism is written once.
  */
 #include "lua_compat.h"
 
@@ -25,16 +29,6 @@
 
 MINTID_EXPORT int luaopen_mintid_core(lua_State *L);
 
-#define ULID_T       "mintid.ULID"
-#define UUID_T       "mintid.UUID"
-#define RELATIVE_T   "mintid.RelativeID"
-#define ULID_GEN_T   "mintid.ULIDGenerator"
-#define UUID7_GEN_T  "mintid.UUID7Generator"
-#define UUID4_GEN_T  "mintid.UUID4Generator"
-#define REL_GEN_T    "mintid.RelativeGenerator"
-#define SNOW_GEN_T   "mintid.SnowflakeGenerator"
-#define NANO_GEN_T   "mintid.NanoIDGenerator"
-
 /* Text of a Nano ID up to this size is built on the C stack. */
 #define NANOID_STACK_SIZE 256
 /* An injected clock that never passes a full millisecond would hang next(). */
@@ -49,6 +43,13 @@ static const char *i64str(char buf[24], int64_t v)
     return buf;
 }
 
+static int fail_msg(lua_State *L, const char *msg)
+{
+    lua_pushnil(L);
+    lua_pushstring(L, msg);
+    return 2;
+}
+
 /* Data the caller got wrong is a nil, message return; a failing OS source
  * (or a core misuse) is an exception, since no retry by the caller helps. */
 static int fail(lua_State *L, int rc, const char *err)
@@ -57,46 +58,55 @@ static int fail(lua_State *L, int rc, const char *err)
 
     if (rc == MINTID_ERANDOM || rc == MINTID_ECLOCK || rc == MINTID_ENOMEM || rc == MINTID_EARG)
         return luaL_error(L, "%s", msg);
-    lua_pushnil(L);
-    lua_pushstring(L, msg);
-    return 2;
+    return fail_msg(L, msg);
 }
 
-static int fail_msg(lua_State *L, const char *msg)
-{
-    lua_pushnil(L);
-    lua_pushstring(L, msg);
-    return 2;
-}
-
-/* The pool with err as ctx, so that the monotonic generators and UUIDv4
- * keep the OS's own reason when it fails. */
+/* The pool with err as ctx: mintid_random_pool passes no err buffer, so a
+ * failing OS source would lose its own reason (strerror text). */
 static int pool_draw(void *ctx, uint8_t *buf, size_t n)
 {
     return mintid_random_bytes(buf, n, (char *)ctx);
 }
 
+/* A number's own text (3.5 has no integer value) or a non-number's type. */
+static const char *describe_non_integer(lua_State *L, int idx)
+{
+    return lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx);
+}
+
 /* ---- values: 16 bytes in a userdata ------------------------------------ */
 
 typedef struct {
-    const char *tname;
+    const char *tname;  /* metatable name */
+    const char *name;   /* in messages */
     size_t text_len;
     void (*encode)(const uint8_t *id, char *out);
+    int (*decode)(const char *text, size_t len, uint8_t *out, char *err);
 } value_kind;
 
-static const value_kind ulid_kind = { ULID_T, MINTID_ULID_TEXT_LEN, mintid_ulid_encode };
-static const value_kind uuid_kind = { UUID_T, MINTID_UUID_TEXT_LEN, mintid_uuid_encode };
-static const value_kind relative_kind = { RELATIVE_T, MINTID_RELATIVE_TEXT_LEN, mintid_relative_encode };
+static const value_kind ulid_kind = {
+    "mintid.ULID", "ULID", MINTID_ULID_TEXT_LEN, mintid_ulid_encode, mintid_ulid_decode
+};
+static const value_kind uuid_kind = {
+    "mintid.UUID", "UUID", MINTID_UUID_TEXT_LEN, mintid_uuid_encode, mintid_uuid_decode
+};
+static const value_kind relative_kind = {
+    "mintid.RelativeID", "relative ID", MINTID_RELATIVE_TEXT_LEN, mintid_relative_encode,
+    mintid_relative_decode
+};
 
-static void push_value(lua_State *L, const uint8_t id[16], const char *tname)
+/* How an ID leaves C: as text or as a value object (push_text, push_value). */
+typedef void (*push_id_fn)(lua_State *L, const uint8_t id[16], const value_kind *k);
+
+static void push_value(lua_State *L, const uint8_t id[16], const value_kind *k)
 {
     uint8_t *p = (uint8_t *)lua_newuserdatauv(L, 16, 0);
 
     memcpy(p, id, 16);
-    luaL_setmetatable(L, tname);
+    luaL_setmetatable(L, k->tname);
 }
 
-static void push_text(lua_State *L, const uint8_t id[16], const value_kind *k)
+static inline void push_text(lua_State *L, const uint8_t id[16], const value_kind *k)
 {
     char text[MINTID_UUID_TEXT_LEN]; /* the longest form */
 
@@ -104,16 +114,29 @@ static void push_text(lua_State *L, const uint8_t id[16], const value_kind *k)
     lua_pushlstring(L, text, k->text_len);
 }
 
-static int value_tostring(lua_State *L, const value_kind *k)
+static const uint8_t *check_value(lua_State *L, int idx, const value_kind *k)
 {
-    push_text(L, (const uint8_t *)luaL_checkudata(L, 1, k->tname), k);
+    return (const uint8_t *)luaL_checkudata(L, idx, k->tname);
+}
+
+static const value_kind *upvalue_value_kind(lua_State *L)
+{
+    return (const value_kind *)lua_touserdata(L, lua_upvalueindex(1));
+}
+
+static int value_tostring(lua_State *L)
+{
+    const value_kind *k = upvalue_value_kind(L);
+
+    push_text(L, check_value(L, 1, k), k);
     return 1;
 }
 
 /* Comparing with anything else (another kind, a number) is simply false;
  * __eq may be reached with a foreign userdata first. */
-static int value_eq(lua_State *L, const char *tname)
+static int value_eq(lua_State *L)
 {
+    const char *tname = upvalue_value_kind(L)->tname;
     const uint8_t *a = (const uint8_t *)luaL_testudata(L, 1, tname);
     const uint8_t *b = (const uint8_t *)luaL_testudata(L, 2, tname);
 
@@ -122,50 +145,47 @@ static int value_eq(lua_State *L, const char *tname)
 }
 
 /* Ordering across kinds has no meaning, so it raises. */
-static int value_cmp(lua_State *L, const char *tname, int or_equal)
+static int value_compare(lua_State *L, int or_equal)
 {
-    const uint8_t *a = (const uint8_t *)luaL_checkudata(L, 1, tname);
-    const uint8_t *b = (const uint8_t *)luaL_checkudata(L, 2, tname);
+    const value_kind *k = upvalue_value_kind(L);
+    /* Apart, so that argument 1 is checked (and blamed) first. */
+    const uint8_t *a = check_value(L, 1, k);
+    const uint8_t *b = check_value(L, 2, k);
     int c = memcmp(a, b, 16);
 
     lua_pushboolean(L, or_equal ? c <= 0 : c < 0);
     return 1;
 }
 
-static int value_bytes(lua_State *L, const char *tname)
+static int value_lt(lua_State *L) { return value_compare(L, 0); }
+static int value_le(lua_State *L) { return value_compare(L, 1); }
+
+static int value_bytes(lua_State *L)
 {
-    lua_pushlstring(L, (const char *)luaL_checkudata(L, 1, tname), 16);
+    lua_pushlstring(L, (const char *)check_value(L, 1, upvalue_value_kind(L)), 16);
     return 1;
 }
 
-static int ulid_tostring(lua_State *L) { return value_tostring(L, &ulid_kind); }
-static int ulid_eq(lua_State *L) { return value_eq(L, ULID_T); }
-static int ulid_lt(lua_State *L) { return value_cmp(L, ULID_T, 0); }
-static int ulid_le(lua_State *L) { return value_cmp(L, ULID_T, 1); }
-static int ulid_bytes(lua_State *L) { return value_bytes(L, ULID_T); }
+/* ULID and UUID are two texts of the same 16 bytes. */
+static int value_as(lua_State *L, const value_kind *from, const value_kind *to)
+{
+    push_value(L, check_value(L, 1, from), to);
+    return 1;
+}
+
+static int ulid_uuid(lua_State *L) { return value_as(L, &ulid_kind, &uuid_kind); }
+static int uuid_ulid(lua_State *L) { return value_as(L, &uuid_kind, &ulid_kind); }
 
 static int ulid_time(lua_State *L)
 {
-    mintid_pushint64(L, mintid_ulid_time((const uint8_t *)luaL_checkudata(L, 1, ULID_T)));
+    mintid_pushint64(L, mintid_ulid_time(check_value(L, 1, &ulid_kind)));
     return 1;
 }
-
-static int ulid_uuid(lua_State *L)
-{
-    push_value(L, (const uint8_t *)luaL_checkudata(L, 1, ULID_T), UUID_T);
-    return 1;
-}
-
-static int uuid_tostring(lua_State *L) { return value_tostring(L, &uuid_kind); }
-static int uuid_eq(lua_State *L) { return value_eq(L, UUID_T); }
-static int uuid_lt(lua_State *L) { return value_cmp(L, UUID_T, 0); }
-static int uuid_le(lua_State *L) { return value_cmp(L, UUID_T, 1); }
-static int uuid_bytes(lua_State *L) { return value_bytes(L, UUID_T); }
 
 /* SPEC: the timestamp is only defined for version 7. */
 static int uuid_time(lua_State *L)
 {
-    const uint8_t *id = (const uint8_t *)luaL_checkudata(L, 1, UUID_T);
+    const uint8_t *id = check_value(L, 1, &uuid_kind);
 
     if (mintid_uuid_version(id) == 7)
         mintid_pushint64(L, mintid_ulid_time(id));
@@ -176,59 +196,44 @@ static int uuid_time(lua_State *L)
 
 static int uuid_version(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)mintid_uuid_version((const uint8_t *)luaL_checkudata(L, 1, UUID_T)));
+    lua_pushinteger(L, (lua_Integer)mintid_uuid_version(check_value(L, 1, &uuid_kind)));
     return 1;
 }
 
-static int uuid_ulid(lua_State *L)
+typedef struct {
+    uint32_t tag;
+    int64_t ms;
+    uint64_t rand;
+} relative_parts;
+
+static relative_parts check_relative_parts(lua_State *L)
 {
-    push_value(L, (const uint8_t *)luaL_checkudata(L, 1, UUID_T), ULID_T);
-    return 1;
-}
+    relative_parts p;
 
-static int relative_tostring(lua_State *L) { return value_tostring(L, &relative_kind); }
-static int relative_eq(lua_State *L) { return value_eq(L, RELATIVE_T); }
-static int relative_lt(lua_State *L) { return value_cmp(L, RELATIVE_T, 0); }
-static int relative_le(lua_State *L) { return value_cmp(L, RELATIVE_T, 1); }
-static int relative_bytes(lua_State *L) { return value_bytes(L, RELATIVE_T); }
+    mintid_relative_split(check_value(L, 1, &relative_kind), &p.tag, &p.ms, &p.rand);
+    return p;
+}
 
 static int relative_time(lua_State *L)
 {
-    uint32_t tag;
-    int64_t ms;
-    uint64_t rnd;
-
-    mintid_relative_split((const uint8_t *)luaL_checkudata(L, 1, RELATIVE_T), &tag, &ms, &rnd);
-    mintid_pushint64(L, ms);
+    mintid_pushint64(L, check_relative_parts(L).ms);
     return 1;
 }
 
 static int relative_tag_method(lua_State *L)
 {
-    uint32_t tag;
-    int64_t ms;
-    uint64_t rnd;
-
-    mintid_relative_split((const uint8_t *)luaL_checkudata(L, 1, RELATIVE_T), &tag, &ms, &rnd);
-    lua_pushinteger(L, (lua_Integer)tag);
+    lua_pushinteger(L, (lua_Integer)check_relative_parts(L).tag);
     return 1;
 }
 
 static int relative_rand(lua_State *L)
 {
-    uint32_t tag;
-    int64_t ms;
-    uint64_t rnd;
-
-    mintid_relative_split((const uint8_t *)luaL_checkudata(L, 1, RELATIVE_T), &tag, &ms, &rnd);
-    mintid_pushint64(L, (int64_t)rnd);
+    mintid_pushint64(L, (int64_t)check_relative_parts(L).rand);
     return 1;
 }
 
-/* ---- generators: shared hooks ------------------------------------------ */
+/* ---- generators: what tells the kinds apart ------------------------------ */
 
-/* The first member of every generator userdata, so that check_gen and
- * gen_gc serve all kinds. */
 typedef struct {
     int clock_ref;  /* the clock option, or LUA_NOREF for the OS clock */
     int random_ref; /* random_checked wrapping the random option, or LUA_NOREF */
@@ -236,19 +241,102 @@ typedef struct {
     int busy;       /* inside a core call that may run the random option */
 } gen_hooks;
 
+/* One userdata layout for every kind, so that the shared hooks, __gc and
+ * __tostring serve all of them. */
+typedef struct {
+    gen_hooks h;
+    union {
+        mintid_ulid_gen ulid;
+        mintid_uuid7_gen uuid7;
+        mintid_relative_gen relative;
+        mintid_snowflake_gen snowflake;
+        mintid_nanoid_spec nanoid;
+    } g;
+} gen_ud;
+
+/* The inputs of one core call of a generator of 16-byte IDs. */
+typedef struct {
+    int64_t now_ms;
+    const uint8_t *key; /* relative IDs only */
+    size_t key_len;
+    mintid_random_fn rnd;
+    void *ctx;
+} id_args;
+
+/* Upvalue 1 of a generator kind's metamethods and methods. */
+typedef struct {
+    const char *tname;
+    /* A kind with no use for the clock or random option accepts it (every
+     * constructor does) but does not keep it. */
+    int uses_clock;
+    int uses_random;
+    void (*init)(gen_ud *u);  /* NULL: the constructor fills the state */
+    void (*wipe)(gen_ud *u);  /* secret-equivalent state, erased on __gc */
+    /* Generators of 16-byte IDs (:next and :next_value) only: */
+    const value_kind *value;
+    int takes_key;            /* :next(key) */
+    int (*make)(gen_ud *u, const id_args *a, uint8_t out[16], char *err);
+} gen_kind;
+
+static void init_ulid(gen_ud *u) { mintid_ulid_gen_init(&u->g.ulid); }
+static void init_uuid7(gen_ud *u) { mintid_uuid7_gen_init(&u->g.uuid7); }
+static void wipe_relative(gen_ud *u) { mintid_relative_gen_wipe(&u->g.relative); }
+
+static int make_ulid(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+{
+    return mintid_ulid_gen_next(&u->g.ulid, a->now_ms, a->rnd, a->ctx, out, err);
+}
+
+static int make_uuid7(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+{
+    return mintid_uuid7_gen_next(&u->g.uuid7, a->now_ms, a->rnd, a->ctx, out, err);
+}
+
+static int make_uuid4(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+{
+    (void)u;
+    return mintid_uuid4_make(a->rnd, a->ctx, out, err);
+}
+
+static int make_relative(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+{
+    return mintid_relative_gen_next(&u->g.relative, a->now_ms, a->key, a->key_len,
+                                    a->rnd, a->ctx, out, err);
+}
+
+static const gen_kind ulid_gen_kind = {
+    .tname = "mintid.ULIDGenerator", .uses_clock = 1, .uses_random = 1, .init = init_ulid,
+    .value = &ulid_kind, .make = make_ulid
+};
+static const gen_kind uuid7_gen_kind = {
+    .tname = "mintid.UUID7Generator", .uses_clock = 1, .uses_random = 1, .init = init_uuid7,
+    .value = &uuid_kind, .make = make_uuid7
+};
+static const gen_kind uuid4_gen_kind = {
+    .tname = "mintid.UUID4Generator", .uses_random = 1,
+    .value = &uuid_kind, .make = make_uuid4
+};
+static const gen_kind relative_gen_kind = {
+    .tname = "mintid.RelativeGenerator", .uses_clock = 1, .uses_random = 1, .wipe = wipe_relative,
+    .value = &relative_kind, .takes_key = 1, .make = make_relative
+};
+/* Snowflakes draw no randomness. */
+static const gen_kind snowflake_gen_kind = { .tname = "mintid.SnowflakeGenerator", .uses_clock = 1 };
+/* Nano IDs hold no time. */
+static const gen_kind nanoid_gen_kind = { .tname = "mintid.NanoIDGenerator", .uses_random = 1 };
+
+static const gen_kind *upvalue_gen_kind(lua_State *L)
+{
+    return (const gen_kind *)lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* ---- generators: the clock and random hooks ------------------------------ */
+
 typedef struct {
     lua_State *L;
     int ref;
     int raised; /* an error object waits on the stack top */
 } random_ctx;
-
-static void hooks_init(gen_hooks *h)
-{
-    h->clock_ref = LUA_NOREF;
-    h->random_ref = LUA_NOREF;
-    h->closed = 0;
-    h->busy = 0;
-}
 
 /* Setting LUA_NOREF makes a second run (__close, then __gc) harmless. */
 static void hooks_release(lua_State *L, gen_hooks *h)
@@ -265,15 +353,15 @@ static void hooks_release(lua_State *L, gen_hooks *h)
  * (or, for relative IDs, a wiped key), and a re-entrant call from its own
  * random option would interleave two updates of one state: both raise.
  */
-static void *check_gen(lua_State *L, const char *tname)
+static gen_ud *check_gen(lua_State *L, const gen_kind *k)
 {
-    gen_hooks *h = (gen_hooks *)luaL_checkudata(L, 1, tname);
+    gen_ud *u = (gen_ud *)luaL_checkudata(L, 1, k->tname);
 
-    if (h->closed)
-        luaL_error(L, "attempt to use a closed %s", tname);
-    if (h->busy)
-        luaL_error(L, "%s called again from its own random function", tname);
-    return h;
+    if (u->h.closed)
+        luaL_error(L, "attempt to use a closed %s", k->tname);
+    if (u->h.busy)
+        luaL_error(L, "%s called again from its own random function", k->tname);
+    return u;
 }
 
 /* Runs under lua_pcall, so its errors never cross core frames. */
@@ -316,7 +404,8 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
     return MINTID_OK;
 }
 
-/* The random source of one core call: the option if given, else the pool. */
+/* The random source of one core call: the option if given, else the pool
+ * (with err as ctx, to keep the OS's reason). */
 static void random_begin(lua_State *L, gen_hooks *h, random_ctx *c,
                          mintid_random_fn *fn, void **ctx, char *err)
 {
@@ -356,25 +445,29 @@ static int64_t gen_now(lua_State *L, const gen_hooks *h)
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, h->clock_ref);
     lua_call(L, 0, 1);
-    if (!mintid_toint64(L, -1, &now)) {
-        if (lua_type(L, -1) == LUA_TNUMBER)
-            luaL_error(L, "clock must return an integer (ms), got %s", lua_tostring(L, -1));
-        else
-            luaL_error(L, "clock must return an integer (ms), got %s", luaL_typename(L, -1));
-    }
+    if (!mintid_toint64(L, -1, &now))
+        luaL_error(L, "clock must return an integer (ms), got %s", describe_non_integer(L, -1));
     lua_pop(L, 1);
     return now;
 }
 
-static int gen_tostring(lua_State *L, const char *tname)
+static int gen_tostring(lua_State *L)
 {
+    const char *tname = upvalue_gen_kind(L)->tname;
+
     lua_pushfstring(L, "%s (%p)", tname, luaL_checkudata(L, 1, tname));
     return 1;
 }
 
-static int gen_gc(lua_State *L, const char *tname)
+/* Also __close, so it may run twice: hooks_release and the wipe allow it. */
+static int gen_gc(lua_State *L)
 {
-    hooks_release(L, (gen_hooks *)luaL_checkudata(L, 1, tname));
+    const gen_kind *k = upvalue_gen_kind(L);
+    gen_ud *u = (gen_ud *)luaL_checkudata(L, 1, k->tname);
+
+    if (k->wipe != NULL)
+        k->wipe(u);
+    hooks_release(L, &u->h);
     return 0;
 }
 
@@ -386,12 +479,20 @@ static int opt_error(lua_State *L, const char *what, const char *name, const cha
     return luaL_argerror(L, 1, lua_pushfstring(L, "%s must be %s, got %s", name, what, got));
 }
 
+static void opt_check_function(lua_State *L, int idx, const char *name)
+{
+    if (!lua_isnil(L, idx) && lua_type(L, idx) != LUA_TFUNCTION)
+        opt_error(L, "a function", name, luaL_typename(L, idx));
+}
+
 /*
  * Leaves the table at 1 (or nil) and pushes each known option's value, in
- * the order of `known`, at 2, 3, ...; raises on a key not in `known`, since
- * a misspelt option silently ignored is a wrong generator.
+ * the order of `known` (which starts with "clock", "random"), at 2, 3, ...;
+ * raises on a key not in `known`, since a misspelt option silently ignored
+ * is a wrong generator. The clock and random options are checked here,
+ * before the generator exists, and bound to it by gen_bind_hooks.
  */
-static void opt_read(lua_State *L, const char *const known[])
+static void gen_options(lua_State *L, const char *const known[])
 {
     int i;
 
@@ -421,12 +522,8 @@ static void opt_read(lua_State *L, const char *const known[])
             lua_rawget(L, 1);
         }
     }
-}
-
-static void opt_check_function(lua_State *L, int idx, const char *name)
-{
-    if (!lua_isnil(L, idx) && lua_type(L, idx) != LUA_TFUNCTION)
-        opt_error(L, "a function", name, luaL_typename(L, idx));
+    opt_check_function(L, 2, "clock");
+    opt_check_function(L, 3, "random");
 }
 
 static const char *opt_string(lua_State *L, int idx, const char *name, const char *def, size_t *len)
@@ -446,86 +543,104 @@ static int64_t opt_int64(lua_State *L, int idx, const char *name, int64_t def)
 
     if (lua_isnil(L, idx))
         return def;
-    if (!mintid_toint64(L, idx, &v)) {
-        if (lua_type(L, idx) == LUA_TNUMBER)
-            opt_error(L, "an integer", name, lua_tostring(L, idx));
-        opt_error(L, "an integer", name, luaL_typename(L, idx));
-    }
+    if (!mintid_toint64(L, idx, &v))
+        opt_error(L, "an integer", name, describe_non_integer(L, idx));
     return v;
 }
 
-/* The clock and random options, at stack slots 2 and 3 by opt_read, are
- * checked before the generator exists; they are bound to it only once its
- * metatable (hence its __gc) is set, so no reference can leak. */
-static void hooks_check(lua_State *L)
+/* ---- generators: construction -------------------------------------------- */
+
+/* Zeroed and given its metatable before the state is written, so __gc
+ * (which wipes a relative ID key) runs whatever happens next. */
+static gen_ud *gen_new(lua_State *L, const gen_kind *k)
 {
-    opt_check_function(L, 2, "clock");
-    opt_check_function(L, 3, "random");
+    gen_ud *u = (gen_ud *)lua_newuserdatauv(L, sizeof *u, 0);
+
+    memset(u, 0, sizeof *u);
+    u->h.clock_ref = LUA_NOREF;
+    u->h.random_ref = LUA_NOREF;
+    luaL_setmetatable(L, k->tname);
+    if (k->init != NULL)
+        k->init(u);
+    return u;
 }
 
-/* Leaves the stack as it found it (the new generator on top). A generator
- * that has no use for one of the two options does not keep it. */
-static void hooks_bind(lua_State *L, gen_hooks *h, int use_clock, int use_random)
+/* Only now that __gc is set can a reference not leak. Returns the new
+ * generator, left on the stack top. */
+static int gen_bind_hooks(lua_State *L, gen_ud *u, const gen_kind *k)
 {
-    if (use_clock && !lua_isnil(L, 2)) {
+    if (k->uses_clock && !lua_isnil(L, 2)) {
         lua_pushvalue(L, 2);
-        h->clock_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        u->h.clock_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    if (use_random && !lua_isnil(L, 3)) {
+    if (k->uses_random && !lua_isnil(L, 3)) {
         lua_pushvalue(L, 3);
         lua_pushcclosure(L, random_checked, 1);
-        h->random_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        u->h.random_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-}
-
-/* ---- the one-shot calls (hot path) -------------------------------------- */
-
-static int m_ulid(lua_State *L)
-{
-    uint8_t id[16];
-    char text[MINTID_ULID_TEXT_LEN];
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
-
-    err[0] = '\0';
-    rc = mintid_default_ulid(id, err);
-    if (rc != MINTID_OK)
-        return fail(L, rc, err);
-    mintid_ulid_encode(id, text);
-    lua_pushlstring(L, text, sizeof text);
     return 1;
 }
 
-static int m_uuid7(lua_State *L)
+/* ULID, UUIDv7 and UUIDv4 generators take no option but the two hooks. */
+static int new_hooks_only_gen(lua_State *L, const gen_kind *k)
 {
-    uint8_t id[16];
-    char text[MINTID_UUID_TEXT_LEN];
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
+    static const char *const known[] = { "clock", "random", NULL };
 
-    err[0] = '\0';
-    rc = mintid_default_uuid7(id, err);
-    if (rc != MINTID_OK)
-        return fail(L, rc, err);
-    mintid_uuid_encode(id, text);
-    lua_pushlstring(L, text, sizeof text);
-    return 1;
+    gen_options(L, known);
+    return gen_bind_hooks(L, gen_new(L, k), k);
 }
 
-static int m_uuid4(lua_State *L)
-{
-    uint8_t id[16];
-    char text[MINTID_UUID_TEXT_LEN];
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
+static int m_ulid_generator(lua_State *L) { return new_hooks_only_gen(L, &ulid_gen_kind); }
+static int m_uuid7_generator(lua_State *L) { return new_hooks_only_gen(L, &uuid7_gen_kind); }
+static int m_uuid4_generator(lua_State *L) { return new_hooks_only_gen(L, &uuid4_gen_kind); }
 
+static int m_relative_generator(lua_State *L)
+{
+    static const char *const known[] = { "clock", "random", "secret", "salt", NULL };
+    gen_ud *u;
+    size_t secret_len, salt_len;
+    const char *secret, *salt;
+    char err[MINTID_ERRMSG_SIZE];
+
+    gen_options(L, known);
+    if (lua_type(L, 4) != LUA_TSTRING)
+        opt_error(L, "a string of at least 16 bytes", "secret", luaL_typename(L, 4));
+    secret = lua_tolstring(L, 4, &secret_len);
+    salt = opt_string(L, 5, "salt", "", &salt_len);
+
+    u = gen_new(L, &relative_gen_kind);
     err[0] = '\0';
-    rc = mintid_default_uuid4(id, err);
-    if (rc != MINTID_OK)
-        return fail(L, rc, err);
-    mintid_uuid_encode(id, text);
-    lua_pushlstring(L, text, sizeof text);
-    return 1;
+    if (mintid_relative_gen_init(&u->g.relative, (const uint8_t *)secret, secret_len,
+                                 (const uint8_t *)salt, salt_len, err) != MINTID_OK) {
+        mintid_relative_gen_wipe(&u->g.relative);
+        return luaL_argerror(L, 1, err);
+    }
+    return gen_bind_hooks(L, u, &relative_gen_kind);
+}
+
+static int m_snowflake_generator(lua_State *L)
+{
+    static const char *const known[] = { "clock", "random", "machine_id", "epoch", NULL };
+    gen_ud *u;
+    mintid_snowflake_gen g;
+    int64_t machine_id, epoch;
+    char err[MINTID_ERRMSG_SIZE];
+    char buf[24];
+
+    gen_options(L, known);
+    machine_id = opt_int64(L, 4, "machine_id", 1);
+    epoch = opt_int64(L, 5, "epoch", 0);
+    /* Checked here too: the core takes a uint32_t, which a negative or huge
+     * Lua value would wrap into. */
+    if (machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE)
+        return luaL_argerror(L, 1, lua_pushfstring(L, "machine_id must be 0..%d, got %s",
+                                                   MINTID_SNOWFLAKE_MAX_MACHINE, i64str(buf, machine_id)));
+    err[0] = '\0';
+    if (mintid_snowflake_gen_init(&g, (uint32_t)machine_id, epoch, err) != MINTID_OK)
+        return luaL_argerror(L, 1, err);
+    u = gen_new(L, &snowflake_gen_kind);
+    u->g.snowflake = g;
+    return gen_bind_hooks(L, u, &snowflake_gen_kind);
 }
 
 static void check_nanoid_size(lua_State *L, int arg, int64_t size)
@@ -537,16 +652,169 @@ static void check_nanoid_size(lua_State *L, int arg, int64_t size)
                                               MINTID_NANOID_MAX_SIZE, i64str(buf, size)));
 }
 
-/* A Nano ID of spec s from rnd: on the C stack when small, else in a
- * scratch userdata that the GC reclaims even if an error is raised. */
+static int m_nanoid_generator(lua_State *L)
+{
+    static const char *const known[] = { "clock", "random", "size", "alphabet", NULL };
+    gen_ud *u;
+    mintid_nanoid_spec s;
+    int64_t size;
+    size_t alen;
+    const char *alphabet;
+    char err[MINTID_ERRMSG_SIZE];
+
+    gen_options(L, known);
+    size = opt_int64(L, 4, "size", MINTID_NANOID_DEFAULT_SIZE);
+    alphabet = opt_string(L, 5, "alphabet", mintid_nanoid_default_alphabet, &alen);
+    check_nanoid_size(L, 1, size);
+    err[0] = '\0';
+    if (mintid_nanoid_spec_init(&s, (const uint8_t *)alphabet, alen, (size_t)size, err) != MINTID_OK)
+        return luaL_argerror(L, 1, err);
+    u = gen_new(L, &nanoid_gen_kind);
+    u->g.nanoid = s;
+    return gen_bind_hooks(L, u, &nanoid_gen_kind);
+}
+
+/* ---- making IDs (the hot path) ------------------------------------------- */
+
+/* mintid.ulid(), uuid7(), uuid4(): text from a process-wide generator. */
+static inline int push_default_id(lua_State *L, int (*make)(uint8_t out[16], char *err), const value_kind *k)
+{
+    uint8_t id[16];
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    err[0] = '\0';
+    rc = make(id, err);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    push_text(L, id, k);
+    return 1;
+}
+
+static int m_ulid(lua_State *L) { return push_default_id(L, mintid_default_ulid, &ulid_kind); }
+static int m_uuid7(lua_State *L) { return push_default_id(L, mintid_default_uuid7, &uuid_kind); }
+static int m_uuid4(lua_State *L) { return push_default_id(L, mintid_default_uuid4, &uuid_kind); }
+
+/* g:next(...) and g:next_value(...) of a generator of 16-byte IDs, whose
+ * kind is upvalue 1. */
+static inline int id_gen_push_next(lua_State *L, push_id_fn push)
+{
+    const gen_kind *k = upvalue_gen_kind(L);
+    gen_ud *u = check_gen(L, k);
+    uint8_t id[16];
+    char err[MINTID_ERRMSG_SIZE];
+    random_ctx c;
+    id_args a;
+    int rc;
+
+    a.key = NULL;
+    a.key_len = 0;
+    if (k->takes_key)
+        a.key = (const uint8_t *)luaL_checklstring(L, 2, &a.key_len);
+    a.now_ms = k->uses_clock ? gen_now(L, &u->h) : 0;
+    random_begin(L, &u->h, &c, &a.rnd, &a.ctx, err);
+    err[0] = '\0';
+    rc = k->make(u, &a, id, err);
+    random_end(L, &u->h, &c);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    push(L, id, k->value);
+    return 1;
+}
+
+static int id_gen_next(lua_State *L) { return id_gen_push_next(L, push_text); }
+static int id_gen_next_value(lua_State *L) { return id_gen_push_next(L, push_value); }
+
+/* The tag of relative_gen:prefix(key) and relative_gen:tag(key). */
+static uint32_t relative_gen_key_tag(lua_State *L)
+{
+    gen_ud *u = check_gen(L, &relative_gen_kind);
+    size_t key_len;
+    const char *key = luaL_checklstring(L, 2, &key_len);
+
+    return mintid_relative_gen_tag(&u->g.relative, (const uint8_t *)key, key_len);
+}
+
+static int relative_gen_prefix(lua_State *L)
+{
+    char out[MINTID_RELATIVE_PREFIX_LEN];
+
+    mintid_relative_prefix(relative_gen_key_tag(L), out);
+    lua_pushlstring(L, out, sizeof out);
+    return 1;
+}
+
+static int relative_gen_tag(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)relative_gen_key_tag(L));
+    return 1;
+}
+
+static int snowflake_gen_next(lua_State *L)
+{
+    gen_ud *u = check_gen(L, &snowflake_gen_kind);
+    mintid_snowflake_gen *g = &u->g.snowflake;
+    uint64_t id = 0, saved = g->state;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    err[0] = '\0';
+    if (u->h.clock_ref == LUA_NOREF) {
+        /* The OS clock passes every millisecond: the core may spin. */
+        rc = mintid_snowflake_gen_next(g, &id, err);
+    } else {
+        uint32_t reads = 0;
+        for (;;) {
+            int64_t now = gen_now(L, &u->h);
+            /* Taken after the clock ran, which could have used this generator. */
+            saved = g->state;
+            rc = mintid_snowflake_gen_try(g, now, &id, err);
+            if (rc != MINTID_EAGAIN)
+                break;
+            if (++reads == SNOWFLAKE_MAX_CLOCK_READS) {
+                char buf[24];
+                int64_t last_ms = (int64_t)(g->state >> 12) + g->epoch;
+                snprintf(err, sizeof err, "snowflake: clock stuck at ms %s with 4096 IDs used",
+                         i64str(buf, last_ms));
+                return fail_msg(L, err);
+            }
+        }
+    }
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    /*
+     * Bit 63 would make a negative Lua integer on 5.3+ and break signed
+     * hosts (SPEC), so every Lua version refuses it alike; the state goes
+     * back to where it was, as for any other error.
+     */
+    if (id >> 63) {
+        g->state = saved;
+        snprintf(err, sizeof err, "snowflake ID %" PRIu64 " sets bit 63 (past the signed 64-bit range); "
+                 "use a later epoch", id);
+        return fail_msg(L, err);
+    }
+#if MINTID_LUA_INT64
+    lua_pushinteger(L, (lua_Integer)id);
+#else
+    {
+        char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
+        lua_pushlstring(L, digits, mintid_snowflake_format_decimal(id, digits));
+    }
+#endif
+    return 1;
+}
+
+/* A Nano ID of spec s, from the random option of h if h has one, else from
+ * the pool: on the C stack when small, else in a scratch userdata that the
+ * GC reclaims even if an error is raised. */
 static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h)
 {
     char stackbuf[NANOID_STACK_SIZE];
     char err[MINTID_ERRMSG_SIZE];
     char *out = stackbuf;
     random_ctx c;
-    mintid_random_fn fn = mintid_random_pool;
-    void *ctx = NULL;
+    mintid_random_fn fn = pool_draw;
+    void *ctx = err;
     int rc;
 
     if (s->size > sizeof stackbuf)
@@ -561,6 +829,13 @@ static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h)
         return fail(L, rc, err);
     lua_pushlstring(L, out, s->size);
     return 1;
+}
+
+static int nanoid_gen_next(lua_State *L)
+{
+    gen_ud *u = check_gen(L, &nanoid_gen_kind);
+
+    return push_nanoid(L, &u->g.nanoid, &u->h);
 }
 
 /* mintid.nanoid([size [, alphabet]]); upvalue 1 holds the spec of the
@@ -598,7 +873,9 @@ static int m_nanoid(lua_State *L)
 
 /* ---- parsing and building values ---------------------------------------- */
 
-static int m_parse_ulid(lua_State *L)
+/* Text of kind `from` at argument 1, pushed as `to` (the same kind for the
+ * parse_* calls; the other text form for ulid_to_uuid, uuid_to_ulid). */
+static int reparse(lua_State *L, const value_kind *from, const value_kind *to, push_id_fn push)
 {
     size_t len;
     const char *text = luaL_checklstring(L, 1, &len);
@@ -607,44 +884,18 @@ static int m_parse_ulid(lua_State *L)
     int rc;
 
     err[0] = '\0';
-    rc = mintid_ulid_decode(text, len, id, err);
+    rc = from->decode(text, len, id, err);
     if (rc != MINTID_OK)
         return fail(L, rc, err);
-    push_value(L, id, ULID_T);
+    push(L, id, to);
     return 1;
 }
 
-static int m_parse_uuid(lua_State *L)
-{
-    size_t len;
-    const char *text = luaL_checklstring(L, 1, &len);
-    uint8_t id[16];
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
-
-    err[0] = '\0';
-    rc = mintid_uuid_decode(text, len, id, err);
-    if (rc != MINTID_OK)
-        return fail(L, rc, err);
-    push_value(L, id, UUID_T);
-    return 1;
-}
-
-static int m_parse_relative(lua_State *L)
-{
-    size_t len;
-    const char *text = luaL_checklstring(L, 1, &len);
-    uint8_t id[16];
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
-
-    err[0] = '\0';
-    rc = mintid_relative_decode(text, len, id, err);
-    if (rc != MINTID_OK)
-        return fail(L, rc, err);
-    push_value(L, id, RELATIVE_T);
-    return 1;
-}
+static int m_parse_ulid(lua_State *L) { return reparse(L, &ulid_kind, &ulid_kind, push_value); }
+static int m_parse_uuid(lua_State *L) { return reparse(L, &uuid_kind, &uuid_kind, push_value); }
+static int m_parse_relative(lua_State *L) { return reparse(L, &relative_kind, &relative_kind, push_value); }
+static int m_ulid_to_uuid(lua_State *L) { return reparse(L, &ulid_kind, &uuid_kind, push_text); }
+static int m_uuid_to_ulid(lua_State *L) { return reparse(L, &uuid_kind, &ulid_kind, push_text); }
 
 /* parse_snowflake(id [, epoch]) -> timestamp, machine_id, sequence */
 static int m_parse_snowflake(lua_State *L)
@@ -710,26 +961,26 @@ static int m_ulid_from(lua_State *L)
     rc = mintid_ulid_from_parts(ms, (const uint8_t *)rnd, id, err);
     if (rc != MINTID_OK)
         return fail(L, rc, err);
-    push_value(L, id, ULID_T);
+    push_value(L, id, &ulid_kind);
     return 1;
 }
 
-static int from_bytes(lua_State *L, const char *kind, const char *tname)
+static int from_bytes(lua_State *L, const value_kind *k)
 {
     size_t len;
     const char *b = luaL_checklstring(L, 1, &len);
     char err[MINTID_ERRMSG_SIZE];
 
     if (len != 16) {
-        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want 16", kind, len);
+        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want 16", k->name, len);
         return fail_msg(L, err);
     }
-    push_value(L, (const uint8_t *)b, tname);
+    push_value(L, (const uint8_t *)b, k);
     return 1;
 }
 
-static int m_ulid_from_bytes(lua_State *L) { return from_bytes(L, "ULID", ULID_T); }
-static int m_uuid_from_bytes(lua_State *L) { return from_bytes(L, "UUID", UUID_T); }
+static int m_ulid_from_bytes(lua_State *L) { return from_bytes(L, &ulid_kind); }
+static int m_uuid_from_bytes(lua_State *L) { return from_bytes(L, &uuid_kind); }
 
 /* relative_from(tag, ms, rand): values beyond the core's C types get the
  * core's message here, in the core's order (tag, ms, rand). */
@@ -757,7 +1008,7 @@ static int m_relative_from(lua_State *L)
                  i64str(buf, rnd), MINTID_RELATIVE_MAX_RAND);
         return fail_msg(L, err);
     }
-    push_value(L, id, RELATIVE_T);
+    push_value(L, id, &relative_kind);
     return 1;
 }
 
@@ -782,554 +1033,38 @@ static int m_relative_tag(lua_State *L)
     return 1;
 }
 
-static int m_ulid_to_uuid(lua_State *L)
-{
-    size_t len;
-    const char *text = luaL_checklstring(L, 1, &len);
-    uint8_t id[16];
-    char out[MINTID_UUID_TEXT_LEN];
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
-
-    err[0] = '\0';
-    rc = mintid_ulid_decode(text, len, id, err);
-    if (rc != MINTID_OK)
-        return fail(L, rc, err);
-    mintid_uuid_encode(id, out);
-    lua_pushlstring(L, out, sizeof out);
-    return 1;
-}
-
-static int m_uuid_to_ulid(lua_State *L)
-{
-    size_t len;
-    const char *text = luaL_checklstring(L, 1, &len);
-    uint8_t id[16];
-    char out[MINTID_ULID_TEXT_LEN];
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
-
-    err[0] = '\0';
-    rc = mintid_uuid_decode(text, len, id, err);
-    if (rc != MINTID_OK)
-        return fail(L, rc, err);
-    mintid_ulid_encode(id, out);
-    lua_pushlstring(L, out, sizeof out);
-    return 1;
-}
-
-/* ---- ULID and UUIDv7 generators ----------------------------------------- */
-
-typedef struct {
-    gen_hooks h;
-    mintid_ulid_gen g;
-} ulid_gen_ud;
-
-typedef struct {
-    gen_hooks h;
-    mintid_uuid7_gen g;
-} uuid7_gen_ud;
-
-typedef struct {
-    gen_hooks h;
-} uuid4_gen_ud;
-
-static const char *const hook_options[] = { "clock", "random", NULL };
-
-static int m_ulid_generator(lua_State *L)
-{
-    ulid_gen_ud *u;
-
-    opt_read(L, hook_options);
-    hooks_check(L);
-    u = (ulid_gen_ud *)lua_newuserdatauv(L, sizeof *u, 0);
-    hooks_init(&u->h);
-    mintid_ulid_gen_init(&u->g);
-    luaL_setmetatable(L, ULID_GEN_T);
-    hooks_bind(L, &u->h, 1, 1);
-    return 1;
-}
-
-static int m_uuid7_generator(lua_State *L)
-{
-    uuid7_gen_ud *u;
-
-    opt_read(L, hook_options);
-    hooks_check(L);
-    u = (uuid7_gen_ud *)lua_newuserdatauv(L, sizeof *u, 0);
-    hooks_init(&u->h);
-    mintid_uuid7_gen_init(&u->g);
-    luaL_setmetatable(L, UUID7_GEN_T);
-    hooks_bind(L, &u->h, 1, 1);
-    return 1;
-}
-
-/* The clock option is accepted (every constructor takes it) but a UUIDv4
- * has no time, so it is never called. */
-static int m_uuid4_generator(lua_State *L)
-{
-    uuid4_gen_ud *u;
-
-    opt_read(L, hook_options);
-    hooks_check(L);
-    u = (uuid4_gen_ud *)lua_newuserdatauv(L, sizeof *u, 0);
-    hooks_init(&u->h);
-    luaL_setmetatable(L, UUID4_GEN_T);
-    hooks_bind(L, &u->h, 0, 1);
-    return 1;
-}
-
-/* One step of a ULID generator into id; 0 or a fail() return count. */
-static int ulid_gen_step(lua_State *L, uint8_t id[16])
-{
-    ulid_gen_ud *u = (ulid_gen_ud *)check_gen(L, ULID_GEN_T);
-    int64_t now = gen_now(L, &u->h);
-    char err[MINTID_ERRMSG_SIZE];
-    random_ctx c;
-    mintid_random_fn fn;
-    void *ctx;
-    int rc;
-
-    random_begin(L, &u->h, &c, &fn, &ctx, err);
-    err[0] = '\0';
-    rc = mintid_ulid_gen_next(&u->g, now, fn, ctx, id, err);
-    random_end(L, &u->h, &c);
-    return rc == MINTID_OK ? 0 : fail(L, rc, err);
-}
-
-static int ulid_gen_next(lua_State *L)
-{
-    uint8_t id[16];
-    int n = ulid_gen_step(L, id);
-
-    if (n != 0)
-        return n;
-    push_text(L, id, &ulid_kind);
-    return 1;
-}
-
-static int ulid_gen_next_value(lua_State *L)
-{
-    uint8_t id[16];
-    int n = ulid_gen_step(L, id);
-
-    if (n != 0)
-        return n;
-    push_value(L, id, ULID_T);
-    return 1;
-}
-
-static int uuid7_gen_step(lua_State *L, uint8_t id[16])
-{
-    uuid7_gen_ud *u = (uuid7_gen_ud *)check_gen(L, UUID7_GEN_T);
-    int64_t now = gen_now(L, &u->h);
-    char err[MINTID_ERRMSG_SIZE];
-    random_ctx c;
-    mintid_random_fn fn;
-    void *ctx;
-    int rc;
-
-    random_begin(L, &u->h, &c, &fn, &ctx, err);
-    err[0] = '\0';
-    rc = mintid_uuid7_gen_next(&u->g, now, fn, ctx, id, err);
-    random_end(L, &u->h, &c);
-    return rc == MINTID_OK ? 0 : fail(L, rc, err);
-}
-
-static int uuid7_gen_next(lua_State *L)
-{
-    uint8_t id[16];
-    int n = uuid7_gen_step(L, id);
-
-    if (n != 0)
-        return n;
-    push_text(L, id, &uuid_kind);
-    return 1;
-}
-
-static int uuid7_gen_next_value(lua_State *L)
-{
-    uint8_t id[16];
-    int n = uuid7_gen_step(L, id);
-
-    if (n != 0)
-        return n;
-    push_value(L, id, UUID_T);
-    return 1;
-}
-
-static int uuid4_gen_step(lua_State *L, uint8_t id[16])
-{
-    uuid4_gen_ud *u = (uuid4_gen_ud *)check_gen(L, UUID4_GEN_T);
-    char err[MINTID_ERRMSG_SIZE];
-    random_ctx c;
-    mintid_random_fn fn;
-    void *ctx;
-    int rc;
-
-    random_begin(L, &u->h, &c, &fn, &ctx, err);
-    err[0] = '\0';
-    rc = mintid_uuid4_make(fn, ctx, id, err);
-    random_end(L, &u->h, &c);
-    return rc == MINTID_OK ? 0 : fail(L, rc, err);
-}
-
-static int uuid4_gen_next(lua_State *L)
-{
-    uint8_t id[16];
-    int n = uuid4_gen_step(L, id);
-
-    if (n != 0)
-        return n;
-    push_text(L, id, &uuid_kind);
-    return 1;
-}
-
-static int uuid4_gen_next_value(lua_State *L)
-{
-    uint8_t id[16];
-    int n = uuid4_gen_step(L, id);
-
-    if (n != 0)
-        return n;
-    push_value(L, id, UUID_T);
-    return 1;
-}
-
-static int ulid_gen_tostring(lua_State *L) { return gen_tostring(L, ULID_GEN_T); }
-static int ulid_gen_gc(lua_State *L) { return gen_gc(L, ULID_GEN_T); }
-static int uuid7_gen_tostring(lua_State *L) { return gen_tostring(L, UUID7_GEN_T); }
-static int uuid7_gen_gc(lua_State *L) { return gen_gc(L, UUID7_GEN_T); }
-static int uuid4_gen_tostring(lua_State *L) { return gen_tostring(L, UUID4_GEN_T); }
-static int uuid4_gen_gc(lua_State *L) { return gen_gc(L, UUID4_GEN_T); }
-
-/* ---- relative ID generator ----------------------------------------------- */
-
-typedef struct {
-    gen_hooks h;
-    mintid_relative_gen g;
-} relative_gen_ud;
-
-static int m_relative_generator(lua_State *L)
-{
-    static const char *const known[] = { "clock", "random", "secret", "salt", NULL };
-    relative_gen_ud *u;
-    size_t secret_len, salt_len;
-    const char *secret, *salt;
-    char err[MINTID_ERRMSG_SIZE];
-
-    opt_read(L, known);
-    hooks_check(L);
-    if (lua_type(L, 4) != LUA_TSTRING)
-        opt_error(L, "a string of at least 16 bytes", "secret", luaL_typename(L, 4));
-    secret = lua_tolstring(L, 4, &secret_len);
-    salt = opt_string(L, 5, "salt", "", &salt_len);
-
-    /* Zeroed and given its metatable before the key schedule is written, so
-     * __gc wipes it whatever happens next. */
-    u = (relative_gen_ud *)lua_newuserdatauv(L, sizeof *u, 0);
-    hooks_init(&u->h);
-    memset(&u->g, 0, sizeof u->g);
-    luaL_setmetatable(L, REL_GEN_T);
-    err[0] = '\0';
-    if (mintid_relative_gen_init(&u->g, (const uint8_t *)secret, secret_len,
-                                 (const uint8_t *)salt, salt_len, err) != MINTID_OK) {
-        mintid_relative_gen_wipe(&u->g);
-        return luaL_argerror(L, 1, err);
-    }
-    hooks_bind(L, &u->h, 1, 1);
-    return 1;
-}
-
-static relative_gen_ud *check_relative_gen(lua_State *L)
-{
-    return (relative_gen_ud *)check_gen(L, REL_GEN_T);
-}
-
-static int relative_gen_step(lua_State *L, uint8_t id[16])
-{
-    relative_gen_ud *u = check_relative_gen(L);
-    size_t key_len;
-    const char *key = luaL_checklstring(L, 2, &key_len);
-    int64_t now = gen_now(L, &u->h);
-    char err[MINTID_ERRMSG_SIZE];
-    random_ctx c;
-    mintid_random_fn fn;
-    void *ctx;
-    int rc;
-
-    random_begin(L, &u->h, &c, &fn, &ctx, err);
-    err[0] = '\0';
-    rc = mintid_relative_gen_next(&u->g, now, (const uint8_t *)key, key_len, fn, ctx, id, err);
-    random_end(L, &u->h, &c);
-    return rc == MINTID_OK ? 0 : fail(L, rc, err);
-}
-
-static int relative_gen_next(lua_State *L)
-{
-    uint8_t id[16];
-    int n = relative_gen_step(L, id);
-
-    if (n != 0)
-        return n;
-    push_text(L, id, &relative_kind);
-    return 1;
-}
-
-static int relative_gen_next_value(lua_State *L)
-{
-    uint8_t id[16];
-    int n = relative_gen_step(L, id);
-
-    if (n != 0)
-        return n;
-    push_value(L, id, RELATIVE_T);
-    return 1;
-}
-
-static int relative_gen_prefix(lua_State *L)
-{
-    relative_gen_ud *u = check_relative_gen(L);
-    size_t key_len;
-    const char *key = luaL_checklstring(L, 2, &key_len);
-    char out[MINTID_RELATIVE_PREFIX_LEN];
-
-    mintid_relative_prefix(mintid_relative_gen_tag(&u->g, (const uint8_t *)key, key_len), out);
-    lua_pushlstring(L, out, sizeof out);
-    return 1;
-}
-
-static int relative_gen_tag(lua_State *L)
-{
-    relative_gen_ud *u = check_relative_gen(L);
-    size_t key_len;
-    const char *key = luaL_checklstring(L, 2, &key_len);
-
-    lua_pushinteger(L, (lua_Integer)mintid_relative_gen_tag(&u->g, (const uint8_t *)key, key_len));
-    return 1;
-}
-
-static int relative_gen_tostring(lua_State *L) { return gen_tostring(L, REL_GEN_T); }
-
-static int relative_gen_gc(lua_State *L)
-{
-    relative_gen_ud *u = (relative_gen_ud *)luaL_checkudata(L, 1, REL_GEN_T);
-
-    mintid_relative_gen_wipe(&u->g);
-    hooks_release(L, &u->h);
-    return 0;
-}
-
-/* ---- snowflake generator ------------------------------------------------- */
-
-typedef struct {
-    gen_hooks h;
-    mintid_snowflake_gen g;
-} snowflake_gen_ud;
-
-/* The random option is accepted like everywhere, but snowflakes draw none. */
-static int m_snowflake_generator(lua_State *L)
-{
-    static const char *const known[] = { "clock", "random", "machine_id", "epoch", NULL };
-    snowflake_gen_ud *u;
-    mintid_snowflake_gen g;
-    int64_t machine_id, epoch;
-    char err[MINTID_ERRMSG_SIZE];
-    char buf[24];
-
-    opt_read(L, known);
-    hooks_check(L);
-    machine_id = opt_int64(L, 4, "machine_id", 1);
-    epoch = opt_int64(L, 5, "epoch", 0);
-    /* Checked here too: the core takes a uint32_t, which a negative or huge
-     * Lua value would wrap into. */
-    if (machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE)
-        return luaL_argerror(L, 1, lua_pushfstring(L, "machine_id must be 0..%d, got %s",
-                                                   MINTID_SNOWFLAKE_MAX_MACHINE, i64str(buf, machine_id)));
-    err[0] = '\0';
-    if (mintid_snowflake_gen_init(&g, (uint32_t)machine_id, epoch, err) != MINTID_OK)
-        return luaL_argerror(L, 1, err);
-    u = (snowflake_gen_ud *)lua_newuserdatauv(L, sizeof *u, 0);
-    hooks_init(&u->h);
-    u->g = g;
-    luaL_setmetatable(L, SNOW_GEN_T);
-    hooks_bind(L, &u->h, 1, 0);
-    return 1;
-}
-
-static int snowflake_gen_next(lua_State *L)
-{
-    snowflake_gen_ud *u = (snowflake_gen_ud *)check_gen(L, SNOW_GEN_T);
-    uint64_t id = 0, saved = u->g.state;
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
-
-    err[0] = '\0';
-    if (u->h.clock_ref == LUA_NOREF) {
-        /* The OS clock passes every millisecond: the core may spin. */
-        rc = mintid_snowflake_gen_next(&u->g, &id, err);
-    } else {
-        uint32_t reads = 0;
-        for (;;) {
-            int64_t now = gen_now(L, &u->h);
-            /* Taken after the clock ran, which could have used this generator. */
-            saved = u->g.state;
-            rc = mintid_snowflake_gen_try(&u->g, now, &id, err);
-            if (rc != MINTID_EAGAIN)
-                break;
-            if (++reads == SNOWFLAKE_MAX_CLOCK_READS) {
-                char buf[24];
-                int64_t last_ms = (int64_t)(u->g.state >> 12) + u->g.epoch;
-                snprintf(err, sizeof err, "snowflake: clock stuck at ms %s with 4096 IDs used",
-                         i64str(buf, last_ms));
-                return fail_msg(L, err);
-            }
-        }
-    }
-    if (rc != MINTID_OK)
-        return fail(L, rc, err);
-    /*
-     * Bit 63 would make a negative Lua integer on 5.3+ and break signed
-     * hosts (SPEC), so every Lua version refuses it alike; the state goes
-     * back to where it was, as for any other error.
-     */
-    if (id >> 63) {
-        u->g.state = saved;
-        snprintf(err, sizeof err, "snowflake ID %" PRIu64 " sets bit 63 (past the signed 64-bit range); "
-                 "use a later epoch", id);
-        return fail_msg(L, err);
-    }
-#if MINTID_LUA_INT64
-    lua_pushinteger(L, (lua_Integer)id);
-#else
-    {
-        char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
-        lua_pushlstring(L, digits, mintid_snowflake_format_decimal(id, digits));
-    }
-#endif
-    return 1;
-}
-
-static int snowflake_gen_tostring(lua_State *L) { return gen_tostring(L, SNOW_GEN_T); }
-static int snowflake_gen_gc(lua_State *L) { return gen_gc(L, SNOW_GEN_T); }
-
-/* ---- Nano ID generator --------------------------------------------------- */
-
-typedef struct {
-    gen_hooks h;
-    mintid_nanoid_spec s;
-} nanoid_gen_ud;
-
-/* The clock option is accepted like everywhere, but Nano IDs hold no time. */
-static int m_nanoid_generator(lua_State *L)
-{
-    static const char *const known[] = { "clock", "random", "size", "alphabet", NULL };
-    nanoid_gen_ud *u;
-    mintid_nanoid_spec s;
-    int64_t size;
-    size_t alen;
-    const char *alphabet;
-    char err[MINTID_ERRMSG_SIZE];
-
-    opt_read(L, known);
-    hooks_check(L);
-    size = opt_int64(L, 4, "size", MINTID_NANOID_DEFAULT_SIZE);
-    alphabet = opt_string(L, 5, "alphabet", mintid_nanoid_default_alphabet, &alen);
-    check_nanoid_size(L, 1, size);
-    err[0] = '\0';
-    if (mintid_nanoid_spec_init(&s, (const uint8_t *)alphabet, alen, (size_t)size, err) != MINTID_OK)
-        return luaL_argerror(L, 1, err);
-    u = (nanoid_gen_ud *)lua_newuserdatauv(L, sizeof *u, 0);
-    hooks_init(&u->h);
-    u->s = s;
-    luaL_setmetatable(L, NANO_GEN_T);
-    hooks_bind(L, &u->h, 0, 1);
-    return 1;
-}
-
-static int nanoid_gen_next(lua_State *L)
-{
-    nanoid_gen_ud *u = (nanoid_gen_ud *)check_gen(L, NANO_GEN_T);
-
-    return push_nanoid(L, &u->s, &u->h);
-}
-
-static int nanoid_gen_tostring(lua_State *L) { return gen_tostring(L, NANO_GEN_T); }
-static int nanoid_gen_gc(lua_State *L) { return gen_gc(L, NANO_GEN_T); }
-
 /* ---- metatables and the module ------------------------------------------ */
 
-static const luaL_Reg ulid_meta[] = {
-    { "__tostring", ulid_tostring }, { "__eq", ulid_eq }, { "__lt", ulid_lt }, { "__le", ulid_le },
+/* Every value kind shares its metamethods, and every generator kind its
+ * __tostring, __gc and __close; all read the kind from upvalue 1. */
+static const luaL_Reg value_meta[] = {
+    { "__tostring", value_tostring }, { "__eq", value_eq }, { "__lt", value_lt }, { "__le", value_le },
     { NULL, NULL }
 };
 static const luaL_Reg ulid_methods[] = {
-    { "bytes", ulid_bytes }, { "time", ulid_time }, { "uuid", ulid_uuid }, { NULL, NULL }
-};
-
-static const luaL_Reg uuid_meta[] = {
-    { "__tostring", uuid_tostring }, { "__eq", uuid_eq }, { "__lt", uuid_lt }, { "__le", uuid_le },
-    { NULL, NULL }
+    { "bytes", value_bytes }, { "time", ulid_time }, { "uuid", ulid_uuid }, { NULL, NULL }
 };
 static const luaL_Reg uuid_methods[] = {
-    { "bytes", uuid_bytes }, { "time", uuid_time }, { "version", uuid_version }, { "ulid", uuid_ulid },
+    { "bytes", value_bytes }, { "time", uuid_time }, { "version", uuid_version }, { "ulid", uuid_ulid },
     { NULL, NULL }
 };
-
-static const luaL_Reg relative_meta[] = {
-    { "__tostring", relative_tostring }, { "__eq", relative_eq }, { "__lt", relative_lt },
-    { "__le", relative_le }, { NULL, NULL }
-};
 static const luaL_Reg relative_methods[] = {
-    { "bytes", relative_bytes }, { "time", relative_time }, { "tag", relative_tag_method },
+    { "bytes", value_bytes }, { "time", relative_time }, { "tag", relative_tag_method },
     { "rand", relative_rand }, { NULL, NULL }
 };
 
-static const luaL_Reg ulid_gen_meta[] = {
-    { "__tostring", ulid_gen_tostring }, { "__gc", ulid_gen_gc }, { "__close", ulid_gen_gc }, { NULL, NULL }
+static const luaL_Reg gen_meta[] = {
+    { "__tostring", gen_tostring }, { "__gc", gen_gc }, { "__close", gen_gc }, { NULL, NULL }
 };
-static const luaL_Reg ulid_gen_methods[] = {
-    { "next", ulid_gen_next }, { "next_value", ulid_gen_next_value }, { NULL, NULL }
-};
-
-static const luaL_Reg uuid7_gen_meta[] = {
-    { "__tostring", uuid7_gen_tostring }, { "__gc", uuid7_gen_gc }, { "__close", uuid7_gen_gc }, { NULL, NULL }
-};
-static const luaL_Reg uuid7_gen_methods[] = {
-    { "next", uuid7_gen_next }, { "next_value", uuid7_gen_next_value }, { NULL, NULL }
-};
-
-static const luaL_Reg uuid4_gen_meta[] = {
-    { "__tostring", uuid4_gen_tostring }, { "__gc", uuid4_gen_gc }, { "__close", uuid4_gen_gc }, { NULL, NULL }
-};
-static const luaL_Reg uuid4_gen_methods[] = {
-    { "next", uuid4_gen_next }, { "next_value", uuid4_gen_next_value }, { NULL, NULL }
-};
-
-static const luaL_Reg relative_gen_meta[] = {
-    { "__tostring", relative_gen_tostring }, { "__gc", relative_gen_gc }, { "__close", relative_gen_gc },
-    { NULL, NULL }
+static const luaL_Reg id_gen_methods[] = {
+    { "next", id_gen_next }, { "next_value", id_gen_next_value }, { NULL, NULL }
 };
 static const luaL_Reg relative_gen_methods[] = {
-    { "next", relative_gen_next }, { "next_value", relative_gen_next_value },
+    { "next", id_gen_next }, { "next_value", id_gen_next_value },
     { "prefix", relative_gen_prefix }, { "tag", relative_gen_tag }, { NULL, NULL }
 };
-
-static const luaL_Reg snowflake_gen_meta[] = {
-    { "__tostring", snowflake_gen_tostring }, { "__gc", snowflake_gen_gc }, { "__close", snowflake_gen_gc },
-    { NULL, NULL }
-};
-static const luaL_Reg snowflake_gen_methods[] = {
-    { "next", snowflake_gen_next }, { NULL, NULL }
-};
-
-static const luaL_Reg nanoid_gen_meta[] = {
-    { "__tostring", nanoid_gen_tostring }, { "__gc", nanoid_gen_gc }, { "__close", nanoid_gen_gc },
-    { NULL, NULL }
-};
-static const luaL_Reg nanoid_gen_methods[] = {
-    { "next", nanoid_gen_next }, { NULL, NULL }
-};
+static const luaL_Reg snowflake_gen_methods[] = { { "next", snowflake_gen_next }, { NULL, NULL } };
+static const luaL_Reg nanoid_gen_methods[] = { { "next", nanoid_gen_next }, { NULL, NULL } };
 
 static const luaL_Reg module_funcs[] = {
     { "ulid", m_ulid },
@@ -1355,14 +1090,28 @@ static const luaL_Reg module_funcs[] = {
     { NULL, NULL }
 };
 
-static void createmeta(lua_State *L, const char *tname, const luaL_Reg *meta, const luaL_Reg *methods)
+/* Lua has no const light userdata; the kinds are only ever read. */
+static void createmeta(lua_State *L, const char *tname, const void *kind,
+                       const luaL_Reg *meta, const luaL_Reg *methods)
 {
     luaL_newmetatable(L, tname);
-    luaL_setfuncs(L, meta, 0);
+    lua_pushlightuserdata(L, (void *)kind);
+    luaL_setfuncs(L, meta, 1);
     lua_newtable(L);
-    luaL_setfuncs(L, methods, 0);
+    lua_pushlightuserdata(L, (void *)kind);
+    luaL_setfuncs(L, methods, 1);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
+}
+
+static void create_value_meta(lua_State *L, const value_kind *k, const luaL_Reg *methods)
+{
+    createmeta(L, k->tname, k, value_meta, methods);
+}
+
+static void create_gen_meta(lua_State *L, const gen_kind *k, const luaL_Reg *methods)
+{
+    createmeta(L, k->tname, k, gen_meta, methods);
 }
 
 MINTID_EXPORT int luaopen_mintid_core(lua_State *L)
@@ -1370,15 +1119,15 @@ MINTID_EXPORT int luaopen_mintid_core(lua_State *L)
     mintid_nanoid_spec *def;
     char err[MINTID_ERRMSG_SIZE];
 
-    createmeta(L, ULID_T, ulid_meta, ulid_methods);
-    createmeta(L, UUID_T, uuid_meta, uuid_methods);
-    createmeta(L, RELATIVE_T, relative_meta, relative_methods);
-    createmeta(L, ULID_GEN_T, ulid_gen_meta, ulid_gen_methods);
-    createmeta(L, UUID7_GEN_T, uuid7_gen_meta, uuid7_gen_methods);
-    createmeta(L, UUID4_GEN_T, uuid4_gen_meta, uuid4_gen_methods);
-    createmeta(L, REL_GEN_T, relative_gen_meta, relative_gen_methods);
-    createmeta(L, SNOW_GEN_T, snowflake_gen_meta, snowflake_gen_methods);
-    createmeta(L, NANO_GEN_T, nanoid_gen_meta, nanoid_gen_methods);
+    create_value_meta(L, &ulid_kind, ulid_methods);
+    create_value_meta(L, &uuid_kind, uuid_methods);
+    create_value_meta(L, &relative_kind, relative_methods);
+    create_gen_meta(L, &ulid_gen_kind, id_gen_methods);
+    create_gen_meta(L, &uuid7_gen_kind, id_gen_methods);
+    create_gen_meta(L, &uuid4_gen_kind, id_gen_methods);
+    create_gen_meta(L, &relative_gen_kind, relative_gen_methods);
+    create_gen_meta(L, &snowflake_gen_kind, snowflake_gen_methods);
+    create_gen_meta(L, &nanoid_gen_kind, nanoid_gen_methods);
 
     luaL_newlib(L, module_funcs);
 
