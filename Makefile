@@ -27,7 +27,12 @@ BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all demo test bench install clean vectors check-vectors
+.PHONY: all deps demo test bench install clean vectors check-vectors
+
+# Debian packages that the build and every suite of `make test` need.
+DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luarocks \
+    lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev lua5.2 liblua5.2-dev \
+    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev
 
 all: $(MODULE)
 
@@ -45,10 +50,34 @@ NATIVE_TESTS = $(BUILD)/test_core $(BUILD)/test_default
 $(BUILD)/test_%: spec/native/test_%.c $(CORE_OBJ)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
 
+# The same module and native tests with AddressSanitizer and UBSan; make test
+# runs the Lua 5.4 suite on it (libasan preloaded) and the native tests.
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/asan/core/%.o)
+SAN_TESTS = $(BUILD)/asan/test_core $(BUILD)/asan/test_default
+.SECONDARY: $(SAN_OBJ)
+
+$(BUILD)/asan/core/%.o: src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+$(BUILD)/asan/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,5.4) -shared -o $@ $(BIND_SRC) $(SAN_OBJ) $(LDLIBS)
+
+$(BUILD)/asan/test_%: spec/native/test_%.c $(SAN_OBJ)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(LDLIBS)
+
+# As root on Debian: installs DEB_PACKAGES (nothing else is fetched).
+deps:
+	DEBIAN_FRONTEND=noninteractive apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEB_PACKAGES)
+
 demo: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
-test: $(foreach v,$(TEST_LUAS),$(BUILD)/$(v)/mintid/core.so) $(NATIVE_TESTS)
+test: $(foreach v,$(TEST_LUAS),$(BUILD)/$(v)/mintid/core.so) $(NATIVE_TESTS) \
+      $(BUILD)/asan/mintid/core.so $(SAN_TESTS)
 	TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
 
 bench: $(MODULE)

@@ -26,25 +26,34 @@ count() {
     failed=$((failed + notok))
 }
 
-for v in $TEST_LUAS; do
-    case $v in
-        jit) lua=luajit; dir=jit ;;
-        *) lua=lua$v; dir=$v ;;
-    esac
-    echo "# busted on $lua"
-    LUA_PATH="lua/?.lua;spec/?.lua;;" LUA_CPATH="$BUILD/$dir/?.so;;" \
+# busted DIR LUA [ENV...]: the Lua suite on the module in $BUILD/DIR
+busted() {
+    dir=$1 lua=$2
+    shift 2
+    echo "# busted on $lua ($dir)"
+    env LUA_PATH="lua/?.lua;spec/?.lua;;" LUA_CPATH="$BUILD/$dir/?.so;;" "$@" \
         $lua /usr/bin/busted -o TAP spec > "$log/busted-$dir" 2>&1
     rc=$?
     grep -v '^ok ' "$log/busted-$dir"
-    count "$log/busted-$dir" $rc "busted ($lua)"
-done
+    count "$log/busted-$dir" $rc "busted ($lua, $dir)"
+}
 
-for t in core default; do
+for v in $TEST_LUAS; do
+    case $v in
+        jit) busted jit luajit ;;
+        *) busted "$v" "lua$v" ;;
+    esac
+done
+# ASan and UBSan stop at the first error; leaks are valgrind's job below.
+busted asan lua5.4 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)"
+
+for t in core default asan/test_core asan/test_default; do
+    case $t in asan/*) exe=$BUILD/$t ;; *) exe=$BUILD/test_$t ;; esac
     echo "# native tests: $t"
-    "$BUILD/test_$t" testdata > "$log/native-$t" 2>&1
+    ASAN_OPTIONS=detect_leaks=1 "$exe" testdata > "$log/native" 2>&1
     rc=$?
-    grep -v '^ok ' "$log/native-$t"
-    count "$log/native-$t" $rc "native $t"
+    grep -v '^ok ' "$log/native"
+    count "$log/native" $rc "native $t"
 done
 
 echo "# memory checks"
