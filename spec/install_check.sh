@@ -33,6 +33,20 @@ rocks() {
 }
 check "luarocks make into a temporary tree, then require" rocks
 
+# What a user does (issue: "luarocks make ... so that a plain lua5.4 -e
+# 'print(require("mintid").ulid())' works"): into the system tree, so only on
+# CI's throwaway machine, as root, and removed again afterwards.
+system_rocks() {
+    (cd "$tmp/src" && luarocks --lua-version="$LUA_VERSION" make rockspec/mintid-scm-1.rockspec) &&
+    (cd / && env -u LUA_PATH -u LUA_CPATH $lua -e 'print(require("mintid").ulid())')
+    rc=$?
+    luarocks --lua-version="$LUA_VERSION" remove mintid >/dev/null 2>&1
+    return $rc
+}
+if [ "${CI:-}" = true ] && [ "$(id -u)" = 0 ]; then
+    check "luarocks make into the system tree, then a plain $lua -e 'require(\"mintid\")'" system_rocks
+fi
+
 makeinstall() {
     make -s install BUILD="${BUILD:-build}" LUA_VERSION="$LUA_VERSION" DESTDIR="$tmp/dest" PREFIX=/usr/local >/dev/null &&
     LUA_PATH="$tmp/dest/usr/local/share/lua/$LUA_VERSION/?.lua" \
