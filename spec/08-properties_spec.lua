@@ -96,15 +96,17 @@ describe("properties under load", function()
     end)
 
     it("100,000 snowflake IDs of one generator are strictly increasing (through the 4096-per-ms wait)", function()
-        local g = mintid.snowflake_generator { machine_id = 5 }
+        -- a recent epoch keeps bit 63 clear long after 2039 (epoch 0's limit)
+        local epoch = 1288834974657
+        local g = mintid.snowflake_generator { machine_id = 5, epoch = epoch }
         local prev = g:next()
-        local first_ts = mintid.parse_snowflake(prev)
+        local first_ts = mintid.parse_snowflake(prev, epoch)
         for _ = 2, 100000 do
             local id = g:next()
             if h.dec_cmp(prev, id) >= 0 then error(h.dec(prev) .. " !< " .. h.dec(id), 0) end
             prev = id
         end
-        local last_ts, mid = mintid.parse_snowflake(prev)
+        local last_ts, mid = mintid.parse_snowflake(prev, epoch)
         assert.are.equal(5, mid)
         -- 4096 per ms at most: 100,000 IDs span at least 24 ms
         assert.is_true(last_ts - first_ts >= 24, "100,000 IDs within " .. tostring(last_ts - first_ts) .. " ms")

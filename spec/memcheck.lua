@@ -30,7 +30,7 @@ for i = 1, 200 do
 end
 local n = m.nanoid_generator { size = 2000, alphabet = "abc" }
 assert(#n:next() == 2000)
-local s = m.snowflake_generator { machine_id = 3 }
+local s = m.snowflake_generator { machine_id = 3, epoch = 1288834974657 }
 for _ = 1, 5000 do s:next() end
 local u = m.parse_uuid(m.uuid7())
 assert(u:time() and u:ulid() and u == m.uuid_from_bytes(u:bytes()))
