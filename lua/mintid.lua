@@ -11,7 +11,6 @@ local mintid = {}
 for name, value in pairs(core) do
     mintid[name] = value
 end
-mintid._VERSION = core._VERSION
 
 -- A prefix "TAG6CH-" padded with the smallest time and rand fields is a
 -- relative ID, so the C parser checks it with the same rules and messages.

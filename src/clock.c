@@ -1,5 +1,13 @@
 /* clock.c: Unix time in ms from the OS wall clock. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+/* A 32-bit time_t ends in January 2038, after which 32-bit glibc's
+ * clock_gettime fails with EOVERFLOW and every generator with it. These ask
+ * for the 64-bit time_t (glibc >= 2.34 honours them, and wants
+ * _FILE_OFFSET_BITS 64 with _TIME_BITS 64; other C libraries and 64-bit
+ * hosts ignore them). Only this file needs it, and it is safe here alone:
+ * no time_t or struct timespec crosses its interface (int64_t ms). */
+#define _TIME_BITS 64
+#define _FILE_OFFSET_BITS 64
 
 #include <errno.h>
 #include <time.h>

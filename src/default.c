@@ -65,23 +65,17 @@ static void lock_generators(void)
     }
 }
 
-/* The pool, with err as ctx, so a failure reports the OS's own reason. */
-static int draw(void *ctx, uint8_t *buf, size_t n)
-{
-    return mintid_random_bytes(buf, n, (char *)ctx);
-}
-
 /* One step of a default generator at now_ms. */
 typedef int (*step_fn)(int64_t now_ms, uint8_t out[16], char *err);
 
 static int step_ulid(int64_t now_ms, uint8_t out[16], char *err)
 {
-    return mintid_ulid_gen_next(&ulid_gen, now_ms, draw, err, out, err);
+    return mintid_ulid_gen_next(&ulid_gen, now_ms, mintid_random_pool, err, out, err);
 }
 
 static int step_uuid7(int64_t now_ms, uint8_t out[16], char *err)
 {
-    return mintid_uuid7_gen_next(&uuid7_gen, now_ms, draw, err, out, err);
+    return mintid_uuid7_gen_next(&uuid7_gen, now_ms, mintid_random_pool, err, out, err);
 }
 
 /* Clock read and step both under default_lock (see there). */
@@ -111,5 +105,5 @@ int mintid_default_uuid7(uint8_t out[16], char *err)
 /* No state to guard: the pool is thread-safe and fork-safe on its own. */
 int mintid_default_uuid4(uint8_t out[16], char *err)
 {
-    return mintid_uuid4_make(draw, err, out, err);
+    return mintid_uuid4_make(mintid_random_pool, err, out, err);
 }

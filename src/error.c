@@ -66,26 +66,6 @@ int mintid_fail_errno(char *err, int code, const char *what, int errnum)
 #endif
 }
 
-int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
-                       const char *kind, char *err)
-{
-    int rc;
-
-    /* A source may write its own, more precise message (the default
-     * generators pass err as ctx): cleared first, so one that is there
-     * after a failure is the source's, and kept. */
-    if (err != NULL)
-        err[0] = '\0';
-    rc = rnd(ctx, buf, n);
-    if (rc == MINTID_OK)
-        return MINTID_OK;
-    if (rc > 0)
-        rc = MINTID_ERANDOM; /* callers rely on errors being negative */
-    if (err == NULL || err[0] == '\0')
-        return mintid_fail(err, rc, "%s random source failed", kind);
-    return rc;
-}
-
 const char *mintid_strerror(int code)
 {
     switch (code) {

@@ -31,7 +31,7 @@ int mintid_check_ms(int64_t ms, const char *kind, char *err);
 /* error.c: "<what>: <strerror text of errnum>" (thread-safe strerror_r). */
 int mintid_fail_errno(char *err, int code, const char *what, int errnum);
 
-/* error.c: fill buf with n bytes from rnd. On failure the code is negative
+/* random.c: fill buf with n bytes from rnd. On failure the code is negative
  * (a positive one becomes MINTID_ERANDOM) and err holds the source's own
  * message if it wrote one, else "<kind> random source failed". */
 int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
@@ -44,7 +44,8 @@ int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
 void mintid_random_fork_init(void);
 
 /* monotonic.c: one call of the SPEC rule.
- * - first call or now_ms > last_ms: draw draw_len (<= 10) bytes with rnd,
+ * - now_ms > last_ms (always on a new generator's first call, whose last_ms
+ *   is -1): draw draw_len (<= 10) bytes with rnd,
  *   turn them into the counter with `load`, store (now_ms, counter);
  * - otherwise keep last_ms and add 1 to the `bits`-bit counter;
  *   EOVERFLOW ("<kind> counter overflow ...") when it would pass 2^bits - 1.
@@ -79,6 +80,17 @@ static inline uint32_t mintid_load_be32(const uint8_t *p)
 static inline void mintid_store_be32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+static inline uint64_t mintid_load_be64(const uint8_t *p)
+{
+    return (uint64_t)mintid_load_be32(p) << 32 | mintid_load_be32(p + 4);
+}
+
+static inline void mintid_store_be64(uint8_t *p, uint64_t v)
+{
+    mintid_store_be32(p, (uint32_t)(v >> 32));
+    mintid_store_be32(p + 4, (uint32_t)v);
 }
 
 #endif

@@ -11,8 +11,8 @@
  *   message of at most MINTID_ERRMSG_SIZE bytes there (err may be NULL).
  *   Messages are lowercase fragments with no final full stop, e.g.
  *   "invalid ULID: bad character 'U' at 7" (positions are 1-based).
- * - On any error nothing is half-written: generator state is unchanged and
- *   output buffers may hold garbage that callers must not publish.
+ * - On any error nothing is published and generator state is unchanged;
+ *   an output buffer may have been partly written and must not be used.
  * - Output buffers have fixed sizes (uint8_t out[16], char out[26]); text
  *   outputs are NOT NUL-terminated.
  * - Timestamps are Unix milliseconds as int64_t, so a negative reading is
@@ -29,6 +29,19 @@ extern "C" {
 #endif
 
 #define MINTID_VERSION "0.1.0"
+
+/* Aligns a 64-bit field to 8 bytes. i386 ABIs align uint64_t struct fields
+ * to 4 only, and a 64-bit atomic on such a field is either refused (clang
+ * -Watomic-alignment) or compiled to libatomic calls the module does not
+ * link. A compiler that is neither GNU-like nor C11 gets nothing, which is
+ * harmless: snowflake.c uses atomics only under __GNUC__/__clang__. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MINTID_ALIGNED8 __attribute__((aligned(8)))
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define MINTID_ALIGNED8 _Alignas(8)
+#else
+#define MINTID_ALIGNED8
+#endif
 
 /* Status codes: 0 is success, every error is negative. */
 #define MINTID_OK          0
@@ -70,7 +83,10 @@ int mintid_os_random(uint8_t *buf, size_t n, char *err);
 /* From the process-wide pool, refilled from the OS in blocks. Thread-safe;
  * a forked child never continues its parent's pool. */
 int mintid_random_bytes(uint8_t *buf, size_t n, char *err);
-/* mintid_random_bytes as a mintid_random_fn (ctx unused). */
+/* mintid_random_bytes as a mintid_random_fn. ctx is NULL or a
+ * char[MINTID_ERRMSG_SIZE] that receives the OS's reason on failure: pass
+ * the err buffer of the generator call as ctx, and that call's message is
+ * "OS random source failed: <strerror text>" instead of a generic one. */
 int mintid_random_pool(void *ctx, uint8_t *buf, size_t n);
 /* Overwrite memory in a way the compiler may not elide (secrets). */
 void mintid_secure_zero(void *p, size_t n);
@@ -88,9 +104,10 @@ int mintid_base32_value(unsigned char c);
  * relative IDs. The counter is an unsigned big-endian integer of `bits` bits
  * (at most 80), right-aligned in counter[10]. ---------------------------- */
 typedef struct {
+    /* -1 for a new generator: every valid now_ms is greater, so its first
+     * call always draws, even at ms 0. */
     int64_t last_ms;
     uint8_t counter[10];
-    int started; /* 0 for a new generator: its first call always draws */
 } mintid_monotonic;
 
 void mintid_monotonic_init(mintid_monotonic *st);
@@ -192,7 +209,9 @@ int  mintid_relative_gen_next(mintid_relative_gen *g, int64_t now_ms,
 /* ---- snowflake.c: 42-bit ms | 10-bit machine id | 12-bit sequence -------- */
 #define MINTID_SNOWFLAKE_MAX_MACHINE 1023
 typedef struct {
-    uint64_t state;   /* (last_ms - epoch) << 12 | seq; updated by compare-and-swap */
+    /* (last_ms - epoch) << 12 | seq; updated by compare-and-swap, hence
+     * MINTID_ALIGNED8. */
+    MINTID_ALIGNED8 uint64_t state;
     int64_t epoch;
     uint32_t machine_id;
 } mintid_snowflake_gen;

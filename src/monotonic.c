@@ -10,16 +10,19 @@
 
 void mintid_monotonic_init(mintid_monotonic *st)
 {
-    st->last_ms = 0;
+    /* Below every valid timestamp (0..2^48 - 1), so the first call draws
+     * fresh randomness even at ms 0. */
+    st->last_ms = -1;
     memset(st->counter, 0, sizeof st->counter);
-    st->started = 0;
 }
 
 /* Keeps the counter within 2^bits - 1 whatever `load` produced, which the
  * overflow test of add_one relies on. */
 static void mask_to_bits(uint8_t c[COUNTER_BYTES], unsigned bits)
 {
-    size_t top = COUNTER_BYTES - bits / 8; /* index of the lowest whole byte kept */
+    /* c is big-endian: c[top] is the most significant byte kept whole,
+     * c[top - 1] keeps only its low (bits % 8) bits, earlier bytes none. */
+    size_t top = COUNTER_BYTES - bits / 8;
 
     if (top > 0) {
         c[top - 1] &= (uint8_t)((1u << (bits % 8)) - 1);
@@ -60,8 +63,9 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
         return rc;
 
     /* The new state is built in next_ms/next and committed at the end, so
-     * every error return leaves st as it was (SPEC). */
-    if (!st->started || now_ms > st->last_ms) {
+     * every error return leaves st as it was (SPEC). A new generator's
+     * last_ms is -1, so its first call draws here. */
+    if (now_ms > st->last_ms) {
         uint8_t drawn[COUNTER_BYTES];
 
         rc = mintid_draw_random(rnd, ctx, drawn, draw_len, kind, err);
@@ -86,7 +90,6 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
     }
     st->last_ms = next_ms;
     memcpy(st->counter, next, COUNTER_BYTES);
-    st->started = 1;
     *ms = next_ms;
     memcpy(counter, next, COUNTER_BYTES);
     return MINTID_OK;

@@ -1,5 +1,5 @@
-/* random.c: the OS CSPRNG and the process-wide pool that spares the hot
- * path a system call per ID. */
+/* random.c: the OS CSPRNG, the process-wide pool that spares the hot path
+ * a system call per ID, and the one way generators draw from a source. */
 #define _DEFAULT_SOURCE           /* explicit_bzero (glibc) */
 #define _POSIX_C_SOURCE 200809L   /* O_CLOEXEC, pthread */
 
@@ -170,6 +170,25 @@ int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
 
 int mintid_random_pool(void *ctx, uint8_t *buf, size_t n)
 {
-    (void)ctx;
-    return mintid_random_bytes(buf, n, NULL);
+    return mintid_random_bytes(buf, n, (char *)ctx);
+}
+
+int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
+                       const char *kind, char *err)
+{
+    int rc;
+
+    /* A source may write its own, more precise message (mintid_random_pool
+     * does when err is its ctx): cleared first, so one that is there after
+     * a failure is the source's, and kept. */
+    if (err != NULL)
+        err[0] = '\0';
+    rc = rnd(ctx, buf, n);
+    if (rc == MINTID_OK)
+        return MINTID_OK;
+    if (rc > 0)
+        rc = MINTID_ERANDOM; /* callers rely on errors being negative */
+    if (err == NULL || err[0] == '\0')
+        return mintid_fail(err, rc, "%s random source failed", kind);
+    return rc;
 }

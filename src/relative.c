@@ -15,32 +15,17 @@
 #define RAND_AT    (TIME_AT + TIME_CHARS + 1)   /* offset of the rand field, 28 form */
 #define SHORT_LEN  (TAG_CHARS + TIME_CHARS + RAND_CHARS)
 
-/* The 128-bit value as two 64-bit halves. */
+/* The 48-bit ms straddles the two 64-bit halves: its top 34 bits end hi,
+ * its low 14 bits start lo. */
 static void store_value(uint32_t tag, uint64_t ms, uint64_t rand, uint8_t out[16])
 {
-    uint64_t hi = (uint64_t)tag << 34 | ms >> 14;
-    uint64_t lo = (ms & 0x3FFF) << 50 | rand;
-    int i;
-
-    for (i = 0; i < 8; i++) {
-        out[i] = (uint8_t)(hi >> (56 - 8 * i));
-        out[8 + i] = (uint8_t)(lo >> (56 - 8 * i));
-    }
-}
-
-static uint64_t load_be64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    int i;
-
-    for (i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
+    mintid_store_be64(out, (uint64_t)tag << 34 | ms >> 14);
+    mintid_store_be64(out + 8, (ms & 0x3FFF) << 50 | rand);
 }
 
 void mintid_relative_split(const uint8_t id[16], uint32_t *tag, int64_t *ms, uint64_t *rand)
 {
-    uint64_t hi = load_be64(id), lo = load_be64(id + 8);
+    uint64_t hi = mintid_load_be64(id), lo = mintid_load_be64(id + 8);
 
     *tag = (uint32_t)(hi >> 34);
     *ms = (int64_t)((hi & UINT64_C(0x3FFFFFFFF)) << 14 | lo >> 50);
@@ -228,8 +213,8 @@ void mintid_relative_gen_wipe(mintid_relative_gen *g)
     mintid_secure_zero(g, sizeof *g);
 }
 
-/* Whether key is the key of gen_next's cache. A key longer than the cache
- * never is: cached_len is at most its size. */
+/* A key longer than the cache never matches, as cached_len is at most its
+ * size: memcmp never reads past cached_key. */
 static int cache_holds(const mintid_relative_gen *g, const uint8_t *key, size_t key_len)
 {
     /* key may be NULL when key_len is 0, and memcmp of NULL is undefined
@@ -268,37 +253,20 @@ static uint32_t next_tag(mintid_relative_gen *g, const uint8_t *key, size_t key_
     return tag;
 }
 
-/* SPEC: rand is 7 random bytes read big-endian, masked to 50 bits. */
-static void load_rand(const uint8_t *drawn, uint8_t counter[10])
-{
-    uint64_t v = 0;
-    int i;
-
-    for (i = 0; i < 7; i++)
-        v = v << 8 | drawn[i];
-    v &= MINTID_RELATIVE_MAX_RAND;
-    memset(counter, 0, 10);
-    for (i = 9; i >= 3; i--, v >>= 8)
-        counter[i] = (uint8_t)v;
-}
-
 int mintid_relative_gen_next(mintid_relative_gen *g, int64_t now_ms,
                              const uint8_t *key, size_t key_len,
                              mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
 {
     uint8_t counter[10];
-    uint64_t rand = 0;
     int64_t ms;
-    int i;
-    int rc = mintid_monotonic_next(&g->st, now_ms, 50, 7, load_rand, rnd, ctx,
+    /* SPEC's rand, BE56(7 bytes) masked to 50 bits, is what a NULL load and
+     * the monotonic rule's own masking give. */
+    int rc = mintid_monotonic_next(&g->st, now_ms, 50, 7, NULL, rnd, ctx,
                                    "relative ID", &ms, counter, err);
 
     if (rc != MINTID_OK)
         return rc;
-    /* A 50-bit counter lives in the last 7 of the 10 bytes. */
-    for (i = 3; i < 10; i++)
-        rand = rand << 8 | counter[i];
-    store_value(next_tag(g, key, key_len), (uint64_t)ms,
-                rand & MINTID_RELATIVE_MAX_RAND, out);
+    /* The counter is below 2^50, so its low 8 bytes hold all of it. */
+    store_value(next_tag(g, key, key_len), (uint64_t)ms, mintid_load_be64(counter + 2), out);
     return MINTID_OK;
 }

@@ -101,7 +101,10 @@ void mintid_sha256_update(mintid_sha256_ctx *c, const uint8_t *data, size_t n)
 
 void mintid_sha256_final(mintid_sha256_ctx *c, uint8_t digest[32])
 {
-    /* FIPS 180-4 counts bits modulo 2^64, so the byte count wraps harmlessly. */
+    /* FIPS 180-4 defines SHA-256 only for messages under 2^64 bits, whose
+     * bit count this is exactly. Longer input (2^61 bytes, beyond any real
+     * caller) is outside the standard; unsigned arithmetic then keeps the
+     * count modulo 2^64, with no undefined behaviour. */
     uint64_t bits = c->length << 3;
     uint32_t w[64];
     int i;
@@ -113,8 +116,7 @@ void mintid_sha256_final(mintid_sha256_ctx *c, uint8_t digest[32])
         c->used = 0;
     }
     memset(c->block + c->used, 0, BLOCK - 8 - c->used);
-    mintid_store_be32(c->block + 56, (uint32_t)(bits >> 32));
-    mintid_store_be32(c->block + 60, (uint32_t)bits);
+    mintid_store_be64(c->block + 56, bits);
     compress(c->h, w, c->block);
 
     for (i = 0; i < 8; i++)

@@ -4,9 +4,12 @@
  *
  * The whole generator state is one word, (last_ms - epoch) << 12 | seq, so a
  * single compare-and-swap makes an ID: threads sharing a generator never get
- * the same one. Where the compiler has no 64-bit atomic builtins the word is
- * updated plainly, and a generator must then not be shared between threads
- * without a lock of the caller's.
+ * the same one. CAS is used with GCC or clang on targets that do 64-bit CAS
+ * inline (__GCC_HAVE_SYNC_COMPARE_AND_SWAP_8: x86-64, i586 and later,
+ * ARMv7, AArch64, ...); the word is 8-byte aligned (MINTID_ALIGNED8) so that
+ * i386 gets those inline instructions too, never libatomic calls. Elsewhere
+ * the word is updated plainly, and a generator must then not be shared
+ * between threads without a lock of the caller's.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -27,26 +30,28 @@
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__GCC_HAVE_SYNC_COMPARE_AND_SWAP_8)
 /* Relaxed order is enough: the word is the whole state, nothing else is
- * published with it. */
-static uint64_t load_state(const uint64_t *p)
+ * published with it. The builtins see &g->state itself: through a plain
+ * uint64_t * the compiler would know only 4-byte alignment on i386. */
+static uint64_t load_state(const mintid_snowflake_gen *g)
 {
-    return __atomic_load_n(p, __ATOMIC_RELAXED);
+    return __atomic_load_n(&g->state, __ATOMIC_RELAXED);
 }
 
-static int swap_state(uint64_t *p, uint64_t *expected, uint64_t desired)
+static int swap_state(mintid_snowflake_gen *g, uint64_t *expected, uint64_t desired)
 {
-    return __atomic_compare_exchange_n(p, expected, desired, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return __atomic_compare_exchange_n(&g->state, expected, desired, 0,
+                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 #else
-static uint64_t load_state(const uint64_t *p)
+static uint64_t load_state(const mintid_snowflake_gen *g)
 {
-    return *p;
+    return g->state;
 }
 
-static int swap_state(uint64_t *p, uint64_t *expected, uint64_t desired)
+static int swap_state(mintid_snowflake_gen *g, uint64_t *expected, uint64_t desired)
 {
     (void)expected;
-    *p = desired;
+    g->state = desired;
     return 1;
 }
 #endif
@@ -80,7 +85,7 @@ int mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
                            "snowflake timestamp %" PRId64 " is more than 42 bits past epoch %" PRId64,
                            now_ms, g->epoch);
 
-    old = load_state(&g->state);
+    old = load_state(g);
     do {
         if (old != UNSTARTED && t <= old >> SEQ_BITS) {
             /* Same ms or the clock went back: keep last_ms so IDs still rise. */
@@ -92,7 +97,7 @@ int mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
         } else {
             next = t << SEQ_BITS;
         }
-    } while (!swap_state(&g->state, &old, next));
+    } while (!swap_state(g, &old, next));
 
     *id = (next >> SEQ_BITS) << TIME_SHIFT | (uint64_t)g->machine_id << MACHINE_SHIFT | (next & SEQ_MAX);
     return MINTID_OK;

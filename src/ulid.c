@@ -6,8 +6,8 @@
 #define ULID_RAND_BITS 80
 #define ULID_RAND_BYTES 10
 
-/* The byte layout of from_parts and of the generator, whose callers have
- * range-checked ms already. */
+/* No range check: from_parts checks ms itself, and the generator's ms was
+ * checked by mintid_monotonic_next. */
 static void store_ulid(int64_t ms, const uint8_t rand[10], uint8_t out[16])
 {
     mintid_store_be48(out, (uint64_t)ms);

@@ -106,8 +106,8 @@ int mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *er
     return MINTID_OK;
 }
 
-/* The byte layout of from_parts and of the generator, whose callers have
- * range-checked ms already. */
+/* No range check: from_parts checks ms itself, and the generator's ms was
+ * checked by mintid_monotonic_next. */
 static void store_uuid7(int64_t ms, const uint8_t rand[10], uint8_t out[16])
 {
     mintid_store_be48(out, (uint64_t)ms);
