@@ -44,17 +44,23 @@ $(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -shared -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
 
-# Native tests of the core: vectors of SHA-256/HMAC, threads and fork.
-NATIVE_TESTS = $(BUILD)/test_core $(BUILD)/test_default
+# Native tests of the core: vectors of SHA-256/HMAC, threads and fork; and
+# test_wipe, which embeds Lua 5.4 and #includes the binding to read a
+# relative generator's bytes after __gc and __close.
+NATIVE_TESTS = $(BUILD)/test_core $(BUILD)/test_default $(BUILD)/test_wipe
 .SECONDARY: $(CORE_OBJ)
 $(BUILD)/test_%: spec/native/test_%.c $(CORE_OBJ)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
+
+WIPE_LUA = -I$(call lua_incdir,5.4) -llua5.4
+$(BUILD)/test_wipe: spec/native/test_wipe.c $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(WIPE_LUA) $(LDLIBS)
 
 # The same module and native tests with AddressSanitizer and UBSan; make test
 # runs the Lua 5.4 suite on it (libasan preloaded) and the native tests.
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/asan/core/%.o)
-SAN_TESTS = $(BUILD)/asan/test_core $(BUILD)/asan/test_default
+SAN_TESTS = $(BUILD)/asan/test_core $(BUILD)/asan/test_default $(BUILD)/asan/test_wipe
 .SECONDARY: $(SAN_OBJ)
 
 $(BUILD)/asan/core/%.o: src/%.c $(CORE_HDR)
@@ -67,6 +73,9 @@ $(BUILD)/asan/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 
 $(BUILD)/asan/test_%: spec/native/test_%.c $(SAN_OBJ)
 	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(LDLIBS)
+
+$(BUILD)/asan/test_wipe: spec/native/test_wipe.c $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(WIPE_LUA) $(LDLIBS)
 
 # As root on Debian: installs DEB_PACKAGES (nothing else is fetched).
 deps:

@@ -47,7 +47,7 @@ done
 # ASan and UBSan stop at the first error; leaks are valgrind's job below.
 busted asan lua5.4 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)"
 
-for t in core default asan/test_core asan/test_default; do
+for t in core default wipe asan/test_core asan/test_default asan/test_wipe; do
     case $t in asan/*) exe=$BUILD/$t ;; *) exe=$BUILD/test_$t ;; esac
     echo "# native tests: $t"
     ASAN_OPTIONS=detect_leaks=1 "$exe" testdata > "$log/native" 2>&1

@@ -19,16 +19,29 @@
 #define THREADS 4
 #define PER_THREAD 50000
 #define PER_PROCESS 2000
-#define POOL_SAMPLE 64
 
 static int tests, failures;
 
-static void check(int ok, const char *what)
+#if defined(__GNUC__) || defined(__clang__)
+#define TEST_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TEST_PRINTF(f, a)
+#endif
+
+static void check(int ok, const char *fmt, ...) TEST_PRINTF(2, 3);
+
+static void check(int ok, const char *fmt, ...)
 {
+    va_list ap;
+
     tests++;
     if (!ok)
         failures++;
-    printf("%s %d - %s\n", ok ? "ok" : "not ok", tests, what);
+    printf("%s %d - ", ok ? "ok" : "not ok", tests);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
 }
 
 static int compare_ids(const void *a, const void *b)
@@ -76,7 +89,6 @@ static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *e
     thread_job jobs[THREADS];
     pthread_t threads[THREADS];
     int i, increasing = 1, errors = 0;
-    char what[128];
 
     if (ids == NULL) {
         check(0, "memory for the thread test");
@@ -93,26 +105,127 @@ static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *e
         increasing &= jobs[i].increasing;
         errors += jobs[i].errors;
     }
-    snprintf(what, sizeof what, "%s from %d threads: no errors", kind, THREADS);
-    check(errors == 0, what);
-    if (monotonic) {
-        snprintf(what, sizeof what, "%s from %d threads: each thread's IDs strictly increase", kind, THREADS);
-        check(increasing, what);
-    }
-    snprintf(what, sizeof what, "%s from %d threads: all %d IDs distinct", kind, THREADS, THREADS * PER_THREAD);
-    check(all_distinct(ids, (size_t)THREADS * PER_THREAD), what);
+    check(errors == 0, "%s from %d threads: no errors", kind, THREADS);
+    if (monotonic)
+        check(increasing, "%s from %d threads: each thread's IDs strictly increase", kind, THREADS);
+    check(all_distinct(ids, (size_t)THREADS * PER_THREAD), "%s from %d threads: all %d IDs distinct",
+          kind, THREADS, THREADS * PER_THREAD);
     free(ids);
 }
 
-/* What one process makes right after the fork: IDs of each kind and pool bytes. */
+/* ---- fork ---------------------------------------------------------------- */
+
+/* Every check below forks TWO children from one parent state and compares
+ * them with each other as well as with the parent: a child that reads zeros,
+ * or its parent's leftover pool or counter, then matches its sibling exactly,
+ * whatever the parent did after the fork. */
+
+#define POOL_SAMPLE 16
+/* A fork takes 0.1 to a few ms (more under ASan or load), so some attempts
+ * miss the warm-up's ms; each costs about 2 ms. */
+#define FORK_ATTEMPTS 200
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+    const uint8_t *p = buf;
+
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w <= 0)
+            return 0;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 1;
+}
+
+static int read_all(int fd, void *buf, size_t n)
+{
+    uint8_t *p = buf;
+
+    while (n > 0) {
+        ssize_t r = read(fd, p, n);
+        if (r <= 0)
+            return 0;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 1;
+}
+
+/* A forked child runs work(out) at once, sends the size bytes of *out through
+ * a pipe and _exits (no atexit handlers, no second flush of our stdout).
+ * Returns the child's pid (*fd: the read end), or -1. */
+static pid_t spawn(void (*work)(void *out), void *out, size_t size, int *fd)
+{
+    int p[2];
+    pid_t pid;
+
+    if (pipe(p) != 0)
+        return -1;
+    fflush(stdout);
+    pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        work(out);
+        _exit(write_all(p[1], out, size) ? 0 : 1);
+    }
+    close(p[1]);
+    *fd = p[0];
+    return pid;
+}
+
+/* What spawn's child sent, and whether all of it came and the child exited 0.
+ * A child blocked on a full pipe waits until its turn here. */
+static int collect(pid_t pid, int fd, void *out, size_t size)
+{
+    int ok = read_all(fd, out, size), status;
+
+    close(fd);
+    if (waitpid(pid, &status, 0) != pid)
+        return 0;
+    return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Two children forked from the parent's current state, one after the other
+ * with no draw in between; each runs work(out[i]). 0 if a fork failed. */
+static int spawn_two(void (*work)(void *out), void *out0, void *out1, size_t size,
+                     pid_t pid[2], int fd[2])
+{
+    pid[0] = spawn(work, out0, size, &fd[0]);
+    if (pid[0] < 0)
+        return 0;
+    pid[1] = spawn(work, out1, size, &fd[1]);
+    if (pid[1] < 0) {
+        collect(pid[0], fd[0], out0, size);
+        return 0;
+    }
+    return 1;
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+    while (n-- > 0)
+        if (*p++ != 0)
+            return 0;
+    return 1;
+}
+
+/* What one process makes right after the fork: pool bytes first, then IDs. */
 typedef struct {
+    uint8_t pool[POOL_SAMPLE];
     uint8_t ulid[PER_PROCESS][16];
     uint8_t uuid7[PER_PROCESS][16];
-    uint8_t pool[POOL_SAMPLE];
 } after_fork;
 
-static void make_after_fork(after_fork *a)
+static void make_after_fork(void *out)
 {
+    after_fork *a = out;
     size_t i;
 
     mintid_random_bytes(a->pool, POOL_SAMPLE, NULL);
@@ -122,67 +235,226 @@ static void make_after_fork(after_fork *a)
     }
 }
 
-static void check_fork(void)
+/*
+ * The pool. Must run before anything else in this process draws: the pool
+ * then starts empty and the warm-up below uses only 23 of its 256 bytes, so
+ * each process's 16-byte sample comes wholly from the bytes left at the fork.
+ * (If a refill fell inside the sample, a child that kept its parent's pool
+ * would differ from it in the refilled bytes.) A child that kept the pool
+ * reads the parent's next bytes, as its sibling does; one that zeroed the
+ * pool but kept the read position reads zeros, as its sibling does.
+ */
+static void check_fork_pool(void)
 {
-    static after_fork parent, child;
-    static uint8_t both[2 * PER_PROCESS][16];
+    static after_fork proc[3]; /* the parent, then the two children */
+    static uint8_t all[3 * PER_PROCESS][16];
     uint8_t warm[16];
-    int pipefd[2], status;
-    pid_t pid;
-    size_t got = 0;
+    pid_t pid[2];
+    int fd[2], i, ok;
 
-    /* The parent has a counter and a partly used pool before it forks: a
-     * child that kept them would make the parent's next IDs and bytes. */
     mintid_default_ulid(warm, NULL);
     mintid_default_uuid7(warm, NULL);
     mintid_random_bytes(warm, 3, NULL);
 
-    if (pipe(pipefd) != 0 || (pid = fork()) < 0) {
-        check(0, "fork");
+    if (!spawn_two(make_after_fork, &proc[1], &proc[2], sizeof proc[1], pid, fd)) {
+        check(0, "fork (pool): fork two children");
         return;
     }
-    if (pid == 0) {
-        size_t off = 0;
+    make_after_fork(&proc[0]);
+    ok = collect(pid[0], fd[0], &proc[1], sizeof proc[1]);
+    ok &= collect(pid[1], fd[1], &proc[2], sizeof proc[2]);
+    check(ok, "fork (pool): both children report their pool bytes and IDs");
+    if (!ok)
+        return;
 
-        close(pipefd[0]);
-        make_after_fork(&child);
-        while (off < sizeof child) {
-            ssize_t w = write(pipefd[1], (uint8_t *)&child + off, sizeof child - off);
-            if (w <= 0)
-                _exit(1);
-            off += (size_t)w;
-        }
-        _exit(0);
-    }
-    close(pipefd[1]);
-    make_after_fork(&parent);
-    while (got < sizeof child) {
-        ssize_t r = read(pipefd[0], (uint8_t *)&child + got, sizeof child - got);
-        if (r <= 0)
+    check(!all_zero(proc[1].pool, POOL_SAMPLE) && !all_zero(proc[2].pool, POOL_SAMPLE) &&
+          !all_zero(proc[0].pool, POOL_SAMPLE),
+          "fork (pool): no process's first 16 pool bytes after the fork are all zero");
+    check(memcmp(proc[1].pool, proc[2].pool, POOL_SAMPLE) != 0,
+          "fork (pool): the two children's first 16 pool bytes differ");
+    check(memcmp(proc[0].pool, proc[1].pool, POOL_SAMPLE) != 0 &&
+          memcmp(proc[0].pool, proc[2].pool, POOL_SAMPLE) != 0,
+          "fork (pool): each child's first 16 pool bytes differ from the parent's");
+
+    for (i = 0; i < 3; i++)
+        memcpy(all + i * PER_PROCESS, proc[i].ulid, sizeof proc[i].ulid);
+    check(all_distinct(all, 3 * PER_PROCESS), "fork: parent and two children: all %d ULIDs distinct",
+          3 * PER_PROCESS);
+    for (i = 0; i < 3; i++)
+        memcpy(all + i * PER_PROCESS, proc[i].uuid7, sizeof proc[i].uuid7);
+    check(all_distinct(all, 3 * PER_PROCESS), "fork: parent and two children: all %d UUIDv7s distinct",
+          3 * PER_PROCESS);
+}
+
+/* The first ULID and UUIDv7 of a process after the fork. */
+typedef struct {
+    uint8_t ulid[16];
+    uint8_t uuid7[16];
+} first_ids;
+
+static void make_first_ids(void *out)
+{
+    first_ids *f = out;
+
+    mintid_default_ulid(f->ulid, NULL);
+    mintid_default_uuid7(f->uuid7, NULL);
+}
+
+/* Returns at the start of a new millisecond of the clock the generators read. */
+static void wait_for_tick(void)
+{
+    int64_t start = 0, now = 0;
+
+    mintid_clock_ms(&start, NULL);
+    do
+        mintid_clock_ms(&now, NULL);
+    while (now == start);
+}
+
+/* The ID a generator that continued after id makes in the same ms (SPEC):
+ * ULID: the 80-bit counter in bytes 6..15 plus 1. */
+static void ulid_successor(const uint8_t id[16], uint8_t out[16])
+{
+    int i;
+
+    memcpy(out, id, 16);
+    for (i = 15; i >= 6; i--)
+        if (++out[i] != 0)
             break;
-        got += (size_t)r;
-    }
-    close(pipefd[0]);
-    waitpid(pid, &status, 0);
-    check(got == sizeof child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
-          "fork: the child reports its IDs");
-    check(memcmp(parent.pool, child.pool, POOL_SAMPLE) != 0,
-          "fork: the child's pool bytes differ from the parent's");
+}
 
-    memcpy(both, parent.ulid, sizeof parent.ulid);
-    memcpy(both + PER_PROCESS, child.ulid, sizeof child.ulid);
-    check(all_distinct(both, 2 * PER_PROCESS), "fork: parent and child ULIDs all distinct");
-    memcpy(both, parent.uuid7, sizeof parent.uuid7);
-    memcpy(both + PER_PROCESS, child.uuid7, sizeof child.uuid7);
-    check(all_distinct(both, 2 * PER_PROCESS), "fork: parent and child UUIDv7s all distinct");
+/* UUIDv7: the 74-bit counter rand_a << 62 | rand_b plus 1, where rand_b is
+ * the low 6 bits of byte 8 and bytes 9..15, rand_a the low nibble of byte 6
+ * and byte 7; the version and variant bits stay. */
+static void uuid7_successor(const uint8_t id[16], uint8_t out[16])
+{
+    int i;
+
+    memcpy(out, id, 16);
+    for (i = 15; i >= 9; i--)
+        if (++out[i] != 0)
+            return;
+    out[8] = (uint8_t)((out[8] & 0xC0) | ((out[8] + 1) & 0x3F));
+    if ((out[8] & 0x3F) != 0)
+        return;
+    if (++out[7] != 0)
+        return;
+    out[6] = (uint8_t)((out[6] & 0xF0) | ((out[6] + 1) & 0x0F));
+}
+
+/* The checks below are only as good as the two successor functions: the
+ * parent's own second ID in one ms must be exactly successor(first). */
+static void check_successor(const char *kind, int (*make)(uint8_t out[16], char *err),
+                            void (*successor)(const uint8_t id[16], uint8_t out[16]))
+{
+    uint8_t a[16], b[16], next[16];
+    int attempt;
+
+    for (attempt = 0; attempt < FORK_ATTEMPTS; attempt++) {
+        wait_for_tick();
+        make(a, NULL);
+        make(b, NULL);
+        if (mintid_ulid_time(a) == mintid_ulid_time(b))
+            break;
+    }
+    successor(a, next);
+    check(attempt < FORK_ATTEMPTS && memcmp(b, next, 16) == 0,
+          "fork (counter): the test's %s + 1 is the generator's next %s in the same ms", kind, kind);
+}
+
+/* What the fork attempts saw for one kind. */
+typedef struct {
+    const char *kind;
+    void (*successor)(const uint8_t id[16], uint8_t out[16]);
+    int landed;    /* a child's first ID fell in the warm-up's ms */
+    int continued; /* ... and was warm-up + 1: the parent's counter */
+    int repeated;  /* two of the three processes' first IDs were equal */
+} counter_seen;
+
+static void look_at_attempt(counter_seen *s, const uint8_t warm[16], const uint8_t *parent,
+                            const uint8_t *child0, const uint8_t *child1)
+{
+    const uint8_t *child[2];
+    uint8_t next[16];
+    int i;
+
+    child[0] = child0;
+    child[1] = child1;
+    s->successor(warm, next);
+    for (i = 0; i < 2; i++) {
+        if (mintid_ulid_time(child[i]) != mintid_ulid_time(warm))
+            continue;
+        s->landed = 1;
+        if (memcmp(child[i], next, 16) == 0)
+            s->continued = 1;
+    }
+    if (memcmp(parent, child0, 16) == 0 || memcmp(parent, child1, 16) == 0 ||
+        memcmp(child0, child1, 16) == 0)
+        s->repeated = 1;
+}
+
+static void report_counter(const counter_seen *s)
+{
+    if (!s->landed) {
+        check(0, "fork (counter): no child's first %s fell in the warm-up's ms in %d attempts, "
+              "so a child continuing the parent's counter could not be seen", s->kind, FORK_ATTEMPTS);
+        return;
+    }
+    check(!s->continued, "fork (counter): a child's first %s in the warm-up's ms is not "
+          "warm-up + 1 (it does not continue the parent's counter)", s->kind);
+    check(!s->repeated, "fork (counter): the first %ss of the parent and the two children are distinct",
+          s->kind);
+}
+
+/*
+ * The counter. A child that kept its parent's (last_ms, counter) shows it
+ * only while the clock still reads the warm-up's ms: then its first ID is
+ * warm-up + 1 instead of a fresh draw. So the warm-up starts right after a
+ * tick, and the fork is retried until a child's first ID of each kind lands
+ * in the warm-up's ms; never landing is a failure, not a skip.
+ */
+static void check_fork_counter(void)
+{
+    counter_seen ulid = { "ULID", ulid_successor, 0, 0, 0 };
+    counter_seen uuid7 = { "UUIDv7", uuid7_successor, 0, 0, 0 };
+    first_ids warm, first[3]; /* the parent, then the two children */
+    pid_t pid[2];
+    int fd[2], attempt, forks_ok = 1;
+
+    check_successor("ULID", mintid_default_ulid, ulid_successor);
+    check_successor("UUIDv7", mintid_default_uuid7, uuid7_successor);
+    for (attempt = 0; attempt < FORK_ATTEMPTS && !(ulid.landed && uuid7.landed); attempt++) {
+        wait_for_tick();
+        make_first_ids(&warm);
+        if (!spawn_two(make_first_ids, &first[1], &first[2], sizeof first[1], pid, fd)) {
+            forks_ok = 0;
+            break;
+        }
+        make_first_ids(&first[0]);
+        if (!collect(pid[0], fd[0], &first[1], sizeof first[1]) ||
+            !collect(pid[1], fd[1], &first[2], sizeof first[2])) {
+            forks_ok = 0;
+            break;
+        }
+        look_at_attempt(&ulid, warm.ulid, first[0].ulid, first[1].ulid, first[2].ulid);
+        look_at_attempt(&uuid7, warm.uuid7, first[0].uuid7, first[1].uuid7, first[2].uuid7);
+    }
+    printf("# fork (counter): %d attempt(s)\n", attempt);
+    check(forks_ok, "fork (counter): every attempt forked two children that reported their first IDs");
+    if (!forks_ok)
+        return;
+    report_counter(&ulid);
+    report_counter(&uuid7);
 }
 
 int main(void)
 {
+    /* First: check_fork_pool needs the pool as a new process has it. */
+    check_fork_pool();
+    check_fork_counter();
     check_threads("mintid_default_ulid", mintid_default_ulid, 1);
     check_threads("mintid_default_uuid7", mintid_default_uuid7, 1);
     check_threads("mintid_default_uuid4", mintid_default_uuid4, 0);
-    check_fork();
     printf("1..%d\n", tests);
     return failures > 0 ? 1 : 0;
 }

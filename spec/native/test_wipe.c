@@ -1,0 +1,238 @@
+/*
+ * test_wipe.c: a relative generator's secret-equivalent state (HMAC key
+ * schedule, tag cache, counter) is wiped when __gc or __close runs
+ * (lua_mintid.c gen_gc), and the generator refuses further use. Embeds
+ * Lua 5.4 and reads the generator's own userdata bytes while it is still
+ * alive, which no Lua-level test can do. Prints TAP; exits 1 on a failure.
+ *
+ * The binding is compiled in by #include rather than linked, so that the
+ * test sees gen_ud (its gen_hooks header, then the generator state) exactly
+ * as the binding lays it out, and breaks at build time if that changes.
+ */
+#include "lua_mintid.c"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "lualib.h"
+
+#if LUA_VERSION_NUM < 504
+#error "test_wipe needs Lua 5.4 (<close> variables)"
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TEST_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TEST_PRINTF(f, a)
+#endif
+
+/* Distinctive, and shorter than an HMAC block, so that K0 is this text
+ * itself, zero-padded: a copy of it, or of it XOR ipad/opad, is findable. */
+static const char wipe_secret[] = "wipe-me:0123456789-abcdefghijklmnopqrstuvwxyz";
+#define WINDOW 16 /* bytes of the secret that must not occur in a row */
+#define CLOSED_MSG "attempt to use a closed mintid.RelativeGenerator"
+
+static int tap_tests, tap_failures;
+
+static void tap(int ok, const char *fmt, ...) TEST_PRINTF(2, 3);
+
+static void tap(int ok, const char *fmt, ...)
+{
+    va_list ap;
+
+    tap_tests++;
+    if (!ok)
+        tap_failures++;
+    printf("%s %d - ", ok ? "ok" : "not ok", tap_tests);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+}
+
+/* Whether p[0..n) holds WINDOW bytes in a row of the secret, either as it
+ * is or XOR one of the HMAC pads (K0 ^ ipad, K0 ^ opad). */
+static int holds_secret(const uint8_t *p, size_t n)
+{
+    static const uint8_t pads[] = { 0x00, 0x36, 0x5c };
+    const size_t len = sizeof wipe_secret - 1;
+    uint8_t w[WINDOW];
+    size_t pad, off, at, i;
+
+    for (pad = 0; pad < sizeof pads; pad++)
+        for (off = 0; off + WINDOW <= len; off++) {
+            for (i = 0; i < WINDOW; i++)
+                w[i] = (uint8_t)((uint8_t)wipe_secret[off + i] ^ pads[pad]);
+            for (at = 0; at + WINDOW <= n; at++)
+                if (memcmp(p + at, w, WINDOW) == 0)
+                    return 1;
+        }
+    return 0;
+}
+
+/* Non-zero bytes of the generator state, i.e. after the gen_hooks header
+ * (whose refs and closed flag are legitimately non-zero once closed). The
+ * rest of the union was zeroed by gen_new, so all of it must be zero. */
+static size_t state_nonzero(const uint8_t *p, size_t n)
+{
+    size_t i, count = 0;
+
+    for (i = offsetof(gen_ud, g); i < n; i++)
+        count += p[i] != 0;
+    return count;
+}
+
+/* The userdata in global `name` (the global keeps it alive). */
+static const uint8_t *global_ud(lua_State *L, const char *name, size_t *len)
+{
+    const uint8_t *p;
+
+    lua_getglobal(L, name);
+    p = (const uint8_t *)lua_touserdata(L, -1);
+    *len = p != NULL ? lua_rawlen(L, -1) : 0;
+    lua_pop(L, 1);
+    return p;
+}
+
+static int run(lua_State *L, const char *what, const char *chunk)
+{
+    if (luaL_loadstring(L, chunk) != LUA_OK || lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        tap(0, "%s: %s", what, lua_tostring(L, -1));
+        lua_pop(L, 1);
+        return 0;
+    }
+    return 1;
+}
+
+/* The live state before the wipe, so a scan that sees nothing cannot pass
+ * for a wiped one: the header size, the userdata size and a non-zero state. */
+static void check_before(lua_State *L, const char *how, const char *name)
+{
+    size_t len;
+    const uint8_t *p = global_ud(L, name, &len);
+
+    tap(p != NULL && len == sizeof(gen_ud), "%s: the generator is a %u-byte gen_ud userdata",
+        how, (unsigned)sizeof(gen_ud));
+    tap(p != NULL && state_nonzero(p, len) > 0,
+        "%s: before the wipe, its state after the %u-byte header is not all zero",
+        how, (unsigned)offsetof(gen_ud, g));
+}
+
+static void check_wiped(lua_State *L, const char *how, const char *name)
+{
+    size_t len, left;
+    const uint8_t *p = global_ud(L, name, &len);
+
+    if (p == NULL || len != sizeof(gen_ud)) {
+        tap(0, "%s: the generator is still reachable for the scan", how);
+        return;
+    }
+    tap(!holds_secret(p, len), "%s: no %d-byte run of the secret (or of it XOR an HMAC pad) "
+        "is left in the userdata", how, WINDOW);
+    left = state_nonzero(p, len);
+    tap(left == 0, "%s: every byte after the gen_hooks header is zero (%u non-zero)",
+        how, (unsigned)left);
+}
+
+/* Every method of the closed generator raises CLOSED_MSG. */
+static void check_refuses(lua_State *L, const char *how, const char *name)
+{
+    static const char *const methods[] = { "next", "next_value", "prefix", "tag" };
+    size_t i;
+
+    for (i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        int ok;
+
+        lua_getglobal(L, "use_closed");
+        lua_getglobal(L, name);
+        lua_pushstring(L, methods[i]);
+        if (lua_pcall(L, 2, 2, 0) != LUA_OK) {
+            tap(0, "%s: g:%s raises \"%s\": %s", how, methods[i], CLOSED_MSG, lua_tostring(L, -1));
+            lua_pop(L, 1);
+            continue;
+        }
+        ok = lua_toboolean(L, -2);
+        tap(ok, "%s: g:%s(\"k\") afterwards raises \"%s\"%s%s", how, methods[i], CLOSED_MSG,
+            ok ? "" : "; got: ", ok ? "" : lua_tostring(L, -1));
+        lua_pop(L, 2);
+    }
+}
+
+static const char setup_chunk[] =
+    "core = require 'mintid.core'\n"
+    "function new_gen() return core.relative_generator{ secret = SECRET, salt = 'x' } end\n"
+    "function use_closed(g, method)\n"
+    "  local ok, err = pcall(g[method], g, 'k')\n"
+    "  return not ok and type(err) == 'string' and err:find('" CLOSED_MSG "', 1, true) ~= nil,\n"
+    "         ok and 'no error' or tostring(err)\n"
+    "end\n";
+
+/* __gc called by hand while g is still referenced, then the real collection
+ * (a second run of the same function) must be harmless. */
+static void check_gc(lua_State *L)
+{
+    const char *how = "__gc";
+
+    if (!run(L, "__gc: make a generator and one ID", "g = new_gen(); assert(g:next('k'))"))
+        return;
+    check_before(L, how, "g");
+    if (!run(L, "__gc: call it by hand", "getmetatable(g).__gc(g)"))
+        return;
+    check_wiped(L, how, "g");
+    check_refuses(L, how, "g");
+    tap(run(L, "__gc: collect", "g = nil; collectgarbage(); collectgarbage()"),
+        "__gc: collecting it afterwards (__gc again) is harmless");
+}
+
+/* __close on leaving the scope of a <close> variable; a global keeps the
+ * userdata alive for the scan. */
+static int keep_before(lua_State *L)
+{
+    lua_setglobal(L, "kept");
+    check_before(L, "__close", "kept");
+    return 0;
+}
+
+static void check_close(lua_State *L)
+{
+    const char *how = "__close";
+
+    lua_register(L, "keep_before", keep_before);
+    if (!run(L, "__close: a <close> generator leaves its scope",
+             "do\n"
+             "  local g <close> = new_gen()\n"
+             "  assert(g:next('k'))\n"
+             "  keep_before(g)\n"
+             "end\n"))
+        return;
+    check_wiped(L, how, "kept");
+    check_refuses(L, how, "kept");
+    tap(run(L, "__close: collect", "kept = nil; collectgarbage(); collectgarbage()"),
+        "__close: collecting it afterwards (__gc after __close) is harmless");
+}
+
+int main(void)
+{
+    lua_State *L = luaL_newstate();
+
+    if (L == NULL) {
+        puts("Bail out! luaL_newstate failed");
+        return 1;
+    }
+    luaL_openlibs(L);
+    luaL_requiref(L, "mintid.core", luaopen_mintid_core, 0);
+    lua_pop(L, 1);
+    lua_pushstring(L, wipe_secret);
+    /* The scan itself finds the secret where it is. */
+    tap(holds_secret((const uint8_t *)lua_tostring(L, -1), sizeof wipe_secret - 1),
+        "the scan finds the secret in the Lua string SECRET");
+    lua_setglobal(L, "SECRET");
+    if (run(L, "load mintid.core", setup_chunk)) {
+        check_gc(L);
+        check_close(L);
+    }
+    lua_close(L);
+    printf("1..%d\n", tap_tests);
+    return tap_failures > 0 ? 1 : 0;
+}
