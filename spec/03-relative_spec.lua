@@ -270,6 +270,42 @@ describe("relative ID", function()
             end
         end)
 
+        it("a number key is its integer's decimal text on every Lua; other keys raise", function()
+            local g = mintid.relative_generator { secret = SECRET, clock = function() return 1000 end }
+            -- 42.0 is "42.0" to tostring on Lua 5.3+ and "42" on 5.1: the key is neither text
+            local same = {
+                { "42", 42, 42.0 },
+                { "-7", -7, -7.0 },
+                { "0", 0, -0.0 },
+                { "9007199254740992", 2 ^ 53, h.int(2 ^ 53) },
+                { "4611686018427387904", 2 ^ 62 },
+            }
+            for _, c in ipairs(same) do
+                local text = c[1]
+                for i = 2, #c do
+                    local key = c[i]
+                    local w = text .. " as the number " .. tostring(key)
+                    assert.are.equal(g:prefix(text), g:prefix(key), w)
+                    assert.are.equal(g:tag(text), g:tag(key), w)
+                    assert.are.equal(mintid.relative_tag(SECRET, "", text), mintid.relative_tag(SECRET, "", key), w)
+                    assert.are.equal(g:prefix(text), g:next(key):sub(1, 7), w)
+                    assert.are.equal(g:tag(text), g:next_value(key):tag(), w)
+                end
+            end
+            local bad = {
+                { 42.5, "42.5" }, { -0.5, "-0.5" }, { 1 / 0, nil }, { 0 / 0, nil }, { 2 ^ 63, nil },
+                { {}, "table" }, { true, "boolean" }, { print, "function" },
+            }
+            for _, c in ipairs(bad) do
+                local want = "key must be a string or a 64-bit integer, got " .. (c[2] or "")
+                for _, m in ipairs({ "next", "next_value", "prefix", "tag" }) do
+                    h.raises(function() return g[m](g, c[1]) end, "bad argument", want)
+                end
+                h.raises(function() return mintid.relative_tag(SECRET, "", c[1]) end, "bad argument #3", want)
+            end
+            h.raises(function() return mintid.relative_tag(SECRET, "") end, "bad argument #3", "got no value")
+        end)
+
         it("tostring of a generator never shows the secret", function()
             local secret = "s3cr3t-from-the-key-store!"
             local g = mintid.relative_generator { secret = secret, salt = "orders" }

@@ -105,6 +105,22 @@ describe("API conventions", function()
                 if c[3] then assert.are.equal(c[3], msg, c[1]) end
             end
         end)
+
+        it("a negative number to parse_snowflake gets the message of the same decimal text", function()
+            for _, n in ipairs({ -1, -5, -1.0, -4194308096 }) do
+                local text = string.format("%d", n)
+                local v, msg = mintid.parse_snowflake(n)
+                h.assert_bad_data(v, msg, nil, "parse_snowflake(" .. text .. ")")
+                local _, want = mintid.parse_snowflake(text)
+                assert.are.equal("invalid snowflake ID: bad character '-' at 1", want)
+                assert.are.equal(want, msg)
+            end
+            -- the epoch is checked as the generators check it
+            h.raises(function() return mintid.parse_snowflake("1", -5) end,
+                "bad argument #2", "epoch must be >= 0, got -5")
+            h.raises(function() return mintid.snowflake_generator { epoch = -5 } end,
+                "epoch must be >= 0, got -5")
+        end)
     end)
 
     describe("bad arguments raise", function()
@@ -121,6 +137,8 @@ describe("API conventions", function()
                 { "relative_from", { nil, 0, 0 } }, { "relative_from", { 0, {}, 0 } }, { "relative_from", { 0, 0, "x" } },
                 { "relative_tag", { {}, "", "k" } }, { "relative_tag", { SECRET, {}, "k" } },
                 { "relative_tag", { SECRET, "", {} } }, { "relative_tag", { nil, "", "k" } },
+                -- numbers are not secrets or salts: 42.0 would be "42.0" on 5.3+, "42" on 5.1
+                { "relative_tag", { 1234567890123456, "", "k" } }, { "relative_tag", { SECRET, 42, "k" } },
                 { "parse_snowflake", { nil } }, { "parse_snowflake", { {} } }, { "parse_snowflake", { "1", {} } },
                 { "nanoid", { "x" } }, { "nanoid", { {} } }, { "nanoid", { 21, {} } },
             }
@@ -382,6 +400,132 @@ describe("API conventions", function()
                 fail = false
                 assert.is_not_nil(c[4](g), c[1])
                 assert.are.equal(2, draws, c[1] .. ": the call after the error drew fresh bytes")
+            end
+        end)
+    end)
+
+    describe("hooks, closing and the collector", function()
+        -- Every generator kind, a call of it, and how many of the two hooks
+        -- it keeps (UUIDv4 and Nano ID read no clock, snowflakes draw nothing).
+        local HOOKED = {
+            { "ulid_generator", {}, function(g) return g:next() end, 2 },
+            { "uuid7_generator", {}, function(g) return g:next() end, 2 },
+            { "uuid4_generator", {}, function(g) return g:next() end, 1 },
+            { "relative_generator", { secret = SECRET }, function(g) return g:next("k") end, 2 },
+            { "snowflake_generator", {}, function(g) return g:next() end, 1 },
+            { "nanoid_generator", {}, function(g) return g:next() end, 1 },
+        }
+
+        local function count(t)
+            local n = 0
+            for _ in pairs(t) do n = n + 1 end
+            return n
+        end
+
+        it("a generator whose own hooks reach it is collected once dropped", function()
+            local alive = setmetatable({}, { __mode = "k" })
+            -- In a function of its own, so no dead local of the caller's
+            -- frame still holds the last generator during the collection.
+            local function make_and_drop(c)
+                for _ = 1, 200 do
+                    local svc = { now = 1000 }
+                    svc.gen = mintid[c[1]](with(c[2], {
+                        clock = function() return svc.now end,
+                        random = function(n) return svc.gen and ("\0"):rep(n) end,
+                    }))
+                    assert(c[3](svc.gen) ~= nil, c[1])
+                    alive[svc.gen] = true
+                end
+            end
+            for _, c in ipairs(HOOKED) do
+                make_and_drop(c)
+                assert.are.equal(200, count(alive), c[1])
+                collectgarbage()
+                collectgarbage()
+                assert.are.equal(0, count(alive), c[1] .. ": generators still alive after two collections")
+            end
+        end)
+
+        it("closing a generator lets its hooks go while the generator lives on", function()
+            for _, c in ipairs(HOOKED) do
+                local hooks = setmetatable({}, { __mode = "v" })
+                local function make()
+                    local state = {}
+                    hooks.clock = function() return state.now or 1000 end
+                    hooks.random = function(n) return state.bytes or ("\0"):rep(n) end
+                    return mintid[c[1]](with(c[2], { clock = hooks.clock, random = hooks.random }))
+                end
+                local g = make()
+                assert(c[3](g) ~= nil, c[1])
+                collectgarbage()
+                assert.are.equal(c[4], count(hooks), c[1] .. ": a live generator keeps its hooks")
+                getmetatable(g).__gc(g)
+                collectgarbage()
+                collectgarbage()
+                assert.are.equal(0, count(hooks), c[1] .. ": hooks still alive after __gc")
+                h.raises(function() return c[3](g) end, "attempt to use a closed mintid.")
+            end
+        end)
+
+        it("closing a generator from its own random function raises, and leaves it whole", function()
+            local right_prefix = mintid.relative_generator({ secret = SECRET }):prefix("k")
+            for _, c in ipairs(DRAWING) do
+                for _, close in ipairs({ "__gc", "__close" }) do
+                    for _, caught in ipairs({ true, false }) do
+                        local g, err
+                        local tried = 0
+                        g = mintid[c[1]](with(c[2], {
+                            clock = function() return 1000 end,
+                            random = function(n)
+                                if tried == 0 then
+                                    tried = 1
+                                    if caught then
+                                        local ok
+                                        ok, err = pcall(getmetatable(g)[close], g)
+                                        assert(not ok, "the generator was closed while making an ID")
+                                    else
+                                        getmetatable(g)[close](g)
+                                    end
+                                end
+                                return ("\0"):rep(n)
+                            end,
+                        }))
+                        local w = c[1] .. " " .. close .. (caught and " (caught)" or "")
+                        local want = "cannot close " .. tostring(g):match("^(%S+)") .. " while it is making an ID"
+                        local id
+                        if caught then
+                            -- the ID is made as if nothing had happened
+                            id = c[4](g)
+                            assert.is_truthy(tostring(err):find(want, 1, true), w .. ": " .. tostring(err))
+                        else
+                            h.raises(function() return c[4](g) end, want)
+                            id = c[4](g)
+                        end
+                        assert.are.equal(1, tried, w)
+                        assert(id ~= nil, w)
+                        -- not closed, and a relative generator still has its key
+                        assert(c[4](g) ~= nil, w)
+                        if c[1] == "relative_generator" then
+                            assert.are.equal(right_prefix, id:sub(1, 7), w .. ": an ID of a wiped key")
+                        end
+                    end
+                end
+            end
+        end)
+
+        it("closing a generator from its own clock makes that call raise, as for a closed one", function()
+            for _, c in ipairs(CLOCKED) do
+                for _, close in ipairs({ "__gc", "__close" }) do
+                    local g
+                    g = mintid[c[1]](with(c[2], {
+                        clock = function()
+                            getmetatable(g)[close](g)
+                            return 1000
+                        end,
+                    }))
+                    h.raises(function() return c[3](g) end, "attempt to use a closed mintid.")
+                    h.raises(function() return c[3](g) end, "attempt to use a closed mintid.")
+                end
             end
         end)
     end)

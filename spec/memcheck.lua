@@ -34,5 +34,12 @@ local s = m.snowflake_generator { machine_id = 3, epoch = 1288834974657 }
 for _ = 1, 5000 do s:next() end
 local u = m.parse_uuid(m.uuid7())
 assert(u:time() and u:ulid() and u == m.uuid_from_bytes(u:bytes()))
+-- hooks kept as user values, reachable from the generator they belong to
+for _ = 1, 100 do
+   local holder = {}
+   holder.g = m.relative_generator { secret = ("x"):rep(32), clock = function() return holder.now or 1 end,
+      random = function(k) return ("\1"):rep(k) end }
+   holder.g:next(42); holder.g:next("key")
+end
 collectgarbage(); collectgarbage()
 print("memcheck script done")

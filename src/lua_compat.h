@@ -1,9 +1,9 @@
 /*
  * lua_compat.h: what lua_mintid.c needs from Lua 5.1, 5.2, 5.3, 5.4 and
  * LuaJIT, included before anything else of Lua. It shims only the calls the
- * binding makes, and carries the two helpers that move 64-bit integers in
- * and out of Lua, where lua_Integer may be 32 bits and numbers may be
- * doubles.
+ * binding makes, carries user values of userdata (built into 5.4 only),
+ * and the helpers that move 64-bit integers in and out of Lua, where
+ * lua_Integer may be 32 bits and numbers may be doubles.
  */
 #ifndef MINTID_LUA_COMPAT_H
 #define MINTID_LUA_COMPAT_H
@@ -54,10 +54,75 @@ static void *luaL_testudata(lua_State *L, int ud, const char *tname)
 
 #endif
 
-/* Userdata never need user values here; before 5.4 there is no such thing. */
-#if LUA_VERSION_NUM < 504
-#define lua_newuserdatauv(L, size, nuv) ((void)(nuv), lua_newuserdata((L), (size)))
+/*
+ * User values: Lua values that a full userdata keeps alive, numbered from 1.
+ * Unlike a registry reference, which the collector treats as a root, a user
+ * value dies with its userdata, so a function held there may refer back to
+ * the userdata without keeping it alive forever. 5.4 has them built in;
+ * below, they are the fields 1..nuv of a table that is the userdata's one
+ * uservalue (5.2, 5.3) or its environment (5.1, LuaJIT), made here.
+ *
+ * Set and get only user values 1..nuv of a userdata that
+ * mintid_newuserdatauv made: on 5.1 any other userdata's environment is a
+ * table too (the globals, most likely), which mintid_setuservalue would write.
+ */
+static void *mintid_newuserdatauv(lua_State *L, size_t size, int nuv)
+{
+#if LUA_VERSION_NUM >= 504
+    return lua_newuserdatauv(L, size, nuv);
+#else
+    void *p = lua_newuserdata(L, size);
+
+    if (nuv > 0) {
+        lua_createtable(L, nuv, 0);
+#if LUA_VERSION_NUM >= 502
+        lua_setuservalue(L, -2);
+#else
+        lua_setfenv(L, -2);
 #endif
+    }
+    return p;
+#endif
+}
+
+#if LUA_VERSION_NUM < 504
+/* Pushes the table of user values of the userdata at idx. */
+static void mintid_pushuservalues(lua_State *L, int idx)
+{
+#if LUA_VERSION_NUM >= 502
+    lua_getuservalue(L, idx);
+#else
+    lua_getfenv(L, idx);
+#endif
+}
+#endif
+
+/* Pops a value and makes it user value n of the userdata at idx. */
+static void mintid_setuservalue(lua_State *L, int idx, int n)
+{
+#if LUA_VERSION_NUM >= 504
+    lua_setiuservalue(L, idx, n);
+#else
+    if (idx < 0 && idx > LUA_REGISTRYINDEX)
+        idx = lua_gettop(L) + idx + 1; /* the table is pushed below */
+    mintid_pushuservalues(L, idx);
+    lua_insert(L, -2);
+    lua_rawseti(L, -2, n);
+    lua_pop(L, 1);
+#endif
+}
+
+/* Pushes user value n of the userdata at idx. */
+static void mintid_getuservalue(lua_State *L, int idx, int n)
+{
+#if LUA_VERSION_NUM >= 504
+    lua_getiuservalue(L, idx, n);
+#else
+    mintid_pushuservalues(L, idx);
+    lua_rawgeti(L, -1, n);
+    lua_remove(L, -2);
+#endif
+}
 
 /* Where a Lua integer holds any int64 (5.3 and 5.4 in their default
  * configuration), 64-bit values such as snowflake IDs can be Lua integers. */
@@ -117,13 +182,19 @@ static int64_t mintid_checkint64(lua_State *L, int arg)
  * timestamp, tag and rand of this library). */
 static void mintid_pushint64(lua_State *L, int64_t v)
 {
+#if MINTID_LUA_INT64
+    lua_pushinteger(L, (lua_Integer)v);
+#else
 #if LUA_VERSION_NUM >= 503
-    if ((int64_t)(lua_Integer)v == v) {
+    /* A narrower lua_Integer (LUA_32BITS): only values in its range become
+     * integers; casting any other into it would be implementation-defined. */
+    if (v >= LUA_MININTEGER && v <= LUA_MAXINTEGER) {
         lua_pushinteger(L, (lua_Integer)v);
         return;
     }
 #endif
     lua_pushnumber(L, (lua_Number)v);
+#endif
 }
 
 #endif

@@ -61,17 +61,38 @@ static int fail(lua_State *L, int rc, const char *err)
     return fail_msg(L, msg);
 }
 
-/* The pool with err as ctx: mintid_random_pool passes no err buffer, so a
- * failing OS source would lose its own reason (strerror text). */
-static int pool_draw(void *ctx, uint8_t *buf, size_t n)
-{
-    return mintid_random_bytes(buf, n, (char *)ctx);
-}
-
 /* A number's own text (3.5 has no integer value) or a non-number's type. */
 static const char *describe_non_integer(lua_State *L, int idx)
 {
     return lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx);
+}
+
+/* Room for the decimal text of any int64 and its NUL. */
+#define KEY_NUMBER_SIZE 24
+
+/* check_key for anything but a string. */
+static const uint8_t *check_number_key(lua_State *L, int arg, char buf[KEY_NUMBER_SIZE], size_t *len)
+{
+    int64_t v = 0;
+
+    if (!mintid_toint64(L, arg, &v))
+        luaL_argerror(L, arg, lua_pushfstring(L, "key must be a string or a 64-bit integer, got %s",
+                                              describe_non_integer(L, arg)));
+    *len = strlen(i64str(buf, v));
+    return (const uint8_t *)buf;
+}
+
+/*
+ * The key of a relative ID at arg (its bytes go into the tag): a string as
+ * it is, or an integer-valued number as its decimal text, written to buf.
+ * luaL_checklstring would turn 42.0 into "42.0" on 5.3+ but "42" on 5.1,
+ * so one key would have different tags on different Lua versions.
+ */
+static inline const uint8_t *check_key(lua_State *L, int arg, char buf[KEY_NUMBER_SIZE], size_t *len)
+{
+    if (lua_type(L, arg) == LUA_TSTRING)
+        return (const uint8_t *)lua_tolstring(L, arg, len);
+    return check_number_key(L, arg, buf, len);
 }
 
 /* ---- values: 16 bytes in a userdata ------------------------------------ */
@@ -100,7 +121,7 @@ typedef void (*push_id_fn)(lua_State *L, const uint8_t id[16], const value_kind 
 
 static void push_value(lua_State *L, const uint8_t id[16], const value_kind *k)
 {
-    uint8_t *p = (uint8_t *)lua_newuserdatauv(L, 16, 0);
+    uint8_t *p = (uint8_t *)mintid_newuserdatauv(L, 16, 0);
 
     memcpy(p, id, 16);
     luaL_setmetatable(L, k->tname);
@@ -234,10 +255,20 @@ static int relative_rand(lua_State *L)
 
 /* ---- generators: what tells the kinds apart ------------------------------ */
 
+/*
+ * The clock and random options are user values of the generator's userdata
+ * (UV_CLOCK, UV_RANDOM), never registry references: a registry reference is
+ * a root for the collector, so a hook that reaches its own generator (a
+ * clock reading a field of the object that holds the generator) would keep
+ * both alive forever. The flags say whether they are there, so a generator
+ * without hooks never looks at its user values on the hot path.
+ */
+enum { UV_CLOCK = 1, UV_RANDOM, UV_COUNT = UV_RANDOM };
+
 typedef struct {
-    int clock_ref;  /* the clock option, or LUA_NOREF for the OS clock */
-    int random_ref; /* random_checked wrapping the random option, or LUA_NOREF */
-    int closed;     /* __gc or __close ran: the refs (and a secret) are gone */
+    int has_clock;  /* user value UV_CLOCK is the clock option; else the OS clock */
+    int has_random; /* user value UV_RANDOM is random_checked wrapping the random option */
+    int closed;     /* __gc or __close ran: the hooks (and a secret) are gone */
     int busy;       /* inside a core call that may run the random option */
 } gen_hooks;
 
@@ -332,33 +363,30 @@ static const gen_kind *upvalue_gen_kind(lua_State *L)
 
 /* ---- generators: the clock and random hooks ------------------------------ */
 
+/* Every method and metamethod of a generator takes it as argument 1. */
+#define GEN_ARG 1
+
 typedef struct {
     lua_State *L;
-    int ref;
+    int fn;     /* stack index of random_checked, 0 for the pool */
     int raised; /* an error object waits on the stack top */
 } random_ctx;
 
-/* Setting LUA_NOREF makes a second run (__close, then __gc) harmless. */
-static void hooks_release(lua_State *L, gen_hooks *h)
+/* A closed generator would quietly fall back to the OS clock and random
+ * (or, for relative IDs, a wiped key). */
+static void gen_check_open(lua_State *L, const gen_kind *k, const gen_ud *u)
 {
-    luaL_unref(L, LUA_REGISTRYINDEX, h->clock_ref);
-    luaL_unref(L, LUA_REGISTRYINDEX, h->random_ref);
-    h->clock_ref = LUA_NOREF;
-    h->random_ref = LUA_NOREF;
-    h->closed = 1;
-}
-
-/*
- * A closed generator would quietly fall back to the OS clock and random
- * (or, for relative IDs, a wiped key), and a re-entrant call from its own
- * random option would interleave two updates of one state: both raise.
- */
-static gen_ud *check_gen(lua_State *L, const gen_kind *k)
-{
-    gen_ud *u = (gen_ud *)luaL_checkudata(L, 1, k->tname);
-
     if (u->h.closed)
         luaL_error(L, "attempt to use a closed %s", k->tname);
+}
+
+/* A re-entrant call from the generator's own random option would
+ * interleave two updates of one state: it raises, as a closed one does. */
+static gen_ud *check_gen(lua_State *L, const gen_kind *k)
+{
+    gen_ud *u = (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
+
+    gen_check_open(L, k, u);
     if (u->h.busy)
         luaL_error(L, "%s called again from its own random function", k->tname);
     return u;
@@ -393,7 +421,7 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
 
     if (c->raised)
         return MINTID_ERANDOM;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, c->ref);
+    lua_pushvalue(L, c->fn);
     lua_pushinteger(L, (lua_Integer)n);
     if (lua_pcall(L, 1, 1, 0) != 0) {
         c->raised = 1;
@@ -404,21 +432,25 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
     return MINTID_OK;
 }
 
-/* The random source of one core call: the option if given, else the pool
- * (with err as ctx, to keep the OS's reason). */
+/* The random source of one core call: the option if the generator at
+ * GEN_ARG has one (pushed, so that it lives through the call whatever the
+ * option does), else the pool, with err as its ctx to keep the OS's reason. */
 static void random_begin(lua_State *L, gen_hooks *h, random_ctx *c,
                          mintid_random_fn *fn, void **ctx, char *err)
 {
     c->L = L;
-    c->ref = h->random_ref;
+    c->fn = 0;
     c->raised = 0;
-    if (h->random_ref == LUA_NOREF) {
-        *fn = pool_draw;
+    if (h == NULL || !h->has_random) {
+        *fn = mintid_random_pool;
         *ctx = err;
         return;
     }
-    /* Room for the function, n and its result, checked before the core runs. */
+    /* Room for the function, its copy, n and the result, checked before
+     * the core runs. */
     luaL_checkstack(L, 4, "mintid random");
+    mintid_getuservalue(L, GEN_ARG, UV_RANDOM);
+    c->fn = lua_gettop(L);
     *fn = random_from_lua;
     *ctx = c;
     h->busy = 1;
@@ -426,29 +458,44 @@ static void random_begin(lua_State *L, gen_hooks *h, random_ctx *c,
 
 static void random_end(lua_State *L, gen_hooks *h, const random_ctx *c)
 {
+    if (c->fn == 0)
+        return;
     h->busy = 0;
     if (c->raised)
         lua_error(L);
+    lua_pop(L, 1);
+}
+
+static int64_t os_now(lua_State *L)
+{
+    int64_t now = 0;
+    char err[MINTID_ERRMSG_SIZE];
+
+    err[0] = '\0';
+    if (mintid_clock_ms(&now, err) != MINTID_OK)
+        luaL_error(L, "%s", err[0] != '\0' ? err : mintid_strerror(MINTID_ECLOCK));
+    return now;
 }
 
 /* The clock option runs here, before any core call, so it may raise. */
-static int64_t gen_now(lua_State *L, const gen_hooks *h)
+static int64_t hook_now(lua_State *L, const gen_kind *k, const gen_ud *u)
 {
     int64_t now = 0;
 
-    if (h->clock_ref == LUA_NOREF) {
-        char err[MINTID_ERRMSG_SIZE];
-        err[0] = '\0';
-        if (mintid_clock_ms(&now, err) != MINTID_OK)
-            luaL_error(L, "%s", err[0] != '\0' ? err : mintid_strerror(MINTID_ECLOCK));
-        return now;
-    }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, h->clock_ref);
+    mintid_getuservalue(L, GEN_ARG, UV_CLOCK);
     lua_call(L, 0, 1);
     if (!mintid_toint64(L, -1, &now))
         luaL_error(L, "clock must return an integer (ms), got %s", describe_non_integer(L, -1));
     lua_pop(L, 1);
+    /* The clock may have closed its own generator (__gc, __close). */
+    gen_check_open(L, k, u);
     return now;
+}
+
+/* The time of the generator at GEN_ARG, from its clock option if it has one. */
+static inline int64_t gen_now(lua_State *L, const gen_kind *k, const gen_ud *u)
+{
+    return u->h.has_clock ? hook_now(L, k, u) : os_now(L);
 }
 
 static int gen_tostring(lua_State *L)
@@ -459,15 +506,33 @@ static int gen_tostring(lua_State *L)
     return 1;
 }
 
-/* Also __close, so it may run twice: hooks_release and the wipe allow it. */
+/*
+ * Also __close, so it may run twice. Only the generator's own random
+ * option can reach it while busy (the collector never does: the running
+ * call holds the generator); wiping then would change the key under the
+ * core, which would return an ID of the wrong tag, so it refuses.
+ */
 static int gen_gc(lua_State *L)
 {
     const gen_kind *k = upvalue_gen_kind(L);
-    gen_ud *u = (gen_ud *)luaL_checkudata(L, 1, k->tname);
+    gen_ud *u = (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
 
+    if (u->h.busy)
+        return luaL_error(L, "cannot close %s while it is making an ID", k->tname);
     if (k->wipe != NULL)
         k->wipe(u);
-    hooks_release(L, &u->h);
+    /* Let the hooks go now, not when the userdata itself is collected. */
+    if (u->h.has_clock) {
+        lua_pushnil(L);
+        mintid_setuservalue(L, GEN_ARG, UV_CLOCK);
+    }
+    if (u->h.has_random) {
+        lua_pushnil(L);
+        mintid_setuservalue(L, GEN_ARG, UV_RANDOM);
+    }
+    u->h.has_clock = 0;
+    u->h.has_random = 0;
+    u->h.closed = 1;
     return 0;
 }
 
@@ -490,7 +555,7 @@ static void opt_check_function(lua_State *L, int idx, const char *name)
  * the order of `known` (which starts with "clock", "random"), at 2, 3, ...;
  * raises on a key not in `known`, since a misspelt option silently ignored
  * is a wrong generator. The clock and random options are checked here,
- * before the generator exists, and bound to it by gen_bind_hooks.
+ * before the generator exists, and bound to it by gen_new.
  */
 static void gen_options(lua_State *L, const char *const known[])
 {
@@ -550,35 +615,35 @@ static int64_t opt_int64(lua_State *L, int idx, const char *name, int64_t def)
 
 /* ---- generators: construction -------------------------------------------- */
 
-/* Zeroed and given its metatable before the state is written, so __gc
- * (which wipes a relative ID key) runs whatever happens next. */
+/*
+ * The new generator, left on the stack top with the hooks of gen_options
+ * (at 2 and 3) that its kind uses as its user values. Zeroed and given its
+ * metatable before the state is written, so __gc (which wipes a relative
+ * ID key) runs whatever happens next. Only a generator with hooks gets
+ * room for them (below 5.4, a table).
+ */
 static gen_ud *gen_new(lua_State *L, const gen_kind *k)
 {
-    gen_ud *u = (gen_ud *)lua_newuserdatauv(L, sizeof *u, 0);
+    int with_clock = k->uses_clock && !lua_isnil(L, 2);
+    int with_random = k->uses_random && !lua_isnil(L, 3);
+    gen_ud *u = (gen_ud *)mintid_newuserdatauv(L, sizeof *u, with_clock || with_random ? UV_COUNT : 0);
 
     memset(u, 0, sizeof *u);
-    u->h.clock_ref = LUA_NOREF;
-    u->h.random_ref = LUA_NOREF;
     luaL_setmetatable(L, k->tname);
     if (k->init != NULL)
         k->init(u);
-    return u;
-}
-
-/* Only now that __gc is set can a reference not leak. Returns the new
- * generator, left on the stack top. */
-static int gen_bind_hooks(lua_State *L, gen_ud *u, const gen_kind *k)
-{
-    if (k->uses_clock && !lua_isnil(L, 2)) {
+    if (with_clock) {
         lua_pushvalue(L, 2);
-        u->h.clock_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        mintid_setuservalue(L, -2, UV_CLOCK);
+        u->h.has_clock = 1;
     }
-    if (k->uses_random && !lua_isnil(L, 3)) {
+    if (with_random) {
         lua_pushvalue(L, 3);
         lua_pushcclosure(L, random_checked, 1);
-        u->h.random_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        mintid_setuservalue(L, -2, UV_RANDOM);
+        u->h.has_random = 1;
     }
-    return 1;
+    return u;
 }
 
 /* ULID, UUIDv7 and UUIDv4 generators take no option but the two hooks. */
@@ -587,7 +652,8 @@ static int new_hooks_only_gen(lua_State *L, const gen_kind *k)
     static const char *const known[] = { "clock", "random", NULL };
 
     gen_options(L, known);
-    return gen_bind_hooks(L, gen_new(L, k), k);
+    gen_new(L, k);
+    return 1;
 }
 
 static int m_ulid_generator(lua_State *L) { return new_hooks_only_gen(L, &ulid_gen_kind); }
@@ -615,7 +681,7 @@ static int m_relative_generator(lua_State *L)
         mintid_relative_gen_wipe(&u->g.relative);
         return luaL_argerror(L, 1, err);
     }
-    return gen_bind_hooks(L, u, &relative_gen_kind);
+    return 1;
 }
 
 static int m_snowflake_generator(lua_State *L)
@@ -630,9 +696,10 @@ static int m_snowflake_generator(lua_State *L)
     gen_options(L, known);
     machine_id = opt_int64(L, 4, "machine_id", 1);
     epoch = opt_int64(L, 5, "epoch", 0);
-    /* Checked here too: the core takes a uint32_t, which a negative or huge
-     * Lua value would wrap into. */
-    if (machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE)
+    /* The core checks (and words) every machine_id a uint32_t holds; one it
+     * cannot take gets the same words as mintid_snowflake_gen_init's
+     * "machine_id must be 0..1023, got N" here. */
+    if (machine_id < 0 || machine_id > (int64_t)UINT32_MAX)
         return luaL_argerror(L, 1, lua_pushfstring(L, "machine_id must be 0..%d, got %s",
                                                    MINTID_SNOWFLAKE_MAX_MACHINE, i64str(buf, machine_id)));
     err[0] = '\0';
@@ -640,9 +707,12 @@ static int m_snowflake_generator(lua_State *L)
         return luaL_argerror(L, 1, err);
     u = gen_new(L, &snowflake_gen_kind);
     u->g.snowflake = g;
-    return gen_bind_hooks(L, u, &snowflake_gen_kind);
+    return 1;
 }
 
+/* mintid.nanoid(size) with the default alphabet never reaches
+ * mintid_nanoid_spec_init, so this mirrors its "size must be 1..1048576,
+ * got N" (and keeps a negative size from wrapping in its size_t). */
 static void check_nanoid_size(lua_State *L, int arg, int64_t size)
 {
     char buf[24];
@@ -671,7 +741,7 @@ static int m_nanoid_generator(lua_State *L)
         return luaL_argerror(L, 1, err);
     u = gen_new(L, &nanoid_gen_kind);
     u->g.nanoid = s;
-    return gen_bind_hooks(L, u, &nanoid_gen_kind);
+    return 1;
 }
 
 /* ---- making IDs (the hot path) ------------------------------------------- */
@@ -703,6 +773,7 @@ static inline int id_gen_push_next(lua_State *L, push_id_fn push)
     gen_ud *u = check_gen(L, k);
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE];
+    char keybuf[KEY_NUMBER_SIZE];
     random_ctx c;
     id_args a;
     int rc;
@@ -710,8 +781,8 @@ static inline int id_gen_push_next(lua_State *L, push_id_fn push)
     a.key = NULL;
     a.key_len = 0;
     if (k->takes_key)
-        a.key = (const uint8_t *)luaL_checklstring(L, 2, &a.key_len);
-    a.now_ms = k->uses_clock ? gen_now(L, &u->h) : 0;
+        a.key = check_key(L, 2, keybuf, &a.key_len);
+    a.now_ms = k->uses_clock ? gen_now(L, k, u) : 0;
     random_begin(L, &u->h, &c, &a.rnd, &a.ctx, err);
     err[0] = '\0';
     rc = k->make(u, &a, id, err);
@@ -729,10 +800,11 @@ static int id_gen_next_value(lua_State *L) { return id_gen_push_next(L, push_val
 static uint32_t relative_gen_key_tag(lua_State *L)
 {
     gen_ud *u = check_gen(L, &relative_gen_kind);
+    char keybuf[KEY_NUMBER_SIZE];
     size_t key_len;
-    const char *key = luaL_checklstring(L, 2, &key_len);
+    const uint8_t *key = check_key(L, 2, keybuf, &key_len);
 
-    return mintid_relative_gen_tag(&u->g.relative, (const uint8_t *)key, key_len);
+    return mintid_relative_gen_tag(&u->g.relative, key, key_len);
 }
 
 static int relative_gen_prefix(lua_State *L)
@@ -759,13 +831,13 @@ static int snowflake_gen_next(lua_State *L)
     int rc;
 
     err[0] = '\0';
-    if (u->h.clock_ref == LUA_NOREF) {
+    if (!u->h.has_clock) {
         /* The OS clock passes every millisecond: the core may spin. */
         rc = mintid_snowflake_gen_next(g, &id, err);
     } else {
         uint32_t reads = 0;
         for (;;) {
-            int64_t now = gen_now(L, &u->h);
+            int64_t now = gen_now(L, &snowflake_gen_kind, u);
             /* Taken after the clock ran, which could have used this generator. */
             saved = g->state;
             rc = mintid_snowflake_gen_try(g, now, &id, err);
@@ -804,27 +876,26 @@ static int snowflake_gen_next(lua_State *L)
     return 1;
 }
 
-/* A Nano ID of spec s, from the random option of h if h has one, else from
- * the pool: on the C stack when small, else in a scratch userdata that the
- * GC reclaims even if an error is raised. */
+/* A Nano ID of spec s, from the random option of h (the hooks of the
+ * generator at GEN_ARG) if h has one, else from the pool: on the C stack
+ * when small, else in a scratch userdata that the GC reclaims even if an
+ * error is raised. */
 static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h)
 {
     char stackbuf[NANOID_STACK_SIZE];
     char err[MINTID_ERRMSG_SIZE];
     char *out = stackbuf;
     random_ctx c;
-    mintid_random_fn fn = pool_draw;
-    void *ctx = err;
+    mintid_random_fn fn;
+    void *ctx;
     int rc;
 
     if (s->size > sizeof stackbuf)
-        out = (char *)lua_newuserdatauv(L, s->size, 0);
-    if (h != NULL)
-        random_begin(L, h, &c, &fn, &ctx, err);
+        out = (char *)mintid_newuserdatauv(L, s->size, 0);
+    random_begin(L, h, &c, &fn, &ctx, err);
     err[0] = '\0';
     rc = mintid_nanoid_generate(s, fn, ctx, (uint8_t *)out, err);
-    if (h != NULL)
-        random_end(L, h, &c);
+    random_end(L, h, &c);
     if (rc != MINTID_OK)
         return fail(L, rc, err);
     lua_pushlstring(L, out, s->size);
@@ -905,13 +976,11 @@ static int m_parse_snowflake(lua_State *L)
     uint32_t machine_id, sequence;
     char err[MINTID_ERRMSG_SIZE];
     char buf[24];
+    const char *text = NULL; /* decimal text for the core to parse */
+    size_t len = 0;
 
     if (lua_type(L, 1) == LUA_TSTRING) {
-        size_t len;
-        const char *text = lua_tolstring(L, 1, &len);
-        err[0] = '\0';
-        if (mintid_snowflake_parse_decimal(text, len, &id, err) != MINTID_OK)
-            return fail(L, MINTID_EPARSE, err);
+        text = lua_tolstring(L, 1, &len);
     } else if (lua_type(L, 1) == LUA_TNUMBER) {
         int64_t v;
 #if MINTID_LUA_INT64
@@ -924,18 +993,29 @@ static int m_parse_snowflake(lua_State *L)
             return luaL_argerror(L, 1, "a number snowflake ID must be an integer below 2^53 "
                                        "on this Lua; pass larger IDs as decimal text");
 #endif
-        if (v < 0)
-            return fail_msg(L, "invalid snowflake ID: negative");
-        id = (uint64_t)v;
+        if (v >= 0) {
+            id = (uint64_t)v;
+        } else {
+            /* The core's message for the same number as text ("invalid
+             * snowflake ID: bad character '-' at 1"), from the core itself. */
+            text = i64str(buf, v);
+            len = strlen(text);
+        }
     } else {
         return luaL_argerror(L, 1, lua_pushfstring(L, "integer or decimal string expected, got %s",
                                                    luaL_typename(L, 1)));
     }
+    err[0] = '\0';
+    if (text != NULL && mintid_snowflake_parse_decimal(text, len, &id, err) != MINTID_OK)
+        return fail(L, MINTID_EPARSE, err);
     if (!lua_isnoneornil(L, 2)) {
+        mintid_snowflake_gen epoch_check;
         epoch = mintid_checkint64(L, 2);
-        /* The generators take the same epochs (mintid_snowflake_gen_init). */
-        if (epoch < 0)
-            return luaL_argerror(L, 2, lua_pushfstring(L, "epoch must be >= 0, got %s", i64str(buf, epoch)));
+        /* The epochs of the generators, checked (and the message worded)
+         * by the core's generator setup. */
+        err[0] = '\0';
+        if (mintid_snowflake_gen_init(&epoch_check, 0, epoch, err) != MINTID_OK)
+            return luaL_argerror(L, 2, err);
     }
     mintid_snowflake_split(id, epoch, &timestamp, &machine_id, &sequence);
     mintid_pushint64(L, timestamp);
@@ -982,8 +1062,14 @@ static int from_bytes(lua_State *L, const value_kind *k)
 static int m_ulid_from_bytes(lua_State *L) { return from_bytes(L, &ulid_kind); }
 static int m_uuid_from_bytes(lua_State *L) { return from_bytes(L, &uuid_kind); }
 
-/* relative_from(tag, ms, rand): values beyond the core's C types get the
- * core's message here, in the core's order (tag, ms, rand). */
+/*
+ * relative_from(tag, ms, rand). The core checks and words every value its
+ * C types hold (uint32_t tag, int64_t ms, uint64_t rand); only a negative
+ * or huge tag and a negative rand cannot reach it. Those get, in the core's
+ * order (tag, ms, rand), the words of mintid_relative_from_parts:
+ * "relative ID tag N out of range 0..1073741823" and
+ * "relative ID rand N out of range 0..1125899906842623".
+ */
 static int m_relative_from(lua_State *L)
 {
     int64_t tag = mintid_checkint64(L, 1);
@@ -1000,6 +1086,7 @@ static int m_relative_from(lua_State *L)
         return fail_msg(L, err);
     }
     err[0] = '\0';
+    /* rand 0 for a negative one, so the core still checks ms before it. */
     rc = mintid_relative_from_parts((uint32_t)tag, ms, rnd < 0 ? 0 : (uint64_t)rnd, id, err);
     if (rc != MINTID_OK)
         return fail(L, rc, err);
@@ -1015,16 +1102,25 @@ static int m_relative_from(lua_State *L)
 /* relative_tag(secret, salt, key); a nil salt is the empty one. */
 static int m_relative_tag(lua_State *L)
 {
-    size_t secret_len, salt_len, key_len;
-    const char *secret = luaL_checklstring(L, 1, &secret_len);
-    const char *salt = luaL_optlstring(L, 2, "", &salt_len);
-    const char *key = luaL_checklstring(L, 3, &key_len);
+    size_t secret_len, salt_len = 0, key_len;
+    const char *secret, *salt = "";
+    char keybuf[KEY_NUMBER_SIZE];
+    const uint8_t *key;
     uint32_t tag;
     char err[MINTID_ERRMSG_SIZE];
 
+    /* Strings only, as in relative_generator's options: a number would be
+     * "42.0" on Lua 5.3+ but "42" on 5.1, a different secret or salt. */
+    luaL_checktype(L, 1, LUA_TSTRING);
+    secret = lua_tolstring(L, 1, &secret_len);
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TSTRING);
+        salt = lua_tolstring(L, 2, &salt_len);
+    }
+    key = check_key(L, 3, keybuf, &key_len);
     err[0] = '\0';
     if (mintid_relative_tag((const uint8_t *)secret, secret_len, (const uint8_t *)salt, salt_len,
-                            (const uint8_t *)key, key_len, &tag, err) != MINTID_OK) {
+                            key, key_len, &tag, err) != MINTID_OK) {
         /* The secret's length is the one argument the core can refuse
          * (besides a salt of 4 GiB). */
         return luaL_argerror(L, secret_len < MINTID_RELATIVE_MIN_SECRET ? 1 : 2, err);
@@ -1131,7 +1227,7 @@ MINTID_EXPORT int luaopen_mintid_core(lua_State *L)
 
     luaL_newlib(L, module_funcs);
 
-    def = (mintid_nanoid_spec *)lua_newuserdatauv(L, sizeof *def, 0);
+    def = (mintid_nanoid_spec *)mintid_newuserdatauv(L, sizeof *def, 0);
     err[0] = '\0';
     if (mintid_nanoid_spec_init(def, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
                                 MINTID_NANOID_DEFAULT_SIZE, err) != MINTID_OK)

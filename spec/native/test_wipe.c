@@ -72,8 +72,8 @@ static int holds_secret(const uint8_t *p, size_t n)
 }
 
 /* Non-zero bytes of the generator state, i.e. after the gen_hooks header
- * (whose refs and closed flag are legitimately non-zero once closed). The
- * rest of the union was zeroed by gen_new, so all of it must be zero. */
+ * (whose closed flag is legitimately non-zero once closed). The rest of
+ * the union was zeroed by gen_new, so all of it must be zero. */
 static size_t state_nonzero(const uint8_t *p, size_t n)
 {
     size_t i, count = 0;
