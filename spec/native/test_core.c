@@ -5,38 +5,15 @@
  * The vector files are checked, and the published FIPS 180-4 and RFC 4231
  * answers are embedded too, so a wrong vector file cannot hide a wrong hash.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mintid.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define TEST_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define TEST_PRINTF(f, a)
-#endif
+#include "tap.h"
 
 #define MAX_COLS 8
 
-static int tests, failures;
-
-static void check(int ok, const char *fmt, ...) TEST_PRINTF(2, 3);
-
-static void check(int ok, const char *fmt, ...)
-{
-    va_list ap;
-
-    tests++;
-    if (!ok)
-        failures++;
-    printf("%s %d - ", ok ? "ok" : "not ok", tests);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-}
 
 static void *xmalloc(size_t n)
 {
@@ -603,6 +580,5 @@ int main(int argc, char **argv)
     check_relative_cache();
     check_random_failures();
 
-    printf("1..%d\n", tests);
-    return failures > 0 ? 1 : 0;
+    return tap_done();
 }

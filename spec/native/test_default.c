@@ -6,7 +6,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,34 +14,11 @@
 #include <unistd.h>
 
 #include "mintid.h"
+#include "tap.h"
 
 #define THREADS 4
 #define PER_THREAD 50000
 #define PER_PROCESS 2000
-
-static int tests, failures;
-
-#if defined(__GNUC__) || defined(__clang__)
-#define TEST_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define TEST_PRINTF(f, a)
-#endif
-
-static void check(int ok, const char *fmt, ...) TEST_PRINTF(2, 3);
-
-static void check(int ok, const char *fmt, ...)
-{
-    va_list ap;
-
-    tests++;
-    if (!ok)
-        failures++;
-    printf("%s %d - ", ok ? "ok" : "not ok", tests);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-}
 
 static int compare_ids(const void *a, const void *b)
 {
@@ -455,6 +431,5 @@ int main(void)
     check_threads("mintid_default_ulid", mintid_default_ulid, 1);
     check_threads("mintid_default_uuid7", mintid_default_uuid7, 1);
     check_threads("mintid_default_uuid4", mintid_default_uuid4, 0);
-    printf("1..%d\n", tests);
-    return failures > 0 ? 1 : 0;
+    return tap_done();
 }

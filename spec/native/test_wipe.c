@@ -11,20 +11,14 @@
  */
 #include "lua_mintid.c"
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 
 #include "lualib.h"
+#include "tap.h"
 
 #if LUA_VERSION_NUM < 504
 #error "test_wipe needs Lua 5.4 (<close> variables)"
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define TEST_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define TEST_PRINTF(f, a)
 #endif
 
 /* Distinctive, and shorter than an HMAC block, so that K0 is this text
@@ -32,24 +26,6 @@
 static const char wipe_secret[] = "wipe-me:0123456789-abcdefghijklmnopqrstuvwxyz";
 #define WINDOW 16 /* bytes of the secret that must not occur in a row */
 #define CLOSED_MSG "attempt to use a closed mintid.RelativeGenerator"
-
-static int tap_tests, tap_failures;
-
-static void tap(int ok, const char *fmt, ...) TEST_PRINTF(2, 3);
-
-static void tap(int ok, const char *fmt, ...)
-{
-    va_list ap;
-
-    tap_tests++;
-    if (!ok)
-        tap_failures++;
-    printf("%s %d - ", ok ? "ok" : "not ok", tap_tests);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-}
 
 /* Whether p[0..n) holds WINDOW bytes in a row of the secret, either as it
  * is or XOR one of the HMAC pads (K0 ^ ipad, K0 ^ opad). */
@@ -98,7 +74,7 @@ static const uint8_t *global_ud(lua_State *L, const char *name, size_t *len)
 static int run(lua_State *L, const char *what, const char *chunk)
 {
     if (luaL_loadstring(L, chunk) != LUA_OK || lua_pcall(L, 0, 0, 0) != LUA_OK) {
-        tap(0, "%s: %s", what, lua_tostring(L, -1));
+        check(0, "%s: %s", what, lua_tostring(L, -1));
         lua_pop(L, 1);
         return 0;
     }
@@ -112,9 +88,9 @@ static void check_before(lua_State *L, const char *how, const char *name)
     size_t len;
     const uint8_t *p = global_ud(L, name, &len);
 
-    tap(p != NULL && len == sizeof(gen_ud), "%s: the generator is a %u-byte gen_ud userdata",
+    check(p != NULL && len == sizeof(gen_ud), "%s: the generator is a %u-byte gen_ud userdata",
         how, (unsigned)sizeof(gen_ud));
-    tap(p != NULL && state_nonzero(p, len) > 0,
+    check(p != NULL && state_nonzero(p, len) > 0,
         "%s: before the wipe, its state after the %u-byte header is not all zero",
         how, (unsigned)offsetof(gen_ud, g));
 }
@@ -125,13 +101,13 @@ static void check_wiped(lua_State *L, const char *how, const char *name)
     const uint8_t *p = global_ud(L, name, &len);
 
     if (p == NULL || len != sizeof(gen_ud)) {
-        tap(0, "%s: the generator is still reachable for the scan", how);
+        check(0, "%s: the generator is still reachable for the scan", how);
         return;
     }
-    tap(!holds_secret(p, len), "%s: no %d-byte run of the secret (or of it XOR an HMAC pad) "
+    check(!holds_secret(p, len), "%s: no %d-byte run of the secret (or of it XOR an HMAC pad) "
         "is left in the userdata", how, WINDOW);
     left = state_nonzero(p, len);
-    tap(left == 0, "%s: every byte after the gen_hooks header is zero (%u non-zero)",
+    check(left == 0, "%s: every byte after the gen_hooks header is zero (%u non-zero)",
         how, (unsigned)left);
 }
 
@@ -148,12 +124,12 @@ static void check_refuses(lua_State *L, const char *how, const char *name)
         lua_getglobal(L, name);
         lua_pushstring(L, methods[i]);
         if (lua_pcall(L, 2, 2, 0) != LUA_OK) {
-            tap(0, "%s: g:%s raises \"%s\": %s", how, methods[i], CLOSED_MSG, lua_tostring(L, -1));
+            check(0, "%s: g:%s raises \"%s\": %s", how, methods[i], CLOSED_MSG, lua_tostring(L, -1));
             lua_pop(L, 1);
             continue;
         }
         ok = lua_toboolean(L, -2);
-        tap(ok, "%s: g:%s(\"k\") afterwards raises \"%s\"%s%s", how, methods[i], CLOSED_MSG,
+        check(ok, "%s: g:%s(\"k\") afterwards raises \"%s\"%s%s", how, methods[i], CLOSED_MSG,
             ok ? "" : "; got: ", ok ? "" : lua_tostring(L, -1));
         lua_pop(L, 2);
     }
@@ -181,7 +157,7 @@ static void check_gc(lua_State *L)
         return;
     check_wiped(L, how, "g");
     check_refuses(L, how, "g");
-    tap(run(L, "__gc: collect", "g = nil; collectgarbage(); collectgarbage()"),
+    check(run(L, "__gc: collect", "g = nil; collectgarbage(); collectgarbage()"),
         "__gc: collecting it afterwards (__gc again) is harmless");
 }
 
@@ -208,7 +184,7 @@ static void check_close(lua_State *L)
         return;
     check_wiped(L, how, "kept");
     check_refuses(L, how, "kept");
-    tap(run(L, "__close: collect", "kept = nil; collectgarbage(); collectgarbage()"),
+    check(run(L, "__close: collect", "kept = nil; collectgarbage(); collectgarbage()"),
         "__close: collecting it afterwards (__gc after __close) is harmless");
 }
 
@@ -225,7 +201,7 @@ int main(void)
     lua_pop(L, 1);
     lua_pushstring(L, wipe_secret);
     /* The scan itself finds the secret where it is. */
-    tap(holds_secret((const uint8_t *)lua_tostring(L, -1), sizeof wipe_secret - 1),
+    check(holds_secret((const uint8_t *)lua_tostring(L, -1), sizeof wipe_secret - 1),
         "the scan finds the secret in the Lua string SECRET");
     lua_setglobal(L, "SECRET");
     if (run(L, "load mintid.core", setup_chunk)) {
@@ -233,6 +209,5 @@ int main(void)
         check_close(L);
     }
     lua_close(L);
-    printf("1..%d\n", tap_tests);
-    return tap_failures > 0 ? 1 : 0;
+    return tap_done();
 }
