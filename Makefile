@@ -49,12 +49,13 @@ $(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 # relative generator's bytes after __gc and __close.
 NATIVE_TESTS = $(BUILD)/test_core $(BUILD)/test_default $(BUILD)/test_wipe
 .SECONDARY: $(CORE_OBJ)
-$(BUILD)/test_%: spec/native/test_%.c $(CORE_OBJ)
-	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
+$(BUILD)/test_%: spec/native/test_%.c spec/native/tap.h $(CORE_OBJ)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(TEST_LUA) $(LDLIBS)
 
-WIPE_LUA = -I$(call lua_incdir,5.4) -llua5.4
-$(BUILD)/test_wipe: spec/native/test_wipe.c $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
-	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(WIPE_LUA) $(LDLIBS)
+# test_wipe (plain and sanitized) embeds Lua 5.4 and #includes the binding.
+WIPE_TESTS = $(BUILD)/test_wipe $(BUILD)/asan/test_wipe
+$(WIPE_TESTS): TEST_LUA = -I$(call lua_incdir,5.4) -llua5.4
+$(WIPE_TESTS): $(BIND_SRC) $(BIND_HDR)
 
 # The same module and native tests with AddressSanitizer and UBSan; make test
 # runs the Lua 5.4 suite on it (libasan preloaded) and the native tests.
@@ -71,11 +72,8 @@ $(BUILD)/asan/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,5.4) -shared -o $@ $(BIND_SRC) $(SAN_OBJ) $(LDLIBS)
 
-$(BUILD)/asan/test_%: spec/native/test_%.c $(SAN_OBJ)
-	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(LDLIBS)
-
-$(BUILD)/asan/test_wipe: spec/native/test_wipe.c $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
-	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(WIPE_LUA) $(LDLIBS)
+$(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(TEST_LUA) $(LDLIBS)
 
 # As root on Debian: installs DEB_PACKAGES (nothing else is fetched).
 deps:

@@ -691,35 +691,26 @@ static int m_snowflake_generator(lua_State *L)
     mintid_snowflake_gen g;
     int64_t machine_id, epoch;
     char err[MINTID_ERRMSG_SIZE];
-    char buf[24];
 
     gen_options(L, known);
     machine_id = opt_int64(L, 4, "machine_id", 1);
     epoch = opt_int64(L, 5, "epoch", 0);
-    /* The core checks (and words) every machine_id a uint32_t holds; one it
-     * cannot take gets the same words as mintid_snowflake_gen_init's
-     * "machine_id must be 0..1023, got N" here. */
-    if (machine_id < 0 || machine_id > (int64_t)UINT32_MAX)
-        return luaL_argerror(L, 1, lua_pushfstring(L, "machine_id must be 0..%d, got %s",
-                                                   MINTID_SNOWFLAKE_MAX_MACHINE, i64str(buf, machine_id)));
     err[0] = '\0';
-    if (mintid_snowflake_gen_init(&g, (uint32_t)machine_id, epoch, err) != MINTID_OK)
+    if (mintid_snowflake_gen_init(&g, machine_id, epoch, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
     u = gen_new(L, &snowflake_gen_kind);
     u->g.snowflake = g;
     return 1;
 }
 
-/* mintid.nanoid(size) with the default alphabet never reaches
- * mintid_nanoid_spec_init, so this mirrors its "size must be 1..1048576,
- * got N" (and keeps a negative size from wrapping in its size_t). */
+/* The size is checked before the alphabet, so that an error blames it. */
 static void check_nanoid_size(lua_State *L, int arg, int64_t size)
 {
-    char buf[24];
+    char err[MINTID_ERRMSG_SIZE];
 
-    if (size < 1 || size > MINTID_NANOID_MAX_SIZE)
-        luaL_argerror(L, arg, lua_pushfstring(L, "size must be 1..%d, got %s",
-                                              MINTID_NANOID_MAX_SIZE, i64str(buf, size)));
+    err[0] = '\0';
+    if (mintid_nanoid_check_size(size, err) != MINTID_OK)
+        luaL_argerror(L, arg, err);
 }
 
 static int m_nanoid_generator(lua_State *L)
@@ -737,7 +728,7 @@ static int m_nanoid_generator(lua_State *L)
     alphabet = opt_string(L, 5, "alphabet", mintid_nanoid_default_alphabet, &alen);
     check_nanoid_size(L, 1, size);
     err[0] = '\0';
-    if (mintid_nanoid_spec_init(&s, (const uint8_t *)alphabet, alen, (size_t)size, err) != MINTID_OK)
+    if (mintid_nanoid_spec_init(&s, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
     u = gen_new(L, &nanoid_gen_kind);
     u->g.nanoid = s;
@@ -927,17 +918,15 @@ static int m_nanoid(lua_State *L)
         check_nanoid_size(L, 1, size);
     }
     if (lua_isnoneornil(L, 2)) {
-        /* SPEC: with 64 symbols every byte is used, so a draw is exactly
-         * `size` bytes; only the size differs from the default spec. */
+        /* The default alphabet, checked once at load, at another size. */
         spec = *def;
-        spec.size = (size_t)size;
-        spec.step = (size_t)size;
+        mintid_nanoid_spec_resize(&spec, size, NULL); /* the size is valid */
         return push_nanoid(L, &spec, NULL);
     }
     alphabet = luaL_checklstring(L, 2, &alen);
     err[0] = '\0';
     /* The size is valid by now, so any complaint is about the alphabet. */
-    if (mintid_nanoid_spec_init(&spec, (const uint8_t *)alphabet, alen, (size_t)size, err) != MINTID_OK)
+    if (mintid_nanoid_spec_init(&spec, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
         return luaL_argerror(L, 2, err);
     return push_nanoid(L, &spec, NULL);
 }
@@ -1009,12 +998,9 @@ static int m_parse_snowflake(lua_State *L)
     if (text != NULL && mintid_snowflake_parse_decimal(text, len, &id, err) != MINTID_OK)
         return fail(L, MINTID_EPARSE, err);
     if (!lua_isnoneornil(L, 2)) {
-        mintid_snowflake_gen epoch_check;
         epoch = mintid_checkint64(L, 2);
-        /* The epochs of the generators, checked (and the message worded)
-         * by the core's generator setup. */
         err[0] = '\0';
-        if (mintid_snowflake_gen_init(&epoch_check, 0, epoch, err) != MINTID_OK)
+        if (mintid_snowflake_check_epoch(epoch, err) != MINTID_OK)
             return luaL_argerror(L, 2, err);
     }
     mintid_snowflake_split(id, epoch, &timestamp, &machine_id, &sequence);
@@ -1062,14 +1048,7 @@ static int from_bytes(lua_State *L, const value_kind *k)
 static int m_ulid_from_bytes(lua_State *L) { return from_bytes(L, &ulid_kind); }
 static int m_uuid_from_bytes(lua_State *L) { return from_bytes(L, &uuid_kind); }
 
-/*
- * relative_from(tag, ms, rand). The core checks and words every value its
- * C types hold (uint32_t tag, int64_t ms, uint64_t rand); only a negative
- * or huge tag and a negative rand cannot reach it. Those get, in the core's
- * order (tag, ms, rand), the words of mintid_relative_from_parts:
- * "relative ID tag N out of range 0..1073741823" and
- * "relative ID rand N out of range 0..1125899906842623".
- */
+/* relative_from(tag, ms, rand): the core checks all three ranges. */
 static int m_relative_from(lua_State *L)
 {
     int64_t tag = mintid_checkint64(L, 1);
@@ -1077,24 +1056,12 @@ static int m_relative_from(lua_State *L)
     int64_t rnd = mintid_checkint64(L, 3);
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE];
-    char buf[24];
     int rc;
 
-    if (tag < 0 || tag > (int64_t)UINT32_MAX) {
-        snprintf(err, sizeof err, "relative ID tag %s out of range 0..%" PRIu32,
-                 i64str(buf, tag), MINTID_RELATIVE_MAX_TAG);
-        return fail_msg(L, err);
-    }
     err[0] = '\0';
-    /* rand 0 for a negative one, so the core still checks ms before it. */
-    rc = mintid_relative_from_parts((uint32_t)tag, ms, rnd < 0 ? 0 : (uint64_t)rnd, id, err);
+    rc = mintid_relative_from_parts(tag, ms, rnd, id, err);
     if (rc != MINTID_OK)
         return fail(L, rc, err);
-    if (rnd < 0) {
-        snprintf(err, sizeof err, "relative ID rand %s out of range 0..%" PRIu64,
-                 i64str(buf, rnd), MINTID_RELATIVE_MAX_RAND);
-        return fail_msg(L, err);
-    }
     push_value(L, id, &relative_kind);
     return 1;
 }

@@ -170,8 +170,10 @@ int  mintid_relative_tag(const uint8_t *secret, size_t secret_len,
                          const uint8_t *salt, size_t salt_len,
                          const uint8_t *key, size_t key_len,
                          uint32_t *tag, char *err); /* EARG: secret < 16 bytes */
-int  mintid_relative_from_parts(uint32_t tag, int64_t ms, uint64_t rand,
-                                uint8_t out[16], char *err); /* ERANGE */
+/* ERANGE for a tag, ms or rand outside its field (negative ones included:
+ * the parts are host integers, checked here for every binding). */
+int  mintid_relative_from_parts(int64_t tag, int64_t ms, int64_t rand,
+                                uint8_t out[16], char *err);
 void mintid_relative_split(const uint8_t id[16], uint32_t *tag, int64_t *ms, uint64_t *rand);
 void mintid_relative_encode(const uint8_t id[16], char out[28]);
 void mintid_relative_prefix(uint32_t tag, char out[7]);
@@ -216,8 +218,11 @@ typedef struct {
     uint32_t machine_id;
 } mintid_snowflake_gen;
 
-int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, uint32_t machine_id,
-                               int64_t epoch, char *err); /* EARG */
+/* EARG for a machine_id outside 0..1023 or a negative epoch. */
+int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
+                               int64_t epoch, char *err);
+/* The epochs gen_init takes (parse_snowflake's must be one of them). */
+int  mintid_snowflake_check_epoch(int64_t epoch, char *err);
 /* One attempt at now_ms: MINTID_OK, ERANGE (now - epoch negative or not in
  * 42 bits), or EAGAIN when 4096 IDs were already given at last_ms and
  * now_ms has not passed it (the caller reads its clock again). */
@@ -246,7 +251,11 @@ typedef struct {
  * more than 256 bytes, one holding the same byte twice, one that is UTF-8
  * text with multi-byte characters, or a size outside 1..MAX_SIZE. */
 int  mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
-                             size_t size, char *err);
+                             int64_t size, char *err);
+/* EARG unless 1 <= size <= MINTID_NANOID_MAX_SIZE. */
+int  mintid_nanoid_check_size(int64_t size, char *err);
+/* The same alphabet at another size (the step depends on the size). */
+int  mintid_nanoid_spec_resize(mintid_nanoid_spec *s, int64_t size, char *err);
 /* Writes exactly s->size bytes to out. Draws s->step bytes at a time. */
 int  mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, void *ctx,
                             uint8_t *out, char *err);

@@ -3,6 +3,7 @@
  * `step` bytes, keep byte & mask when it indexes the alphabet, repeat. The
  * default alphabet is its n = 64 case, where every byte is used.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,13 +72,43 @@ static size_t multibyte_text_at(const uint8_t *a, size_t n)
     return first;
 }
 
+int mintid_nanoid_check_size(int64_t size, char *err)
+{
+    if (size < 1 || size > MINTID_NANOID_MAX_SIZE)
+        return mintid_fail(err, MINTID_EARG, "size must be 1..%d, got %" PRId64, MINTID_NANOID_MAX_SIZE, size);
+    return MINTID_OK;
+}
+
+/* SPEC step 2: the bytes a draw needs depend on the size as well as on n. */
+static void set_size(mintid_nanoid_spec *s, size_t size)
+{
+    s->size = size;
+    if (s->mask + 1 == s->n) {
+        s->step = size;
+    } else {
+        /* The reference's ceil(1.6 * mask * size / n), in exact integers. */
+        uint64_t num = UINT64_C(8) * s->mask * size, den = UINT64_C(5) * s->n;
+        s->step = (size_t)((num + den - 1) / den);
+    }
+}
+
+int mintid_nanoid_spec_resize(mintid_nanoid_spec *s, int64_t size, char *err)
+{
+    int rc = mintid_nanoid_check_size(size, err);
+
+    if (rc == MINTID_OK)
+        set_size(s, (size_t)size);
+    return rc;
+}
+
 int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
-                            size_t size, char *err)
+                            int64_t size, char *err)
 {
     uint8_t seen[MAX_SYMBOLS];
     char what[8];
     size_t at, i;
     uint32_t top;
+    int rc;
 
     if (alen == 0 || alen > MAX_SYMBOLS)
         return mintid_fail(err, MINTID_EARG, "alphabet must have 1 to 256 symbols, got %zu", alen);
@@ -93,22 +124,16 @@ int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size
                                mintid_describe_byte(alphabet[i], what), i + 1);
         seen[alphabet[i]] = 1;
     }
-    if (size < 1 || size > MINTID_NANOID_MAX_SIZE)
-        return mintid_fail(err, MINTID_EARG, "size must be 1..%d, got %zu", MINTID_NANOID_MAX_SIZE, size);
+    rc = mintid_nanoid_check_size(size, err);
+    if (rc != MINTID_OK)
+        return rc;
 
     memcpy(s->alphabet, alphabet, alen);
     s->n = (uint32_t)alen;
     /* mask = (2 << floor(log2((n - 1) | 1))) - 1 */
     for (top = (s->n - 1) | 1, s->mask = 1; top > 1; top >>= 1)
         s->mask = s->mask << 1 | 1;
-    s->size = size;
-    if (s->mask + 1 == s->n) {
-        s->step = size;
-    } else {
-        /* The reference's ceil(1.6 * mask * size / n), in exact integers. */
-        uint64_t num = UINT64_C(8) * s->mask * size, den = UINT64_C(5) * s->n;
-        s->step = (size_t)((num + den - 1) / den);
-    }
+    set_size(s, (size_t)size);
     return MINTID_OK;
 }
 

@@ -32,21 +32,21 @@ void mintid_relative_split(const uint8_t id[16], uint32_t *tag, int64_t *ms, uin
     *rand = lo & MINTID_RELATIVE_MAX_RAND;
 }
 
-int mintid_relative_from_parts(uint32_t tag, int64_t ms, uint64_t rand,
+int mintid_relative_from_parts(int64_t tag, int64_t ms, int64_t rand,
                                uint8_t out[16], char *err)
 {
     int rc;
 
-    if (tag > MINTID_RELATIVE_MAX_TAG)
-        return mintid_fail(err, MINTID_ERANGE, "relative ID tag %" PRIu32 " out of range 0..%" PRIu32,
+    if (tag < 0 || tag > (int64_t)MINTID_RELATIVE_MAX_TAG)
+        return mintid_fail(err, MINTID_ERANGE, "relative ID tag %" PRId64 " out of range 0..%" PRIu32,
                            tag, MINTID_RELATIVE_MAX_TAG);
     rc = mintid_check_ms(ms, "relative ID", err);
     if (rc != MINTID_OK)
         return rc;
-    if (rand > MINTID_RELATIVE_MAX_RAND)
-        return mintid_fail(err, MINTID_ERANGE, "relative ID rand %" PRIu64 " out of range 0..%" PRIu64,
+    if (rand < 0 || rand > (int64_t)MINTID_RELATIVE_MAX_RAND)
+        return mintid_fail(err, MINTID_ERANGE, "relative ID rand %" PRId64 " out of range 0..%" PRIu64,
                            rand, MINTID_RELATIVE_MAX_RAND);
-    store_value(tag, (uint64_t)ms, rand, out);
+    store_value((uint32_t)tag, (uint64_t)ms, (uint64_t)rand, out);
     return MINTID_OK;
 }
 

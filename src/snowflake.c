@@ -56,17 +56,27 @@ static int swap_state(mintid_snowflake_gen *g, uint64_t *expected, uint64_t desi
 }
 #endif
 
-int mintid_snowflake_gen_init(mintid_snowflake_gen *g, uint32_t machine_id,
-                              int64_t epoch, char *err)
+int mintid_snowflake_check_epoch(int64_t epoch, char *err)
 {
-    if (machine_id > MINTID_SNOWFLAKE_MAX_MACHINE)
-        return mintid_fail(err, MINTID_EARG, "machine_id must be 0..%d, got %" PRIu32,
-                           MINTID_SNOWFLAKE_MAX_MACHINE, machine_id);
     if (epoch < 0)
         return mintid_fail(err, MINTID_EARG, "epoch must be >= 0, got %" PRId64, epoch);
+    return MINTID_OK;
+}
+
+int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
+                              int64_t epoch, char *err)
+{
+    int rc;
+
+    if (machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE)
+        return mintid_fail(err, MINTID_EARG, "machine_id must be 0..%d, got %" PRId64,
+                           MINTID_SNOWFLAKE_MAX_MACHINE, machine_id);
+    rc = mintid_snowflake_check_epoch(epoch, err);
+    if (rc != MINTID_OK)
+        return rc;
     g->state = UNSTARTED;
     g->epoch = epoch;
-    g->machine_id = machine_id;
+    g->machine_id = (uint32_t)machine_id;
     return MINTID_OK;
 }
 
