@@ -99,6 +99,33 @@ describe("Nano ID", function()
             rnd.assert_drained("rejected")
         end)
 
+        it("a random source that only gives rejected bytes raises after 64 empty draws, never hangs", function()
+            -- "abc": mask 3, every 0xFF is index 3; "x": mask 1, every 0x01 is index 1
+            for _, case in ipairs({ { "abc", "\255" }, { "x", "\1" } }) do
+                local alphabet, byte = case[1], case[2]
+                local draws = 0
+                local g = mintid.nanoid_generator { alphabet = alphabet, random = function(n)
+                    draws = draws + 1
+                    return byte:rep(n)
+                end }
+                local ok, err = pcall(g.next, g)
+                assert.is_false(ok, alphabet)
+                assert.are.equal("Nano ID random source gave 64 draws with no usable byte", err, alphabet)
+                assert.are.equal(64, draws, alphabet)
+            end
+        end)
+
+        it("a draw with one usable byte restarts the count of empty draws", function()
+            -- 63 empty draws, one with a symbol, 63 empty, one with the last symbol
+            local draws = 0
+            local g = mintid.nanoid_generator { size = 2, alphabet = "abc", random = function(n)
+                draws = draws + 1
+                return (draws % 64 == 0 and "\1" or "\255") .. ("\255"):rep(n - 1)
+            end }
+            assert.are.equal("bb", g:next())
+            assert.are.equal(128, draws)
+        end)
+
         it("mintid.nanoid([size [, alphabet]])", function()
             local id = mintid.nanoid()
             assert.are.equal(21, #id)

@@ -12,6 +12,18 @@
 #define MAX_SYMBOLS 256
 #define STACK_STEP  256
 
+/*
+ * Draws in a row that may give no symbol before the source is deemed
+ * broken. mask is the smallest 2^k - 1 >= n - 1, so n > (mask + 1) / 2 and
+ * a CSPRNG's byte is rejected with probability at most 1/2 (exactly 1/2
+ * only for n = 1). Bytes can be rejected only when mask + 1 != n, and then
+ * step = ceil(8 * mask * size / (5 * n)) >= 2 (mask >= n, or n = 1 and
+ * mask = 1). A whole draw is thus rejected with probability <= 2^-2, and 64
+ * in a row with probability <= 2^-128: far below 2^-100, so only a source
+ * that is not random (a test hook giving one byte forever) gets here.
+ */
+#define MAX_EMPTY_DRAWS 64
+
 const char mintid_nanoid_default_alphabet[65] =
     "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict";
 
@@ -143,6 +155,7 @@ int mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, vo
     uint8_t stack_buf[STACK_STEP];
     uint8_t *buf = stack_buf;
     size_t got = 0;
+    unsigned empty_draws = 0;
     int rc = MINTID_OK;
 
     if (s->step > STACK_STEP) {
@@ -151,7 +164,7 @@ int mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, vo
             return mintid_fail(err, MINTID_ENOMEM, "out of memory for %zu random bytes", s->step);
     }
     while (got < s->size) {
-        size_t i;
+        size_t i, before = got;
 
         rc = mintid_draw_random(rnd, ctx, buf, s->step, "Nano ID", err);
         if (rc != MINTID_OK)
@@ -160,6 +173,12 @@ int mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, vo
             uint32_t j = buf[i] & s->mask;
             if (j < s->n)
                 out[got++] = s->alphabet[j];
+        }
+        empty_draws = got == before ? empty_draws + 1 : 0;
+        if (empty_draws == MAX_EMPTY_DRAWS) {
+            rc = mintid_fail(err, MINTID_ERANDOM, "Nano ID random source gave %d draws with no usable byte",
+                             MAX_EMPTY_DRAWS);
+            break;
         }
     }
     /* The drawn bytes determine the ID, which may serve as a token. */

@@ -544,6 +544,46 @@ static void check_random_failures(void)
           "Nano ID: a failing source with err NULL is MINTID_ERANDOM");
 }
 
+/* A source that gives one byte value forever, counting its draws. */
+typedef struct { uint8_t byte; unsigned draws; } constant_ctx;
+
+static int constant_random(void *ctx, uint8_t *buf, size_t n)
+{
+    constant_ctx *c = (constant_ctx *)ctx;
+
+    c->draws++;
+    memset(buf, c->byte, n);
+    return MINTID_OK;
+}
+
+/* A source whose every byte the mask rejects ("abc" with 0xFF, index 3;
+ * "x" with 0x01, index 1) once made generate loop forever: it now fails
+ * after 64 draws in a row with no symbol, as a misbehaving source. */
+static void check_nanoid_rejecting_source(void)
+{
+    static const struct { const char *alphabet; uint8_t byte; } cases[] = {
+        { "abc", 0xFF }, { "x", 0x01 },
+    };
+    char err[MINTID_ERRMSG_SIZE];
+    uint8_t out[MINTID_NANOID_DEFAULT_SIZE];
+    mintid_nanoid_spec spec;
+    constant_ctx c;
+    size_t k;
+    int rc;
+
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        mintid_nanoid_spec_init(&spec, (const uint8_t *)cases[k].alphabet, strlen(cases[k].alphabet),
+                                MINTID_NANOID_DEFAULT_SIZE, NULL);
+        c.byte = cases[k].byte;
+        c.draws = 0;
+        rc = mintid_nanoid_generate(&spec, constant_random, &c, out, err);
+        check(rc == MINTID_ERANDOM && c.draws == 64 &&
+              strcmp(err, "Nano ID random source gave 64 draws with no usable byte") == 0,
+              "Nano ID: alphabet \"%s\" and only 0x%02x bytes fail after %u draws: %s",
+              cases[k].alphabet, cases[k].byte, c.draws, rc == MINTID_OK ? "(no error)" : err);
+    }
+}
+
 static void relative_tag_vector(char **cols, int lineno)
 {
     size_t sn = 0, an = 0, kn = 0;
@@ -579,6 +619,7 @@ int main(int argc, char **argv)
     check_relative_tags();
     check_relative_cache();
     check_random_failures();
+    check_nanoid_rejecting_source();
 
     return tap_done();
 }
