@@ -27,12 +27,13 @@ BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test bench install clean vectors check-vectors
+.PHONY: all deps demo test bench install clean vectors check-vectors fuzz
 
 # Debian packages that the build and every suite of `make test` need.
 DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luarocks \
     lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev lua5.2 liblua5.2-dev \
-    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev
+    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev \
+    clang
 
 all: $(MODULE)
 
@@ -75,6 +76,31 @@ $(BUILD)/asan/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
 	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(TEST_LUA) $(LDLIBS)
 
+# libFuzzer targets, one per file of fuzz/, on the core built with clang's
+# coverage, ASan and UBSan; `make fuzz` runs each for FUZZ_SECONDS on seeds
+# taken from testdata/ (build/fuzz/corpus, not committed).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS = ulid_decode uuid_decode relative_decode snowflake_decode nanoid roundtrip generators
+FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_OBJ     = $(CORE_SRC:src/%.c=$(BUILD)/fuzz/core/%.o)
+FUZZ_BINS    = $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+.SECONDARY: $(FUZZ_OBJ)
+
+$(BUILD)/fuzz/core/%.o: src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BINS): $(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz.h $(FUZZ_OBJ)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+$(BUILD)/fuzz/corpus/.seeded: fuzz/seed_corpus.py $(wildcard testdata/*.txt)
+	python3 fuzz/seed_corpus.py testdata $(BUILD)/fuzz/corpus
+	@touch $@
+
+fuzz: $(FUZZ_BINS) $(BUILD)/fuzz/corpus/.seeded
+	BUILD='$(BUILD)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_TARGETS='$(FUZZ_TARGETS)' sh fuzz/run.sh
+
 # As root on Debian: installs DEB_PACKAGES (nothing else is fetched).
 deps:
 	DEBIAN_FRONTEND=noninteractive apt-get update
@@ -84,8 +110,9 @@ demo: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
 test: $(foreach v,$(TEST_LUAS),$(BUILD)/$(v)/mintid/core.so) $(NATIVE_TESTS) \
-      $(BUILD)/asan/mintid/core.so $(SAN_TESTS)
-	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
+      $(BUILD)/asan/mintid/core.so $(SAN_TESTS) $(FUZZ_BINS) $(BUILD)/fuzz/corpus/.seeded
+	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' FUZZ_SECONDS='$(FUZZ_SECONDS)' \
+	    FUZZ_TARGETS='$(FUZZ_TARGETS)' sh spec/run.sh
 
 bench: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua

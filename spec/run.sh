@@ -68,5 +68,11 @@ rc=$?
 cat "$log/install"
 count "$log/install" $rc "install checks"
 
+echo "# fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-30}s"
+sh fuzz/run.sh > "$log/fuzz" 2>&1
+rc=$?
+cat "$log/fuzz"
+count "$log/fuzz" $rc "fuzz"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

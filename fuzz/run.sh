@@ -1,0 +1,36 @@
+#!/bin/sh
+# Runs each libFuzzer target for FUZZ_SECONDS (one job) on its corpus
+# ($BUILD/fuzz/corpus/<target>: the seeds from testdata/, plus what earlier
+# runs found), printing one TAP line per target with its time. A crash, a
+# failed property (abort), a leak, or one input slower than FUZZ_TIMEOUT
+# seconds (a hang) fails the target: the input is kept as
+# $BUILD/fuzz/artifacts/<target>-crash-<sha1> (or -timeout-, -leak-) and the
+# end of the target's output is shown.
+BUILD=${BUILD:-build}
+FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-5}
+FUZZ_TARGETS=${FUZZ_TARGETS:-ulid_decode uuid_decode relative_decode snowflake_decode nanoid roundtrip generators}
+mkdir -p "$BUILD/fuzz/artifacts" "$BUILD/fuzz/logs"
+n=0
+failed=0
+for t in $FUZZ_TARGETS; do
+    n=$((n + 1))
+    log=$BUILD/fuzz/logs/$t.log
+    mkdir -p "$BUILD/fuzz/corpus/$t"
+    start=$(date +%s)
+    "$BUILD/fuzz/$t" -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" \
+        -artifact_prefix="$BUILD/fuzz/artifacts/$t-" -print_final_stats=1 \
+        "$BUILD/fuzz/corpus/$t" > "$log" 2>&1
+    rc=$?
+    secs=$(($(date +%s) - start))
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    if [ "$rc" -eq 0 ]; then
+        echo "ok $n - fuzz $t: ${runs:-?} inputs in ${secs}s"
+    else
+        echo "not ok $n - fuzz $t: exit status $rc after ${secs}s (whole output: $log)"
+        tail -n 40 "$log" | sed 's/^/# /'
+        failed=$((failed + 1))
+    fi
+done
+echo "1..$n"
+[ "$failed" -eq 0 ]

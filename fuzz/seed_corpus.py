@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of every fuzz target from testdata/.
+
+Usage: seed_corpus.py TESTDATA_DIR OUT_DIR
+
+Each target gets OUT_DIR/<target>/seed-<n>: the texts of the vector files
+for the decoders (valid and invalid ones), pairs of vector values for the
+round trip, vector streams for Nano ID, and the monotonic scenarios written
+as scripts of fuzz/generators.c. The vectors' format is testdata/README.md.
+"""
+import os
+import re
+import sys
+
+
+def rows(testdata, name):
+    """The rows of one vector file as dicts keyed by the header's columns."""
+    with open(os.path.join(testdata, name), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    header = lines[0][1:].split()
+    out = []
+    for line in lines[1:]:
+        if line == "" or line.startswith("#"):
+            continue
+        out.append(dict(zip(header, line.split("\t"))))
+    if not out:
+        sys.exit("seed_corpus: no vectors in " + name)
+    return out
+
+
+def unescape(text):
+    """The hand-kept invalid lists' escapes: \\xHH, \\t, \\s, \\\\."""
+    singles = {"t": b"\t", "s": b" ", "\\": b"\\"}
+    parts = re.split(r"\\(x[0-9a-fA-F]{2}|[ts\\])", text)
+    out = b""
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            out += part.encode("utf-8")
+        elif part[0] == "x":
+            out += bytes([int(part[1:], 16)])
+        else:
+            out += singles[part]
+    return out
+
+
+def hexbytes(h):
+    return b"" if h == "-" else bytes.fromhex(h)
+
+
+def be(value, n):
+    return (value % (1 << (8 * n))).to_bytes(n, "big")
+
+
+def decoders(t):
+    ulid = [r["text"] for r in rows(t, "ulid.txt")]
+    ulid += [r["expect"] for r in rows(t, "ulid_monotonic.txt") if not r["expect"].startswith("error:")]
+    uuid = [r[c] for r in rows(t, "uuid.txt") for c in ("input", "canonical")]
+    uuid += [r["text"] for f in ("uuid4.txt", "uuid7.txt") for r in rows(t, f)]
+    uuid += [r["expect"] for r in rows(t, "uuid7_monotonic.txt") if not r["expect"].startswith("error:")]
+    relative = [r["text"] for r in rows(t, "relative.txt")]
+    relative += [r["expect"] for r in rows(t, "relative_monotonic.txt") if not r["expect"].startswith("error:")]
+    relative += [s.replace("-", "") for s in relative[:8]]
+    snowflake = [r["id"] for r in rows(t, "snowflake.txt")]
+    snowflake += [r["expect"] for r in rows(t, "snowflake_sequence.txt") if not r["expect"].startswith("error:")]
+    return {
+        "ulid_decode": [s.encode() for s in ulid] + [unescape(r["input"]) for r in rows(t, "ulid_invalid.txt")],
+        "uuid_decode": [s.encode() for s in uuid] + [unescape(r["input"]) for r in rows(t, "uuid_invalid.txt")],
+        "relative_decode": [s.encode() for s in relative]
+        + [unescape(r["input"]) for r in rows(t, "relative_invalid.txt")],
+        "snowflake_decode": [s.encode() for s in snowflake],
+    }
+
+
+def roundtrip(t):
+    values = [hexbytes(r["bytes_hex"]) for f in ("ulid.txt", "relative.txt") for r in rows(t, f)]
+    return [a + b for a, b in zip(values, values[1:] + values[:1])]
+
+
+def nanoid(t):
+    seeds = []
+    for r in rows(t, "nanoid.txt"):
+        size = int(r["size"])
+        if r["alphabet_hex"] == "-":
+            head = be(size, 2) + be(0x8000, 2)
+        else:
+            alphabet = hexbytes(r["alphabet_hex"])
+            head = be(size, 2) + be(len(alphabet), 2) + alphabet
+        seeds.append(head + hexbytes(r["stream_hex"]))
+    return seeds
+
+
+def scenarios(t, name):
+    by_name = {}
+    for r in rows(t, name):
+        by_name.setdefault(r["scenario"], []).append(r)
+    return by_name.values()
+
+
+def generators(t):
+    """Each scenario as one script: 'any int64' clock, then the draw."""
+    header = be(1, 2) + b"\x00"  # machine 1, epoch 0
+    seeds = []
+    for name, kind in (("ulid_monotonic.txt", 0), ("uuid7_monotonic.txt", 1)):
+        for scenario in scenarios(t, name):
+            seeds.append(header + b"".join(
+                bytes([kind | 3 << 2]) + be(int(r["now_ms"]), 8) + hexbytes(r["random_hex"]) for r in scenario))
+    for scenario in scenarios(t, "relative_monotonic.txt"):
+        seeds.append(header + b"".join(
+            bytes([2 | 3 << 2 | 1 << 6]) + be(int(r["now_ms"]), 8) + hexbytes(r["random_hex"]) for r in scenario))
+    for scenario in scenarios(t, "snowflake_sequence.txt"):
+        head = be(int(scenario[0]["machine_id"]), 2) + b"\x02" + be(int(scenario[0]["epoch"]), 8)
+        seeds.append(head + b"".join(bytes([3 | 3 << 2]) + be(int(r["now_ms"]), 8) for r in scenario))
+    # Counters at their maximum, then the same ms: overflow for each kind;
+    # and a burst that exhausts a Snowflake millisecond.
+    for kind, n in ((0, 10), (1, 10), (2, 7)):
+        seeds.append(header + bytes([kind | 7 << 2]) + be(1000, 6) + b"\xff" * n + bytes([kind]) * 2)
+    seeds.append(header + bytes([3 | 6 << 2, 205, 3]))
+    return seeds
+
+
+def main():
+    testdata, out = sys.argv[1], sys.argv[2]
+    targets = decoders(testdata)
+    targets["roundtrip"] = roundtrip(testdata)
+    targets["nanoid"] = nanoid(testdata)
+    targets["generators"] = generators(testdata)
+    for target, seeds in targets.items():
+        d = os.path.join(out, target)
+        os.makedirs(d, exist_ok=True)
+        for i, seed in enumerate(seeds):
+            with open(os.path.join(d, "seed-%d" % i), "wb") as f:
+                f.write(seed)
+    print("seed corpus: " + ", ".join("%s %d" % (k, len(v)) for k, v in sorted(targets.items())))
+
+
+if __name__ == "__main__":
+    main()
