@@ -8,7 +8,7 @@
  *
  * Properties: spec_init refuses only what SPEC and mintid.h refuse (a bad
  * length, a repeated byte, a bad size, multi-byte UTF-8 text) with a
- * one-line message; generate gives exactly what SPEC's algorithm, run here
+ * one-line message; spec_resize gives what spec_init gives; generate gives exactly what SPEC's algorithm, run here
  * on the same stream, gives (every symbol in the alphabet, the same bytes
  * consumed), or MINTID_ERANDOM where that algorithm runs out of bytes or
  * sees 64 draws in a row with no symbol.
@@ -58,6 +58,28 @@ static int expected_output(const uint8_t *alphabet, size_t n, size_t size, fuzz_
     return MINTID_OK;
 }
 
+/* The same alphabet at another size is what spec_init gives at that size. */
+static void check_resize(const mintid_nanoid_spec *spec, const uint8_t *alphabet, size_t alen, int64_t size)
+{
+    mintid_nanoid_spec resized, fresh;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    memcpy(&resized, spec, sizeof resized);
+    memset(&fresh, 0, sizeof fresh);
+    fuzz_err_reset(err);
+    rc = mintid_nanoid_spec_resize(&resized, size, err);
+    if (size < 1) {
+        FUZZ_ASSERT(rc == MINTID_EARG && memcmp(&resized, spec, sizeof resized) == 0);
+        fuzz_check_message(err);
+        return;
+    }
+    FUZZ_ASSERT(rc == MINTID_OK);
+    FUZZ_ASSERT(mintid_nanoid_spec_init(&fresh, alphabet, alen, size, NULL) == MINTID_OK);
+    FUZZ_ASSERT(resized.n == fresh.n && resized.mask == fresh.mask && resized.size == fresh.size &&
+                resized.step == fresh.step && memcmp(resized.alphabet, fresh.alphabet, alen) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_input in = { data, size };
@@ -102,6 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     FUZZ_ASSERT(spec.n == alen && spec.size == (size_t)id_size);
+    check_resize(&spec, alphabet, alen, id_size % 97);
 
     out = malloc(spec.size);
     want = malloc(spec.size);
