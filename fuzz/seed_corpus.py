@@ -114,7 +114,7 @@ def generators(t):
     # and a burst that exhausts a Snowflake millisecond.
     for kind, n in ((0, 10), (1, 10), (2, 7)):
         seeds.append(header + bytes([kind | 7 << 2]) + be(1000, 6) + b"\xff" * n + bytes([kind]) * 2)
-    seeds.append(header + bytes([3 | 6 << 2, 205, 3]))
+    seeds.append(header + bytes([3 | 6 << 2, 0xF8, 3]))
     return seeds
 
 
