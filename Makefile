@@ -27,13 +27,12 @@ BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test bench install clean vectors check-vectors fuzz
+.PHONY: all deps demo test bench install clean vectors check-vectors
 
 # Debian packages that the build and every suite of `make test` need.
 DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luarocks \
     lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev lua5.2 liblua5.2-dev \
-    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev \
-    clang
+    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev
 
 all: $(MODULE)
 
@@ -44,6 +43,12 @@ $(BUILD)/core/%.o: src/%.c $(CORE_HDR)
 $(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -shared -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
+
+# testfork, a module for spec/09-fork_spec.lua only (fork from Lua), next to
+# each build of the module so the suite's LUA_CPATH finds it.
+$(BUILD)/%/testfork.so: spec/native/testfork.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$(if $(filter asan,$*),5.4,$*)) -shared -o $@ $<
 
 # Native tests of the core: vectors of SHA-256/HMAC, threads and fork; and
 # test_wipe, which embeds Lua 5.4 and #includes the binding to read a
@@ -78,7 +83,10 @@ $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
 
 # libFuzzer targets, one per file of fuzz/, on the core built with clang's
 # coverage, ASan and UBSan; `make fuzz` runs each for FUZZ_SECONDS on seeds
-# taken from testdata/ (build/fuzz/corpus, not committed).
+# taken from testdata/ (build/fuzz/corpus, not committed). Debian's clang
+# brings libFuzzer's runtime (libclang-rt-*-dev).
+DEB_PACKAGES += clang
+.PHONY: fuzz
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_TARGETS = ulid_decode uuid_decode relative_decode snowflake_decode nanoid roundtrip generators
@@ -98,8 +106,11 @@ $(BUILD)/fuzz/corpus/.seeded: fuzz/seed_corpus.py $(wildcard testdata/*.txt)
 	python3 fuzz/seed_corpus.py testdata $(BUILD)/fuzz/corpus
 	@touch $@
 
+# fuzz/run.sh reads them, under `make fuzz` and as a suite of `make test`.
+export FUZZ_SECONDS FUZZ_TARGETS
+test: $(FUZZ_BINS) $(BUILD)/fuzz/corpus/.seeded
 fuzz: $(FUZZ_BINS) $(BUILD)/fuzz/corpus/.seeded
-	BUILD='$(BUILD)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_TARGETS='$(FUZZ_TARGETS)' sh fuzz/run.sh
+	BUILD='$(BUILD)' sh fuzz/run.sh
 
 # As root on Debian: installs DEB_PACKAGES (nothing else is fetched).
 deps:
@@ -109,10 +120,9 @@ deps:
 demo: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
-test: $(foreach v,$(TEST_LUAS),$(BUILD)/$(v)/mintid/core.so) $(NATIVE_TESTS) \
-      $(BUILD)/asan/mintid/core.so $(SAN_TESTS) $(FUZZ_BINS) $(BUILD)/fuzz/corpus/.seeded
-	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' FUZZ_SECONDS='$(FUZZ_SECONDS)' \
-	    FUZZ_TARGETS='$(FUZZ_TARGETS)' sh spec/run.sh
+test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
+      $(NATIVE_TESTS) $(SAN_TESTS)
+	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
 
 bench: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
