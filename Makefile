@@ -83,9 +83,9 @@ $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
 
 # libFuzzer targets, one per file of fuzz/, on the core built with clang's
 # coverage, ASan and UBSan; `make fuzz` runs each for FUZZ_SECONDS on seeds
-# taken from testdata/ (build/fuzz/corpus, not committed). Debian's clang
-# brings libFuzzer's runtime (libclang-rt-*-dev).
-DEB_PACKAGES += clang
+# taken from testdata/ (build/fuzz/corpus, not committed). libFuzzer's
+# runtime is libclang-rt-dev, which clang only recommends.
+DEB_PACKAGES += clang libclang-rt-dev
 .PHONY: fuzz
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30

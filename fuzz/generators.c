@@ -164,7 +164,7 @@ static const uint8_t secret[] = "fuzz secret, 16+ bytes";
 static const uint8_t salt[] = "fuzz salt";
 static const char *const key_text[KEYS] = {
     "", "customer-42", "customer-43",
-    "a key longer than the generator's 64-byte cache of the last key seen, 90 bytes long....",
+    "a key longer than the 64 bytes a relative generator caches, so that its tag is never cached",
 };
 static uint32_t key_tag[KEYS];
 
@@ -202,6 +202,7 @@ static void check_monotonic(world *w, int kind, int key)
     position p, prev;
     int rc;
 
+    FUZZ_ASSERT(gen_size[kind] <= sizeof before);
     memcpy(before, gen, gen_size[kind]);
     fuzz_err_reset(err);
     w->src.err = err;
