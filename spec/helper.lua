@@ -12,6 +12,8 @@ local luassert = require "luassert"
 
 local M = {}
 
+M.module_name = os.getenv("MINTID_MODULE") or "mintid"
+
 -- String comparison (`<`) goes through strcoll: pin the collation to bytes.
 os.setlocale("C", "collate")
 
