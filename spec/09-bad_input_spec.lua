@@ -60,7 +60,7 @@ row("NaN or infinity", function()
     raises(function() return mintid.ulid_from(math.huge, R10) end, "bad argument #1", "no integer representation")
     raises(function() return mintid.relative_from(0, -math.huge, 0) end, "bad argument #2")
     raises(function() return mintid.ulid_generator(frozen { clock = function() return 0 / 0 end }):next() end,
-        "clock must return an integer (ms)")
+        "clock must return an integer (ms), got nan")
     raises(function() return mintid.relative_tag(SECRET, "", 1 / 0) end, "bad argument #3")
 end)
 

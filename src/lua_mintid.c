@@ -61,10 +61,15 @@ static int fail(lua_State *L, int rc, const char *err)
     return fail_msg(L, msg);
 }
 
-/* A number's own text (3.5 has no integer value) or a non-number's type. */
+/* A number's own text (3.5 has no integer value) or a non-number's type.
+ * NaN is "nan" whatever sign the C library would print. */
 static const char *describe_non_integer(lua_State *L, int idx)
 {
-    return lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx);
+    if (lua_type(L, idx) != LUA_TNUMBER)
+        return luaL_typename(L, idx);
+    if (lua_tonumber(L, idx) != lua_tonumber(L, idx))
+        return "nan";
+    return lua_tostring(L, idx);
 }
 
 /* The string at arg; anything else, a number included, raises "string

@@ -50,7 +50,7 @@ extern "C" {
 #define MINTID_EOVERFLOW  (-3) /* monotonic counter would pass its maximum */
 #define MINTID_ERANDOM    (-4) /* the randomness source failed */
 #define MINTID_ECLOCK     (-5) /* the clock could not be read */
-#define MINTID_EAGAIN     (-6) /* snowflake: sequence exhausted, read the clock again */
+#define MINTID_EAGAIN     (-6) /* snowflake: sequence exhausted; read the clock again, or waited max_wait_ms */
 #define MINTID_EARG       (-7) /* an argument outside its documented domain */
 #define MINTID_ENOMEM     (-8) /* an allocation failed */
 
