@@ -99,7 +99,9 @@ int mintid_snowflake_gen_may_wait(const mintid_snowflake_gen *g, int64_t now_ms,
 
     if (old == UNSTARTED || (old & SEQ_MAX) != SEQ_MAX || now_ms > last_ms)
         return MINTID_OK; /* nothing to wait for: try again at once */
-    if (last_ms + 1 - now_ms <= g->max_wait_ms)
+    /* The wait is last_ms + 1 - now_ms, written so that nothing can
+     * overflow: both are >= epoch >= 0 here. */
+    if (last_ms - now_ms < g->max_wait_ms)
         return MINTID_OK;
     if (now_ms == last_ms)
         return mintid_fail(err, MINTID_EAGAIN,
