@@ -159,7 +159,7 @@ static int is_memory_error(int rc, const char *msg)
 
 int main(void)
 {
-    long n, failed_runs = 0;
+    long n, runs = 0, failed_runs = 0, stack_errors = 0;
     int completed = 0, bad_errors = 0, mismatches = 0, leaks = 0, setup_ok = 1;
     clock_t started = clock();
 
@@ -184,6 +184,7 @@ int main(void)
         }
         mem.count = 0;
         mem.fail_at = n;
+        runs++;
         rc = lua_pcall(L, 0, 0, 0);
         mem.fail_at = -1;
         if (rc == 0) {
@@ -191,6 +192,7 @@ int main(void)
         } else {
             failed_runs++;
             msg = lua_tostring(L, -1);
+            stack_errors += rc != LUA_ERRMEM && msg != NULL && strstr(msg, "stack overflow") != NULL;
             if (!is_memory_error(rc, msg) && bad_errors++ < MAX_SHOWN)
                 printf("# failing allocation %ld: not a memory error: %s\n", n, msg != NULL ? msg : "?");
             if (bad_errors > MAX_SHOWN)
@@ -217,7 +219,7 @@ int main(void)
         LUA_VERSION, mismatches);
     check(leaks == 0, "%s: lua_close gives back every byte after every run (%d runs leaked)",
         LUA_VERSION, leaks);
-    printf("# %s: %ld runs in %.1f s of CPU\n", LUA_VERSION, n,
-           (double)(clock() - started) / CLOCKS_PER_SEC);
+    printf("# %s: %ld runs in %.1f s of CPU (%ld ended in a stack that could not grow)\n", LUA_VERSION,
+           runs, (double)(clock() - started) / CLOCKS_PER_SEC, stack_errors);
     return tap_done();
 }
