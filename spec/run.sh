@@ -56,6 +56,15 @@ for t in core default wipe asan/test_core asan/test_default asan/test_wipe; do
     count "$log/native" $rc "native $t"
 done
 
+# make test-alloc: every allocation of a script failing in turn, Lua 5.4 and 5.1
+for v in 5.4 5.1; do
+    echo "# out-of-memory runs: Lua $v"
+    ASAN_OPTIONS=detect_leaks=1 "$BUILD/asan/test_alloc-$v" > "$log/alloc" 2>&1
+    rc=$?
+    grep -v '^ok ' "$log/alloc"
+    count "$log/alloc" $rc "test_alloc $v"
+done
+
 echo "# memory checks"
 sh spec/memcheck.sh > "$log/memcheck" 2>&1
 rc=$?
