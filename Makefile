@@ -46,6 +46,12 @@ $(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -shared -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
 
+# testfork, a module for spec/09-fork_spec.lua only (fork from Lua), next to
+# each build of the module so the suite's LUA_CPATH finds it.
+$(BUILD)/%/testfork.so: spec/native/testfork.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$(if $(filter asan,$*),5.4,$*)) -shared -o $@ $<
+
 # Native tests of the core: vectors of SHA-256/HMAC, threads and fork; and
 # test_wipe, which embeds Lua 5.4 and #includes the binding to read a
 # relative generator's bytes after __gc and __close.
@@ -85,14 +91,16 @@ deps:
 demo: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
-test: $(foreach v,$(TEST_LUAS),$(BUILD)/$(v)/mintid/core.so) $(NATIVE_TESTS) \
-      $(BUILD)/asan/mintid/core.so $(SAN_TESTS) $(BUILD)/jit/mintid/core.so
+test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
+      $(NATIVE_TESTS) $(SAN_TESTS)
 	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
 
 # Debian's nginx and its Lua module (LuaJIT) under load, 4 workers:
-# spec/nginx/run.sh (make test runs it too).
+# spec/nginx/run.sh. make test runs it too, so it needs the LuaJIT module
+# even when TEST_LUAS has no jit.
 test-nginx: $(BUILD)/jit/mintid/core.so
 	BUILD='$(BUILD)' sh spec/nginx/run.sh
+test: $(BUILD)/jit/mintid/core.so
 
 bench: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
