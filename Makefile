@@ -27,12 +27,14 @@ BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test test-alloc bench install clean vectors check-vectors
+.PHONY: all deps demo test test-alloc test-nginx bench install clean vectors check-vectors
 
 # Debian packages that the build and every suite of `make test` need.
 DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luarocks \
     lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev lua5.2 liblua5.2-dev \
-    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev
+    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev \
+    nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-resty-core lua-resty-lrucache \
+    wrk curl
 
 all: $(MODULE)
 
@@ -102,6 +104,13 @@ demo: $(MODULE)
 test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
       $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS)
 	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
+
+# Debian's nginx and its Lua module (LuaJIT) under load, 4 workers:
+# spec/nginx/run.sh. make test runs it too, so it needs the LuaJIT module
+# even when TEST_LUAS has no jit.
+test-nginx: $(BUILD)/jit/mintid/core.so
+	BUILD='$(BUILD)' sh spec/nginx/run.sh
+test: $(BUILD)/jit/mintid/core.so
 
 bench: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua

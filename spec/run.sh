@@ -77,5 +77,11 @@ rc=$?
 cat "$log/install"
 count "$log/install" $rc "install checks"
 
+echo "# nginx under load (make test-nginx)"
+BUILD="$BUILD" sh spec/nginx/run.sh > "$log/nginx" 2>&1
+rc=$?
+cat "$log/nginx"
+count "$log/nginx" $rc "nginx"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
