@@ -138,7 +138,7 @@ describe("fork()", function()
             mintid.uuid7()
             local function many()
                 local t = {}
-                for i = 1, 500 do t[#t + 1] = mintid.ulid(); t[#t + 1] = mintid.uuid7() end
+                for _ = 1, 500 do t[#t + 1] = mintid.ulid(); t[#t + 1] = mintid.uuid7() end
                 return table.concat(t, " ")
             end
             local child = in_child(many)

@@ -1,0 +1,25 @@
+-- luacheck configuration (`make lint`, run by `make test`). By folder, not
+-- by file, so that new files are covered as they come.
+
+-- Library code, the command-line tool and the examples run unchanged on
+-- Lua 5.1-5.4 and LuaJIT: only the globals every one of them has.
+std = "min"
+max_line_length = 120
+
+-- OpenResty modules (resty.*) may use ngx and LuaJIT's globals.
+files["lua/resty"] = { std = "ngx_lua" }
+
+-- The specs and the benchmark test for a Lua's features at run time
+-- (math.type, setfenv, jit), so they see every version's globals.
+files["spec"] = {
+    std = "max+busted",
+    max_line_length = 140,
+    -- `elseif comment then -- blank line` reads better than a negated test
+    ignore = { "542" },
+}
+files["bench"] = { std = "max", max_line_length = 140 }
+
+-- `luacheck .` checks these: every Lua file of the folders, and bin/'s
+-- scripts, which have no .lua extension.
+include_files = { "lua/**/*.lua", "bin/*", "spec/**/*.lua", "examples/**/*.lua", "bench/**/*.lua" }
+exclude_files = { "build", "luarocks-tree" }
