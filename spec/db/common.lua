@@ -92,7 +92,7 @@ function M.relative_rows(key_count, per_key)
         secret = SECRET, salt = "orders", clock = list_clock(readings(key_count * per_key)),
     }
     local rows = {}
-    for n = 1, per_key do
+    for _ = 1, per_key do
         for _, key in ipairs(keys) do
             rows[#rows + 1] = { id = assert(g:next(key)), key = key, n = #rows + 1 }
         end
