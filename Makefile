@@ -130,6 +130,7 @@ lint:
 RELEASE = 0.1.0
 DIST    = $(BUILD)/dist
 dist:
+	@git diff --quiet HEAD -- || echo "make dist: uncommitted changes are not in the release (it packs HEAD)"
 	rm -rf $(DIST) && mkdir -p $(DIST)/pack
 	git archive --format=tar.gz --prefix=mintid-$(RELEASE)/ -o $(DIST)/mintid-$(RELEASE).tar.gz HEAD
 	sed 's|^\( *url = \).*|\1"file://$(abspath $(DIST))/mintid-$(RELEASE).tar.gz",|' \

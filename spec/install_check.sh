@@ -66,7 +66,12 @@ release_rock() {
     out=$("$tmp/release/bin/mintid" inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV) &&
     echo "$out" && echo "$out" | grep -q '^  time: *2016-07-30T23:54:10.259Z$'
 }
-check "make dist, luarocks install the source rock into a temporary tree, run its mintid inspect" release_rock
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    check "make dist, luarocks install the source rock into a temporary tree, run its mintid inspect" release_rock
+else
+    # a release tarball has no commits to pack
+    n=$((n + 1)); echo "ok $n - # SKIP make dist packs HEAD: not a git checkout"
+fi
 check "both rockspecs pass luarocks lint" sh -c \
     "luarocks lint rockspec/mintid-scm-1.rockspec && luarocks lint rockspec/mintid-0.1.0-1.rockspec"
 

@@ -13,7 +13,9 @@ if [ ! -x "$bindir/initdb" ] || [ ! -x "$bindir/pg_ctl" ]; then
     exit 1
 fi
 
-dir=$(mktemp -d)
+# Under /tmp whatever TMPDIR says: the server user must reach it, and a
+# socket path is limited to about 100 bytes.
+dir=$(mktemp -d /tmp/mintid-pg.XXXXXX) || exit 1
 if [ "$(id -u)" = 0 ]; then
     chown nobody "$dir"
     as_server() { runuser -u nobody -- "$@"; }
