@@ -64,7 +64,9 @@ release_rock() {
     unzip -p "$rock" mintid-0.1.0-1.rockspec | cmp - rockspec/mintid-0.1.0-1.rockspec &&
     luarocks --lua-version="$LUA_VERSION" install --tree="$tmp/release" "$rock" &&
     out=$("$tmp/release/bin/mintid" inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV) &&
-    echo "$out" && echo "$out" | grep -q '^  time: *2016-07-30T23:54:10.259Z$'
+    echo "$out" && echo "$out" | grep -q '^  time: *2016-07-30T23:54:10.259Z$' &&
+    "$tmp/release/bin/mintid" convert 01ARZ3NDEKTSV4RRFFQ69G5FAV | grep -qx 01563e3a-b5d3-d676-4c61-efb99302bd5b &&
+    "$tmp/release/bin/mintid" ulid | grep -qx '[0-7][0-9A-HJKMNP-TV-Z]\{25\}'
 }
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     check "make dist, luarocks install the source rock into a temporary tree, run its mintid inspect" release_rock
