@@ -19,7 +19,7 @@ LDLIBS  = -pthread
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
            src/random.c src/clock.c src/default.c
-CORE_HDR = src/mintid.h src/internal.h
+CORE_HDR = src/mintid.h src/internal.h src/platform.h
 BIND_SRC = src/lua_mintid.c
 BIND_HDR = src/lua_compat.h
 
@@ -27,12 +27,14 @@ BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test bench install clean vectors check-vectors
+.PHONY: all deps demo test bench install clean vectors check-vectors windows-module
 
 # Debian packages that the build and every suite of `make test` need.
 DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luarocks \
     lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev lua5.2 liblua5.2-dev \
-    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev
+    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev \
+    gcc-i686-linux-gnu musl-tools gcc-mips-linux-gnu gcc-arm-linux-gnueabihf \
+    gcc-mingw-w64-x86-64 qemu-user wine wine64
 
 all: $(MODULE)
 
@@ -81,6 +83,76 @@ $(BUILD)/asan/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
 	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(TEST_LUA) $(LDLIBS)
 
+# ---- every platform: spec/native/test_vectors.c (every testdata/ file and
+# the default generators' thread test, no Lua) built for each target,
+# statically, and run by spec/platform.sh: natively, under qemu-user
+# (i686 too when the kernel cannot run i386 binaries) or under wine.
+# `make test-<target>` builds and runs one; `make test` runs them all.
+PLATFORMS = c i686 musl mips armhf windows
+platform_cc_c       = $(CC)
+platform_cc_i686    = i686-linux-gnu-gcc
+platform_cc_musl    = musl-gcc
+platform_cc_mips    = mips-linux-gnu-gcc
+platform_cc_armhf   = arm-linux-gnueabihf-gcc
+platform_cc_windows = x86_64-w64-mingw32-gcc
+platform_exe = $(BUILD)/platform/$1/test_vectors$(if $(filter windows,$1),.exe)
+PLATFORM_EXES = $(foreach p,$(PLATFORMS),$(call platform_exe,$p))
+WIN_LIBS = -lbcrypt
+
+define platform_rules
+$(call platform_exe,$1): spec/native/test_vectors.c spec/native/tap.h $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $$(@D)
+	$(platform_cc_$1) $$(WARN) $$(CFLAGS) -static -Isrc -o $$@ spec/native/test_vectors.c $$(CORE_SRC) \
+	    $(if $(filter windows,$1),$$(WIN_LIBS),-pthread)
+test-$1: $(call platform_exe,$1)
+	BUILD='$$(BUILD)' sh spec/platform.sh $1
+.PHONY: test-$1
+endef
+$(foreach p,$(PLATFORMS),$(eval $(call platform_rules,$p)))
+
+# The Lua module for Windows from the same sources: mintid\core.dll,
+# cross-built against Lua 5.4's headers and linked to lua54.dll (the name of
+# Lua 5.4's usual Windows builds) through an import library made here from
+# the Lua functions the binding calls. No Windows Lua runs it here.
+WIN_CC = $(platform_cc_windows)
+WIN_DIR = $(BUILD)/windows
+WIN_MODULE = $(WIN_DIR)/mintid/core.dll
+windows-module: $(WIN_MODULE)
+$(WIN_MODULE): $(BIND_SRC) $(BIND_HDR) $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(WIN_CC) $(WARN) $(CFLAGS) -I$(call lua_incdir,5.4) -c -o $(WIN_DIR)/lua_mintid.o $(BIND_SRC)
+	{ echo 'LIBRARY lua54.dll'; echo EXPORTS; \
+	  x86_64-w64-mingw32-nm -u $(WIN_DIR)/lua_mintid.o | awk '$$2 ~ /^luaL?_/ { print $$2 }'; } > $(WIN_DIR)/lua54.def
+	x86_64-w64-mingw32-dlltool -d $(WIN_DIR)/lua54.def -l $(WIN_DIR)/liblua54.a
+	$(WIN_CC) $(WARN) $(CFLAGS) -Isrc -shared -static-libgcc -Wl,--export-all-symbols -o $@ \
+	    $(WIN_DIR)/lua_mintid.o $(CORE_SRC) $(WIN_DIR)/liblua54.a $(WIN_LIBS)
+
+# The platform layer's own native tests (run by make test):
+# - test_random: the OS source's fallbacks through link-time fakes of
+#   getrandom, open and read (EINTR, short reads, ENOSYS, EPERM, failures);
+#   test_random_urandom the same with the core built without getrandom;
+# - test_default_clone: the fork tests with children made by raw clone (no
+#   pthread_atfork handler runs: the MADV_WIPEONFORK sentinel must see them);
+#   test_default_atfork: the fork tests with the sentinel compiled out, so
+#   the pthread_atfork handlers alone must.
+CORE_OBJ_BUT_RANDOM = $(filter-out $(BUILD)/core/random.o,$(CORE_OBJ))
+PLATFORM_TESTS = $(BUILD)/test_random $(BUILD)/test_random_urandom \
+                 $(BUILD)/test_default_clone $(BUILD)/test_default_atfork
+WRAP_OS = -Wl,--wrap=getrandom,--wrap=open,--wrap=read
+$(BUILD)/variant/%/random.o: src/random.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(VARIANT_FLAGS) -c -o $@ $<
+$(BUILD)/variant/nogetrandom/random.o: VARIANT_FLAGS = -DMINTID_NO_GETRANDOM
+$(BUILD)/variant/nowipe/random.o: VARIANT_FLAGS = -DMINTID_NO_WIPEONFORK
+$(BUILD)/test_random: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS) $(WRAP_OS)
+$(BUILD)/test_random_urandom: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nogetrandom/random.o
+	$(CC) $(WARN) $(CFLAGS) -DMINTID_NO_GETRANDOM -Isrc -o $@ $< $(filter %.o,$^) $(LDLIBS) $(WRAP_OS)
+$(BUILD)/test_default_clone: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ)
+	$(CC) $(WARN) $(CFLAGS) -DTEST_RAW_CLONE -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
+$(BUILD)/test_default_atfork: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nowipe/random.o
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter %.o,$^) $(LDLIBS)
+
 # As root on Debian: installs DEB_PACKAGES (nothing else is fetched).
 deps:
 	DEBIAN_FRONTEND=noninteractive apt-get update
@@ -90,8 +162,8 @@ demo: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
 test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
-      $(NATIVE_TESTS) $(SAN_TESTS)
-	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
+      $(NATIVE_TESTS) $(SAN_TESTS) $(PLATFORM_TESTS) $(PLATFORM_EXES) $(WIN_MODULE)
+	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' PLATFORMS='$(PLATFORMS)' sh spec/run.sh
 
 bench: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
