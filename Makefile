@@ -15,6 +15,9 @@ CFLAGS  ?= -O2 -g
 WARN     = -std=c99 -pedantic -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wshadow
 ALL_CFLAGS = $(WARN) -fPIC $(CFLAGS)
 LDLIBS  = -pthread
+# How a Lua module links: macOS loads it as a bundle whose Lua symbols
+# resolve in the host program (built by reading only; gmake on the BSDs).
+MODULE_LDFLAGS := $(if $(filter Darwin,$(shell uname -s)),-bundle -undefined dynamic_lookup,-shared)
 
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
@@ -34,7 +37,7 @@ DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luaro
     lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev lua5.2 liblua5.2-dev \
     lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev \
     gcc-i686-linux-gnu musl-tools gcc-mips-linux-gnu gcc-arm-linux-gnueabihf \
-    gcc-mingw-w64-x86-64 qemu-user wine wine64
+    gcc-mingw-w64-x86-64 qemu-user wine wine64 gcc-s390x-linux-gnu
 
 all: $(MODULE)
 
@@ -44,13 +47,13 @@ $(BUILD)/core/%.o: src/%.c $(CORE_HDR)
 
 $(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -shared -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) $(MODULE_LDFLAGS) -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
 
 # testfork, a module for spec/09-fork_spec.lua only (fork from Lua), next to
 # each build of the module so the suite's LUA_CPATH finds it.
 $(BUILD)/%/testfork.so: spec/native/testfork.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$(if $(filter asan,$*),5.4,$*)) -shared -o $@ $<
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$(if $(filter asan,$*),5.4,$*)) $(MODULE_LDFLAGS) -o $@ $<
 
 # Native tests of the core: vectors of SHA-256/HMAC, threads and fork; and
 # test_wipe, which embeds Lua 5.4 and #includes the binding to read a
@@ -153,8 +156,36 @@ $(BUILD)/test_default_clone: spec/native/test_default.c spec/native/tap.h $(CORE
 $(BUILD)/test_default_atfork: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nowipe/random.o
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter %.o,$^) $(LDLIBS)
 
-# As root on Debian: installs DEB_PACKAGES (nothing else is fetched).
+# ---- big-endian Lua: the whole busted suite on Debian's s390x Lua 5.4 under
+# qemu-s390x. Its packages are fetched with apt-get download and unpacked
+# into S390X_ROOT (qemu's -L prefix), never installed; busted's own Lua
+# files are the host's (arch-independent). The module is cross-built in a
+# build tree of its own and put where the suite's LUA_CPATH finds it.
+# `make test S390X=` skips the stage.
+S390X ?= s390x
+S390X_ROOT = $(BUILD)/s390x/root
+S390X_DEBS = libc6 libgcc-s1 libstdc++6 libreadline8 libtinfo6 liblua5.4-0 liblua5.4-dev \
+             lua5.4 lua-filesystem lua-system lua-term
+S390X_LUA = $(S390X_ROOT)/usr/bin/lua5.4
+$(S390X_LUA):
+	rm -rf $(BUILD)/s390x/debs $(S390X_ROOT)
+	mkdir -p $(BUILD)/s390x/debs $(S390X_ROOT)
+	cd $(BUILD)/s390x/debs && apt-get download $(S390X_DEBS:%=%:s390x)
+	for deb in $(BUILD)/s390x/debs/*.deb; do dpkg -x "$$deb" $(S390X_ROOT) || exit 1; done
+s390x-lua: $(S390X_LUA)
+	$(MAKE) CC=s390x-linux-gnu-gcc BUILD=$(BUILD)/s390x/obj LUA_VERSION=5.4 \
+	    CFLAGS='$(CFLAGS) -idirafter $(S390X_ROOT)/usr/include/s390x-linux-gnu' \
+	    $(BUILD)/s390x/obj/5.4/mintid/core.so $(BUILD)/s390x/obj/5.4/testfork.so
+	mkdir -p $(BUILD)/s390x/mintid
+	cp $(BUILD)/s390x/obj/5.4/mintid/core.so $(BUILD)/s390x/mintid/core.so
+	cp $(BUILD)/s390x/obj/5.4/testfork.so $(BUILD)/s390x/testfork.so
+.PHONY: s390x-lua
+
+# As root on Debian: installs DEB_PACKAGES (nothing else is fetched), and
+# adds the s390x architecture's package lists for the big-endian Lua stage
+# (no s390x package is installed: see S390X_DEBS).
 deps:
+	dpkg --add-architecture s390x
 	DEBIAN_FRONTEND=noninteractive apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEB_PACKAGES)
 
@@ -162,8 +193,10 @@ demo: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
 test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
-      $(NATIVE_TESTS) $(SAN_TESTS) $(PLATFORM_TESTS) $(PLATFORM_EXES) $(WIN_MODULE)
-	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' PLATFORMS='$(PLATFORMS)' sh spec/run.sh
+      $(NATIVE_TESTS) $(SAN_TESTS) $(PLATFORM_TESTS) $(PLATFORM_EXES) $(WIN_MODULE) \
+      $(if $(S390X),s390x-lua)
+	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' PLATFORMS='$(PLATFORMS)' \
+	    S390X_ROOT='$(if $(S390X),$(S390X_ROOT))' sh spec/run.sh
 
 bench: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua

@@ -44,6 +44,12 @@ for v in $TEST_LUAS; do
         *) busted "$v" "lua$v" ;;
     esac
 done
+# Big-endian: Debian's s390x Lua 5.4 under qemu-s390x (make test S390X= skips it).
+if [ -n "$S390X_ROOT" ]; then
+    start=$(date +%s)
+    busted s390x "qemu-s390x -L $S390X_ROOT $S390X_ROOT/usr/bin/lua5.4"
+    echo "# busted on s390x: $(($(date +%s) - start)) s"
+fi
 # ASan and UBSan stop at the first error; leaks are valgrind's job below.
 busted asan lua5.4 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)"
 
