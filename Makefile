@@ -168,6 +168,8 @@ S390X_DEBS = libc6 libgcc-s1 libstdc++6 libreadline8 libtinfo6 liblua5.4-0 liblu
              lua5.4 lua-filesystem lua-system lua-term
 S390X_LUA = $(S390X_ROOT)/usr/bin/lua5.4
 $(S390X_LUA):
+	@dpkg --print-foreign-architectures | grep -qx s390x || { echo "no s390x package lists:" \
+	    "run make deps as root (or skip this stage: make test S390X=)" >&2; exit 1; }
 	rm -rf $(BUILD)/s390x/debs $(S390X_ROOT)
 	mkdir -p $(BUILD)/s390x/debs $(S390X_ROOT)
 	cd $(BUILD)/s390x/debs && apt-get download $(S390X_DEBS:%=%:s390x)
