@@ -91,12 +91,13 @@ $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
 # statically, and run by spec/platform.sh: natively, under qemu-user
 # (i686 too when the kernel cannot run i386 binaries) or under wine.
 # `make test-<target>` builds and runs one; `make test` runs them all.
-PLATFORMS = c i686 musl mips armhf windows
+PLATFORMS = c i686 musl mips armhf s390x windows
 platform_cc_c       = $(CC)
 platform_cc_i686    = i686-linux-gnu-gcc
 platform_cc_musl    = musl-gcc
 platform_cc_mips    = mips-linux-gnu-gcc
 platform_cc_armhf   = arm-linux-gnueabihf-gcc
+platform_cc_s390x   = s390x-linux-gnu-gcc
 platform_cc_windows = x86_64-w64-mingw32-gcc
 platform_exe = $(BUILD)/platform/$1/test_vectors$(if $(filter windows,$1),.exe)
 PLATFORM_EXES = $(foreach p,$(PLATFORMS),$(call platform_exe,$p))

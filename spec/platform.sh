@@ -16,6 +16,7 @@ case $target in
     i686) if "$exe" >/dev/null 2>&1; [ $? -ne 2 ]; then set -- qemu-i386 "$exe"; else set -- "$exe"; fi ;;
     mips) set -- qemu-mips "$exe" ;;
     armhf) set -- qemu-arm "$exe" ;;
+    s390x) set -- qemu-s390x "$exe" ;;
     windows)
         # Headless and non-interactive: a new 64-bit prefix in a temporary
         # folder (its first start takes most of this target's time), no

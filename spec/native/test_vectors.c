@@ -1,7 +1,8 @@
 /*
  * test_vectors.c: every file of testdata/ replayed against the C core, with
  * no Lua, so that any C compiler and host can run the conformance vectors
- * (make test-c, test-i686, test-musl, test-mips, test-armhf, test-windows).
+ * (make test-c, test-i686, test-musl, test-mips, test-armhf, test-s390x,
+ * test-windows).
  * Then the platform layer itself (clock, OS randomness) and the default
  * generators under threads. Prints TAP. Usage: test_vectors testdata-dir
  *
