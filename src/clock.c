@@ -17,9 +17,11 @@
 #ifdef _WIN32
 #include "platform.h"
 
-/* FILETIME: 100 ns ticks since 1601-01-01, 11644473600 s before 1970.
+/* FILETIME counts 100 ns ticks since 1601-01-01, 11644473600 s before 1970.
  * The precise variant (Windows 8) follows the wall clock to the tick; the
  * plain one moves only at the timer interrupt (about 15.6 ms). */
+#define UNIX_EPOCH_TICKS UINT64_C(116444736000000000)
+
 int mintid_clock_ms(int64_t *now_ms, char *err)
 {
     FILETIME ft;
@@ -29,10 +31,10 @@ int mintid_clock_ms(int64_t *now_ms, char *err)
     GetSystemTimePreciseAsFileTime(&ft);
     ticks = (uint64_t)ft.dwHighDateTime << 32 | ft.dwLowDateTime;
     /* A clock before 1970 comes back negative (floored), as on POSIX. */
-    if (ticks >= UINT64_C(116444736000000000))
-        *now_ms = (int64_t)((ticks - UINT64_C(116444736000000000)) / 10000);
+    if (ticks >= UNIX_EPOCH_TICKS)
+        *now_ms = (int64_t)((ticks - UNIX_EPOCH_TICKS) / 10000);
     else
-        *now_ms = -(int64_t)((UINT64_C(116444736000000000) - ticks + 9999) / 10000);
+        *now_ms = -(int64_t)((UNIX_EPOCH_TICKS - ticks + 9999) / 10000);
     return MINTID_OK;
 }
 #else
