@@ -13,6 +13,7 @@ FUZZ_TARGETS=${FUZZ_TARGETS:-ulid_decode uuid_decode relative_decode snowflake_d
 mkdir -p "$BUILD/fuzz/artifacts" "$BUILD/fuzz/logs"
 n=0
 failed=0
+began=$(date +%s)
 for t in $FUZZ_TARGETS; do
     n=$((n + 1))
     log=$BUILD/fuzz/logs/$t.log
@@ -33,4 +34,5 @@ for t in $FUZZ_TARGETS; do
     fi
 done
 echo "1..$n"
+echo "# fuzzing took $(($(date +%s) - began)) s"
 [ "$failed" -eq 0 ]
