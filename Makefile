@@ -18,7 +18,7 @@ LDLIBS  = -pthread
 
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
-           src/random.c src/clock.c src/default.c
+           src/random.c src/clock.c src/default.c src/abi.c
 CORE_HDR = src/mintid.h src/internal.h
 BIND_SRC = src/lua_mintid.c
 BIND_HDR = src/lua_compat.h
@@ -27,7 +27,7 @@ BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test bench install clean vectors check-vectors
+.PHONY: all deps demo test bench install clean vectors check-vectors cdef
 
 # Debian packages that the build and every suite of `make test` need.
 DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luarocks \
@@ -92,6 +92,11 @@ bench: $(MODULE)
 
 vectors:
 	python3 testdata/generate_vectors.py
+
+# The FFI declarations of resty.mintid, generated from src/mintid.h (make test
+# fails when the committed file differs from a fresh generation).
+cdef:
+	python3 tools/gen_cdef.py
 
 check-vectors:
 	python3 testdata/generate_vectors.py --check
