@@ -109,6 +109,9 @@ install: $(MODULE)
 	install -d $(DESTDIR)$(LUA_LIBDIR)/mintid $(DESTDIR)$(LUA_SHAREDIR)
 	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/mintid/core.so
 	install -m 644 lua/mintid.lua $(DESTDIR)$(LUA_SHAREDIR)/mintid.lua
+	install -d $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid
+	install -m 644 lua/resty/mintid.lua $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid.lua
+	install -m 644 lua/resty/mintid/cdef.lua $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid/cdef.lua
 
 clean:
 	rm -rf $(BUILD)

@@ -22,6 +22,8 @@ build = {
    type = "builtin",
    modules = {
       ["mintid"] = "lua/mintid.lua",
+      ["resty.mintid"] = "lua/resty/mintid.lua",
+      ["resty.mintid.cdef"] = "lua/resty/mintid/cdef.lua",
       ["mintid.core"] = {
          sources = {
             "src/lua_mintid.c",

@@ -44,6 +44,17 @@ for v in $TEST_LUAS; do
         *) busted "$v" "lua$v" ;;
     esac
 done
+# The whole suite again through resty.mintid, the LuaJIT FFI binding, with
+# its own specs (spec/ffi/*_ffispec.lua, which only this pass runs).
+case " $TEST_LUAS " in *" jit "*)
+    echo "# busted on luajit through resty.mintid"
+    env LUA_PATH="lua/?.lua;spec/?.lua;;" LUA_CPATH="$BUILD/jit/?.so;;" MINTID_MODULE=resty.mintid \
+        luajit /usr/bin/busted -o TAP -p _spec -p _ffispec spec > "$log/busted-resty" 2>&1
+    rc=$?
+    grep -v '^ok ' "$log/busted-resty"
+    count "$log/busted-resty" $rc "busted (luajit, resty.mintid)"
+    ;;
+esac
 # ASan and UBSan stop at the first error; leaks are valgrind's job below.
 busted asan lua5.4 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)"
 
@@ -61,6 +72,12 @@ sh spec/memcheck.sh > "$log/memcheck" 2>&1
 rc=$?
 cat "$log/memcheck"
 count "$log/memcheck" $rc "valgrind"
+
+echo "# ABI checks"
+TEST_LUAS="$TEST_LUAS" BUILD="$BUILD" sh spec/abi_check.sh > "$log/abi" 2>&1
+rc=$?
+cat "$log/abi"
+count "$log/abi" $rc "ABI checks"
 
 echo "# install checks"
 sh spec/install_check.sh > "$log/install" 2>&1

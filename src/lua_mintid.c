@@ -1096,6 +1096,37 @@ static int m_relative_tag(lua_State *L)
     return 1;
 }
 
+/*
+ * _new_values(value, n, t): t[1..n] = n new values of value's kind, all
+ * zero bytes. For resty.mintid, whose FFI path decodes an ID straight into
+ * the 16 bytes of such a value (LuaJIT hands a userdata's payload to the
+ * FFI as a pointer): one Lua C API call then serves n parses, and the value
+ * is this module's own, with its metatable and methods.
+ */
+static int m_new_values(lua_State *L)
+{
+    static const value_kind *const kinds[] = { &ulid_kind, &uuid_kind, &relative_kind };
+    static const uint8_t zero[16] = { 0 };
+    const value_kind *k = NULL;
+    lua_Integer i, n;
+    size_t j;
+
+    for (j = 0; j < sizeof kinds / sizeof kinds[0] && k == NULL; j++)
+        if (luaL_testudata(L, 1, kinds[j]->tname) != NULL)
+            k = kinds[j];
+    if (k == NULL)
+        return luaL_argerror(L, 1, "mintid value expected");
+    n = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, n >= 1 && n <= 1024, 2, "count must be 1..1024");
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lua_settop(L, 3);
+    for (i = 1; i <= n; i++) {
+        push_value(L, zero, k);
+        lua_rawseti(L, 3, (int)i);
+    }
+    return 1;
+}
+
 /* ---- metatables and the module ------------------------------------------ */
 
 /* Every value kind shares its metamethods, and every generator kind its
@@ -1150,6 +1181,7 @@ static const luaL_Reg module_funcs[] = {
     { "relative_tag", m_relative_tag },
     { "ulid_to_uuid", m_ulid_to_uuid },
     { "uuid_to_ulid", m_uuid_to_ulid },
+    { "_new_values", m_new_values },
     { NULL, NULL }
 };
 

@@ -1,0 +1,608 @@
+-- resty.mintid: mintid for LuaJIT and OpenResty, the hot paths through the FFI.
+--
+-- Every name of the mintid module, with the same values and errors. Under
+-- LuaJIT a Lua C API call ends a trace; these calls go through the FFI into
+-- the ABI that the same shared object (mintid/core.so) exports, with one
+-- reusable output buffer and ffi.string for the result, so the JIT compiles
+-- them. What the FFI path does not cover (generators with clock/random hooks
+-- or options it does not know, arguments of unusual types) is the mintid
+-- module's own function, so its errors are the same by construction. On a
+-- Lua without ffi this module is the mintid module itself.
+local has_ffi, ffi = pcall(require, "ffi")
+local mintid = require "mintid"
+if not has_ffi then
+    return mintid
+end
+
+-- The C module first: the FFI then opens the very file require loaded, so
+-- both bindings share one library and its process-wide statics (the default
+-- generators, the random pool).
+local core = require "mintid.core"
+local abi = require "resty.mintid.cdef"
+
+local C
+do
+    local path = package.searchpath("mintid.core", package.cpath)
+    -- Guarded: a second load of this module (package.loaded cleared) must
+    -- not declare the types again.
+    if not pcall(ffi.typeof, "mintid_ulid_gen") then
+        ffi.cdef(abi.cdef)
+    end
+    -- No file on the cpath: the module was linked into the host (a static
+    -- build), whose own symbols then hold the ABI.
+    C = path and ffi.load(path) or ffi.C
+end
+
+local K = abi.constants
+local ffi_new, ffi_string, ffi_cast, ffi_gc = ffi.new, ffi.string, ffi.cast, ffi.gc
+local type, tostring, tonumber, getmetatable, error, pairs = type, tostring, tonumber, getmetatable, error, pairs
+local format, byte = string.format, string.byte
+
+local M = {}
+for name, value in pairs(mintid) do
+    M[name] = value
+end
+
+---------------------------------------------------------------------------
+-- Buffers made once; a call writes and reads them with no yield in between,
+-- so coroutines share them safely.
+
+local ULID_LEN, UUID_LEN = K.MINTID_ULID_TEXT_LEN, K.MINTID_UUID_TEXT_LEN
+local RELATIVE_LEN, PREFIX_LEN = K.MINTID_RELATIVE_TEXT_LEN, K.MINTID_RELATIVE_PREFIX_LEN
+local NANOID_DEFAULT, NANOID_MAX = K.MINTID_NANOID_DEFAULT_SIZE, K.MINTID_NANOID_MAX_SIZE
+-- Nano IDs up to this size use the shared buffer; larger ones a fresh one.
+local BUF_SIZE = 256
+
+local buf = ffi_new("char[?]", BUF_SIZE)
+local errbuf = ffi_new("char[?]", K.MINTID_ERRMSG_SIZE)
+local idbuf = ffi_new("uint8_t[16]")
+local u64box = ffi_new("uint64_t[1]")
+local i64box = ffi_new("int64_t[1]")
+local u32box = ffi_new("uint32_t[2]")
+local u8p = ffi.typeof("uint8_t *")
+
+-- Codes no retry by the caller helps raise, as in the C binding; the rest
+-- (bad data, overflow, range) are nil, message.
+local RAISES = {}
+for _, name in pairs({ "MINTID_ERANDOM", "MINTID_ECLOCK", "MINTID_ENOMEM", "MINTID_EARG", "MINTID_EFORK" }) do
+    if K[name] then RAISES[K[name]] = true end
+end
+
+-- The failure of the ABI call that returned rc: its message in errbuf.
+local function fail(rc)
+    local msg = errbuf[0] ~= 0 and ffi_string(errbuf) or ffi_string(C.mintid_strerror(rc))
+    if RAISES[rc] then
+        -- Always tail-called, so level 2 is the caller of the API function,
+        -- whose position LuaJIT's luaL_error adds too.
+        error(msg, 2)
+    end
+    return nil, msg
+end
+
+-- luaL_argerror's words, for errors this module raises itself (a generator
+-- method of the FFI path). Called as a statement, never a tail call, so
+-- level 2 is the method, named by its call site as C's would be, and level
+-- 3 its caller, whose position LuaJIT adds to a C function's errors.
+local function argerror(narg, extramsg)
+    local ar = debug.getinfo(2, "n")
+    local name = ar and ar.name or "?"
+    if ar and ar.namewhat == "method" then
+        narg = narg - 1
+        if narg == 0 then
+            error(format("calling '%s' on bad self (%s)", name, extramsg), 3)
+        end
+    end
+    error(format("bad argument #%d to '%s' (%s)", narg, name, extramsg), 3)
+end
+
+-- Lua's type name of an argument as luaL_typename gives it.
+local function typename(v, absent)
+    if v == nil and absent then return "no value" end
+    return type(v)
+end
+
+-- An integer-valued Lua number in int64 range, as lua_Integer reads it.
+local function is_int64(v)
+    return type(v) == "number" and v % 1 == 0 and v >= -9223372036854775808 and v < 9223372036854775808
+end
+
+---------------------------------------------------------------------------
+-- Values: the C module's own userdata. The FFI decodes into the 16 bytes of
+-- a zeroed value made in batches by core._new_values, so a parse costs no
+-- Lua C API call of its own. A value leaves its pool only once decoded.
+
+local new_values = core._new_values
+local BATCH = 64
+local function value_pool(sample)
+    local pool, n = {}, 0
+    return function()
+        if n == 0 then
+            new_values(sample, BATCH, pool)
+            n = BATCH
+        end
+        local v = pool[n]
+        pool[n] = nil
+        n = n - 1
+        return v
+    end
+end
+local ZERO16 = ("\0"):rep(16)
+local ulid_blank = value_pool(core.ulid_from_bytes(ZERO16))
+local uuid_blank = value_pool(core.uuid_from_bytes(ZERO16))
+local relative_blank = value_pool(core.relative_from(0, 0, 0))
+
+-- A value of kind `blank` decoded from text by `decode`, or nil, message.
+-- The value taken is given back to no one on failure: the next one is fresh.
+local function parse_into(decode, blank, text)
+    local v = blank()
+    errbuf[0] = 0
+    local rc = decode(text, #text, ffi_cast(u8p, v), errbuf)
+    if rc ~= 0 then
+        return fail(rc)
+    end
+    return v
+end
+
+do
+    local parse_ulid, parse_uuid, parse_relative = core.parse_ulid, core.parse_uuid, core.parse_relative
+    local ulid_decode, uuid_decode, relative_decode = C.mintid_ulid_decode, C.mintid_uuid_decode,
+        C.mintid_relative_decode
+
+    function M.parse_ulid(text)
+        if type(text) ~= "string" then
+            return parse_ulid(text)
+        end
+        return parse_into(ulid_decode, ulid_blank, text)
+    end
+
+    function M.parse_uuid(text)
+        if type(text) ~= "string" then
+            return parse_uuid(text)
+        end
+        return parse_into(uuid_decode, uuid_blank, text)
+    end
+
+    function M.parse_relative(text)
+        if type(text) ~= "string" then
+            return parse_relative(text)
+        end
+        return parse_into(relative_decode, relative_blank, text)
+    end
+end
+
+-- The same 16 bytes in the other text form.
+do
+    local ulid_to_uuid, uuid_to_ulid = core.ulid_to_uuid, core.uuid_to_ulid
+    local to_uuid, to_ulid = C.mintid_ulid_to_uuid_text, C.mintid_uuid_to_ulid_text
+
+    function M.ulid_to_uuid(text)
+        if type(text) ~= "string" then
+            return ulid_to_uuid(text)
+        end
+        errbuf[0] = 0
+        local rc = to_uuid(text, #text, buf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        return ffi_string(buf, UUID_LEN)
+    end
+
+    function M.uuid_to_ulid(text)
+        if type(text) ~= "string" then
+            return uuid_to_ulid(text)
+        end
+        errbuf[0] = 0
+        local rc = to_ulid(text, #text, buf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        return ffi_string(buf, ULID_LEN)
+    end
+end
+
+-- parse_snowflake(id [, epoch]): decimal text through the FFI; a number ID
+-- (exact only below 2^53 here) or an unusual epoch goes to the C function.
+do
+    local parse_snowflake = core.parse_snowflake
+    local parse_decimal, check_epoch, split = C.mintid_snowflake_parse_decimal,
+        C.mintid_snowflake_check_epoch, C.mintid_snowflake_split
+
+    function M.parse_snowflake(id, epoch)
+        if type(id) ~= "string" or (epoch ~= nil and not is_int64(epoch)) then
+            return parse_snowflake(id, epoch)
+        end
+        errbuf[0] = 0
+        local rc = parse_decimal(id, #id, u64box, errbuf)
+        if rc ~= 0 then
+            return nil, ffi_string(errbuf)
+        end
+        epoch = epoch or 0
+        if epoch ~= 0 and check_epoch(epoch, errbuf) ~= 0 then
+            return parse_snowflake(id, epoch) -- raises, naming argument 2
+        end
+        split(u64box[0], epoch, i64box, u32box, u32box + 1)
+        return tonumber(i64box[0]), tonumber(u32box[0]), tonumber(u32box[1])
+    end
+end
+
+-- Both bounds of one tag's relative IDs; the rules and messages are
+-- mintid.relative_range's, which anything but a string goes to.
+do
+    local relative_range = mintid.relative_range
+    local relative_decode, relative_encode = C.mintid_relative_decode, C.mintid_relative_encode
+    local PREFIX_PADDING = "0000000000-0000000000"
+
+    function M.relative_range(s)
+        if type(s) ~= "string" then
+            return relative_range(s) -- a tail call: its error blames our caller
+        end
+        local text = s
+        if #s == PREFIX_LEN and byte(s, PREFIX_LEN) == 45 then -- '-'
+            text = s .. PREFIX_PADDING
+        end
+        errbuf[0] = 0
+        local rc = relative_decode(text, #text, idbuf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        relative_encode(idbuf, buf)
+        local tag = ffi_string(buf, 6)
+        return tag .. "-", tag .. "."
+    end
+end
+
+---------------------------------------------------------------------------
+-- One-shot calls: the process-wide default generators, shared with mintid.
+
+do
+    local ulid_text, uuid7_text, uuid4_text = C.mintid_ulid_text, C.mintid_uuid7_text, C.mintid_uuid4_text
+
+    function M.ulid()
+        errbuf[0] = 0
+        local rc = ulid_text(buf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        return ffi_string(buf, ULID_LEN)
+    end
+
+    function M.uuid7()
+        errbuf[0] = 0
+        local rc = uuid7_text(buf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        return ffi_string(buf, UUID_LEN)
+    end
+
+    function M.uuid4()
+        errbuf[0] = 0
+        local rc = uuid4_text(buf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        return ffi_string(buf, UUID_LEN)
+    end
+end
+
+-- Nano IDs of a spec (alphabet and size) the FFI made.
+local nanoid_text = C.mintid_nanoid_text
+local function nanoid_of(spec, size)
+    local out = buf
+    if size > BUF_SIZE then out = ffi_new("char[?]", size) end
+    errbuf[0] = 0
+    local rc = nanoid_text(spec, out, errbuf)
+    if rc ~= 0 then return fail(rc) end
+    return ffi_string(out, size)
+end
+
+local spec_init = C.mintid_nanoid_spec_init
+local DEFAULT_ALPHABET = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"
+
+-- A spec of a valid size and alphabet, or nil (the C function then says why).
+local function new_nanoid_spec(size, alphabet)
+    if not is_int64(size) or size < 1 or size > NANOID_MAX or type(alphabet) ~= "string" then
+        return nil
+    end
+    local spec = ffi_new("mintid_nanoid_spec")
+    if spec_init(spec, alphabet, #alphabet, size, nil) ~= 0 then
+        return nil
+    end
+    return spec
+end
+
+do
+    local nanoid = core.nanoid
+    local default_spec = assert(new_nanoid_spec(NANOID_DEFAULT, DEFAULT_ALPHABET))
+    -- The spec of the last custom call, reused while the arguments repeat.
+    local last_spec, last_size, last_alphabet
+
+    function M.nanoid(size, alphabet)
+        if size == nil and alphabet == nil then
+            return nanoid_of(default_spec, NANOID_DEFAULT)
+        end
+        if size ~= last_size or alphabet ~= last_alphabet then
+            -- nil is the default; false is a value the C function refuses.
+            local n, a = size, alphabet
+            if n == nil then n = NANOID_DEFAULT end
+            if a == nil then a = DEFAULT_ALPHABET end
+            local spec = new_nanoid_spec(n, a)
+            if spec == nil then
+                return nanoid(size, alphabet) -- raises as the C module does
+            end
+            last_spec, last_size, last_alphabet = spec, size, alphabet
+        end
+        return nanoid_of(last_spec, tonumber(last_spec.size))
+    end
+end
+
+---------------------------------------------------------------------------
+-- Generators. A generator of the FFI path is a userdata (newproxy) sharing
+-- its kind's metatable, as the C module's are; its state is a cdata of the
+-- C struct in memory the GC owns, found in the kind's weak-keyed table
+-- (false once closed). Any option the FFI path does not handle (the clock
+-- and random hooks, an unknown key, a value of an unusual type, an
+-- invalid one) makes the C module's generator, which says why or does it.
+
+local newproxy = newproxy
+
+-- kind: tname, methods, states; returns the generator's state or raises.
+local function check_gen(kind, g)
+    local st = kind.states[g]
+    if not st then
+        if st == false then
+            error("attempt to use a closed " .. kind.tname, 3)
+        end
+        -- Level 2: the method that called check_gen, as its call site names it.
+        local ar = debug.getinfo(2, "n")
+        local name = ar and ar.name or "?"
+        local extramsg = kind.tname .. " expected, got " .. type(g)
+        if ar and ar.namewhat == "method" then
+            error(format("calling '%s' on bad self (%s)", name, extramsg), 3)
+        end
+        error(format("bad argument #1 to '%s' (%s)", name, extramsg), 3)
+    end
+    return st
+end
+
+local function new_kind(tname, methods, wipe)
+    local kind = { tname = tname, methods = methods, states = setmetatable({}, { __mode = "k" }) }
+    local template = newproxy(true)
+    local mt = getmetatable(template)
+    mt.__name = tname
+    mt.__index = methods
+    mt.__tostring = function(g)
+        local st = kind.states[g]
+        local addr = st and tostring(ffi_cast("void *", st)):match("0x%x+") or "closed"
+        return format("%s (%s)", tname, addr)
+    end
+    -- Also __close (5.4 names; LuaJIT has no to-be-closed variables, but a
+    -- caller may run it through the metatable, as with the C module).
+    mt.__gc = function(g)
+        local st = kind.states[g]
+        if st and wipe then wipe(st) end
+        if st ~= nil then kind.states[g] = false end
+    end
+    mt.__close = mt.__gc
+    kind.new = function(st)
+        local g = newproxy(template)
+        kind.states[g] = st
+        return g
+    end
+    return kind
+end
+
+-- opts: nil, or a plain table whose keys are all in `known`.
+local function ffi_options(opts, known)
+    if opts == nil then return true end
+    if type(opts) ~= "table" or getmetatable(opts) ~= nil then return false end
+    for k in pairs(opts) do
+        if not known[k] then return false end
+    end
+    return true
+end
+
+local NO_OPTIONS = {}
+
+-- An option's value, def only when it is nil (false is a value to refuse).
+local function option(opts, key, def)
+    local v = opts and opts[key]
+    if v == nil then return def end
+    return v
+end
+
+-- ULID and UUIDv7: one monotonic state, text from one ABI call.
+local function monotonic_kind(tname, ctype, init, next_text, len, from_text)
+    local methods = {}
+    local kind = new_kind(tname, methods)
+    function methods.next(g)
+        local st = check_gen(kind, g)
+        errbuf[0] = 0
+        local rc = next_text(st, buf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        return ffi_string(buf, len)
+    end
+    function methods.next_value(g)
+        local st = check_gen(kind, g)
+        errbuf[0] = 0
+        local rc = next_text(st, buf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        return from_text(ffi_string(buf, len))
+    end
+    return function(opts)
+        local st = ffi_new(ctype)
+        init(st)
+        return kind.new(st)
+    end
+end
+
+do
+    local ulid_generator = core.ulid_generator
+    local new_ulid = monotonic_kind("mintid.ULIDGenerator", "mintid_ulid_gen", C.mintid_ulid_gen_init,
+        C.mintid_ulid_gen_next_text, ULID_LEN, M.parse_ulid)
+    function M.ulid_generator(opts)
+        if not ffi_options(opts, NO_OPTIONS) then
+            return ulid_generator(opts)
+        end
+        return new_ulid()
+    end
+
+    local uuid7_generator = core.uuid7_generator
+    local new_uuid7 = monotonic_kind("mintid.UUID7Generator", "mintid_uuid7_gen", C.mintid_uuid7_gen_init,
+        C.mintid_uuid7_gen_next_text, UUID_LEN, M.parse_uuid)
+    function M.uuid7_generator(opts)
+        if not ffi_options(opts, NO_OPTIONS) then
+            return uuid7_generator(opts)
+        end
+        return new_uuid7()
+    end
+end
+
+-- UUIDv4: no state, so every generator is the same empty cdata.
+do
+    local uuid4_generator = core.uuid4_generator
+    local uuid4_text = C.mintid_uuid4_text
+    local methods = {}
+    local kind = new_kind("mintid.UUID4Generator", methods)
+    function methods.next(g)
+        check_gen(kind, g)
+        errbuf[0] = 0
+        local rc = uuid4_text(buf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        return ffi_string(buf, UUID_LEN)
+    end
+    function methods.next_value(g)
+        local id, msg = methods.next(g)
+        if id == nil then return nil, msg end
+        return M.parse_uuid(id)
+    end
+    function M.uuid4_generator(opts)
+        if not ffi_options(opts, NO_OPTIONS) then
+            return uuid4_generator(opts)
+        end
+        return kind.new(ffi_new("char[1]"))
+    end
+end
+
+-- Relative IDs: the key schedule is secret-equivalent, so the state is
+-- wiped by the core when the generator is closed or collected.
+do
+    local relative_generator = core.relative_generator
+    local gen_init, gen_wipe, gen_tag = C.mintid_relative_gen_init, C.mintid_relative_gen_wipe,
+        C.mintid_relative_gen_tag
+    local next_text, prefix_of = C.mintid_relative_gen_next_text, C.mintid_relative_prefix
+    local KNOWN = { secret = true, salt = true }
+    local methods = {}
+    local kind = new_kind("mintid.RelativeGenerator", methods, gen_wipe)
+
+    -- A key as the C binding reads it: a string, or an integer as its
+    -- decimal text. Returns nil for anything else (the method raises).
+    local function key_text(key)
+        if type(key) == "string" then return key end
+        if is_int64(key) then return format("%d", key) end
+        return nil
+    end
+
+    local function key_error(key)
+        local got = type(key) == "number" and tostring(key) or typename(key, true)
+        return "key must be a string or a 64-bit integer, got " .. got
+    end
+
+    function methods.next(g, key)
+        local st = check_gen(kind, g)
+        if type(key) ~= "string" then
+            local text = key_text(key)
+            if text == nil then argerror(2, key_error(key)) end
+            key = text
+        end
+        errbuf[0] = 0
+        local rc = next_text(st, key, #key, buf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        return ffi_string(buf, RELATIVE_LEN)
+    end
+
+    -- Same check order as the C binding: generator, key, then the call.
+    function methods.next_value(g, key)
+        local st = check_gen(kind, g)
+        local text = key_text(key)
+        if text == nil then argerror(2, key_error(key)) end
+        errbuf[0] = 0
+        local rc = next_text(st, text, #text, buf, errbuf)
+        if rc ~= 0 then return fail(rc) end
+        return M.parse_relative(ffi_string(buf, RELATIVE_LEN))
+    end
+
+    function methods.tag(g, key)
+        local st = check_gen(kind, g)
+        local text = key_text(key)
+        if text == nil then argerror(2, key_error(key)) end
+        return tonumber(gen_tag(st, text, #text))
+    end
+
+    function methods.prefix(g, key)
+        local st = check_gen(kind, g)
+        local text = key_text(key)
+        if text == nil then argerror(2, key_error(key)) end
+        prefix_of(gen_tag(st, text, #text), buf)
+        return ffi_string(buf, PREFIX_LEN)
+    end
+
+    function M.relative_generator(opts)
+        if opts == nil or not ffi_options(opts, KNOWN) or type(opts.secret) ~= "string"
+            or (opts.salt ~= nil and type(opts.salt) ~= "string") then
+            return relative_generator(opts)
+        end
+        local secret, salt = opts.secret, opts.salt or ""
+        -- The wipe runs when the cdata goes, also if the generator (the
+        -- userdata) was collected without running its __gc first.
+        local st = ffi_gc(ffi_new("mintid_relative_gen"), gen_wipe)
+        if gen_init(st, secret, #secret, salt, #salt, nil) ~= 0 then
+            gen_wipe(st)
+            return relative_generator(opts) -- raises, with the core's message
+        end
+        return kind.new(st)
+    end
+end
+
+-- Snowflakes: decimal text under LuaJIT, as the C module gives.
+do
+    local snowflake_generator = core.snowflake_generator
+    local gen_init, next_text = C.mintid_snowflake_gen_init, C.mintid_snowflake_gen_next_text
+    local KNOWN = { machine_id = true, epoch = true }
+    local methods = {}
+    local kind = new_kind("mintid.SnowflakeGenerator", methods)
+
+    function methods.next(g)
+        local st = check_gen(kind, g)
+        errbuf[0] = 0
+        local n = next_text(st, buf, errbuf)
+        if n < 0 then return fail(n) end
+        return ffi_string(buf, n)
+    end
+
+    function M.snowflake_generator(opts)
+        if not ffi_options(opts, KNOWN) or not is_int64(option(opts, "machine_id", 1))
+            or not is_int64(option(opts, "epoch", 0)) then
+            return snowflake_generator(opts)
+        end
+        local st = ffi_new("mintid_snowflake_gen")
+        if gen_init(st, option(opts, "machine_id", 1), option(opts, "epoch", 0), nil) ~= 0 then
+            return snowflake_generator(opts) -- raises, with the core's message
+        end
+        return kind.new(st)
+    end
+end
+
+-- Nano IDs: the spec is the state.
+do
+    local nanoid_generator = core.nanoid_generator
+    local KNOWN = { size = true, alphabet = true }
+    local methods = {}
+    local kind = new_kind("mintid.NanoIDGenerator", methods)
+
+    function methods.next(g)
+        local st = check_gen(kind, g)
+        return nanoid_of(st, tonumber(st.size))
+    end
+
+    function M.nanoid_generator(opts)
+        local spec
+        if ffi_options(opts, KNOWN) then
+            spec = new_nanoid_spec(option(opts, "size", NANOID_DEFAULT), option(opts, "alphabet", DEFAULT_ALPHABET))
+        end
+        if spec == nil then
+            return nanoid_generator(opts)
+        end
+        return kind.new(spec)
+    end
+end
+
+return M
