@@ -1,5 +1,6 @@
 # mintid: `make` builds the Lua module, `make demo` shows every kind,
-# `make test` runs the whole suite, `make bench` prints timings.
+# `make test` runs the whole suite, `make bench` prints timings (and, under
+# LuaJIT, the FFI binding against the C API).
 
 LUA_VERSION ?= 5.4
 LUA         ?= $(call lua_cmd,$(LUA_VERSION))
@@ -87,8 +88,11 @@ test: $(foreach v,$(TEST_LUAS),$(BUILD)/$(v)/mintid/core.so) $(NATIVE_TESTS) \
       $(BUILD)/asan/mintid/core.so $(SAN_TESTS)
 	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
 
-bench: $(MODULE)
+bench: $(MODULE) $(BUILD)/jit/mintid/core.so
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
+	@echo
+	@echo "LuaJIT: resty.mintid (FFI) against mintid (Lua C API)"
+	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/jit/?.so;;' luajit bench/ffi.lua
 
 vectors:
 	python3 testdata/generate_vectors.py
