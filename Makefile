@@ -45,6 +45,12 @@ $(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -shared -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
 
+# testfork, a module for spec/09-fork_spec.lua only (fork from Lua), next to
+# each build of the module so the suite's LUA_CPATH finds it.
+$(BUILD)/%/testfork.so: spec/native/testfork.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$(if $(filter asan,$*),5.4,$*)) -shared -o $@ $<
+
 # Native tests of the core: vectors of SHA-256/HMAC, threads and fork; and
 # test_wipe, which embeds Lua 5.4 and #includes the binding to read a
 # relative generator's bytes after __gc and __close.
@@ -84,8 +90,8 @@ deps:
 demo: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
-test: $(foreach v,$(TEST_LUAS),$(BUILD)/$(v)/mintid/core.so) $(NATIVE_TESTS) \
-      $(BUILD)/asan/mintid/core.so $(SAN_TESTS)
+test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
+      $(NATIVE_TESTS) $(SAN_TESTS)
 	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
 
 bench: $(MODULE) $(BUILD)/jit/mintid/core.so

@@ -12,6 +12,10 @@ local luassert = require "luassert"
 
 local M = {}
 
+-- The module the suite tests: "mintid", or "resty.mintid" (the FFI binding)
+-- when spec/run.sh runs the suite a second time under LuaJIT.
+M.module_name = os.getenv("MINTID_MODULE") or "mintid"
+
 -- String comparison (`<`) goes through strcoll: pin the collation to bytes.
 os.setlocale("C", "collate")
 

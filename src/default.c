@@ -1,10 +1,8 @@
 /* default.c: the process-wide generators behind mintid.ulid() and friends,
  * shared by every thread and Lua state of the process. */
-#define _POSIX_C_SOURCE 200809L /* pthread, getpid */
+#define _POSIX_C_SOURCE 200809L /* pthread */
 
 #include <pthread.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -15,54 +13,36 @@ static pthread_mutex_t default_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t default_once = PTHREAD_ONCE_INIT;
 static mintid_ulid_gen ulid_gen;
 static mintid_uuid7_gen uuid7_gen;
-/* Fallback if pthread_atfork failed: notice a fork by the pid instead.
- * Both are written under default_once (or the lock) and read under the lock. */
-static int fork_handlers;
-static pid_t owner_pid;
 
-static void reset_generators(void)
-{
-    mintid_ulid_gen_init(&ulid_gen);
-    mintid_uuid7_gen_init(&uuid7_gen);
-}
-
+/* The lock is held across fork() so that no other thread is half-way
+ * through a step then; the child needs no reset of its own, since a
+ * generator's state records its process and its next step in a forked
+ * child draws afresh (monotonic.c). */
 static void default_prepare(void)
 {
     pthread_mutex_lock(&default_lock);
 }
 
-static void default_parent(void)
+static void default_unlock(void)
 {
     pthread_mutex_unlock(&default_lock);
 }
 
-/* A child that continued the parent's (last_ms, counter) would make the
- * same IDs as the parent in the same ms; it starts over with a fresh draw. */
-static void default_child(void)
-{
-    reset_generators();
-    pthread_mutex_unlock(&default_lock); /* held by this thread since prepare */
-}
-
 static void default_setup(void)
 {
-    reset_generators();
-    owner_pid = getpid();
+    mintid_ulid_gen_init(&ulid_gen);
+    mintid_uuid7_gen_init(&uuid7_gen);
     /* random.c registers first, so its prepare handler runs after ours
      * (POSIX runs prepare handlers in reverse order of registration): the
      * forking thread takes the locks in the same order as every caller. */
     mintid_random_fork_init();
-    fork_handlers = pthread_atfork(default_prepare, default_parent, default_child) == 0;
+    pthread_atfork(default_prepare, default_unlock, default_unlock);
 }
 
 static void lock_generators(void)
 {
     pthread_once(&default_once, default_setup);
     pthread_mutex_lock(&default_lock);
-    if (!fork_handlers && getpid() != owner_pid) {
-        reset_generators();
-        owner_pid = getpid();
-    }
 }
 
 /* One step of a default generator at now_ms. */

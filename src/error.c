@@ -78,6 +78,7 @@ const char *mintid_strerror(int code)
     case MINTID_EAGAIN:    return "snowflake sequence exhausted, try again";
     case MINTID_EARG:      return "invalid argument";
     case MINTID_ENOMEM:    return "out of memory";
+    case MINTID_EFORK:     return "generator made in another process";
     default:               return "unknown error";
     }
 }

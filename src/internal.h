@@ -56,6 +56,12 @@ int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
  * prepare handler first: locks are always taken as (its lock, pool lock). */
 void mintid_random_fork_init(void);
 
+/* random.c: which process this is, as generator state records it: a value
+ * that differs in every process forked from this one (and in their own
+ * children), read without a system call. A generator whose state carries
+ * another value was made before a fork and must not continue that state. */
+uint32_t mintid_fork_generation(void);
+
 /* monotonic.c: one call of the SPEC rule.
  * - now_ms > last_ms (always on a new generator's first call, whose last_ms
  *   is -1): draw draw_len (<= 10) bytes with rnd,

@@ -50,13 +50,16 @@ static int fail_msg(lua_State *L, const char *msg)
     return 2;
 }
 
-/* Data the caller got wrong is a nil, message return; a failing OS source
- * (or a core misuse) is an exception, since no retry by the caller helps. */
+/* Data the caller got wrong is a nil, message return; a failing OS source,
+ * a core misuse or a Snowflake generator used in a forked child (a program
+ * error: each process needs its own machine_id) is an exception, since no
+ * retry by the caller helps. */
 static int fail(lua_State *L, int rc, const char *err)
 {
     const char *msg = err[0] != '\0' ? err : mintid_strerror(rc);
 
-    if (rc == MINTID_ERANDOM || rc == MINTID_ECLOCK || rc == MINTID_ENOMEM || rc == MINTID_EARG)
+    if (rc == MINTID_ERANDOM || rc == MINTID_ECLOCK || rc == MINTID_ENOMEM || rc == MINTID_EARG ||
+        rc == MINTID_EFORK)
         return luaL_error(L, "%s", msg);
     return fail_msg(L, msg);
 }

@@ -66,6 +66,7 @@ extern "C" {
 #define MINTID_EAGAIN     (-6) /* snowflake: sequence exhausted, read the clock again */
 #define MINTID_EARG       (-7) /* an argument outside its documented domain */
 #define MINTID_ENOMEM     (-8) /* an allocation failed */
+#define MINTID_EFORK      (-9) /* snowflake: generator made before a fork(), in another process */
 
 #define MINTID_ERRMSG_SIZE 128
 
@@ -121,6 +122,11 @@ typedef struct {
      * call always draws, even at ms 0. */
     int64_t last_ms;
     uint8_t counter[10];
+    /* The process (fork generation) last_ms and counter belong to: in a
+     * process forked after they were set, the next call draws afresh, as a
+     * new generator's first call does, so parent and child never continue
+     * one counter. */
+    uint32_t generation;
 } mintid_monotonic;
 
 void mintid_monotonic_init(mintid_monotonic *st);
@@ -229,6 +235,10 @@ typedef struct {
     MINTID_ALIGNED8 uint64_t state;
     int64_t epoch;
     uint32_t machine_id;
+    /* The process (fork generation) the generator was made in. Its machine
+     * id is all that keeps processes apart, so in a forked child it refuses
+     * (MINTID_EFORK) rather than continue the parent's sequence. */
+    uint32_t generation;
 } mintid_snowflake_gen;
 
 /* EARG for a machine_id outside 0..1023 or a negative epoch. */
@@ -237,7 +247,8 @@ MINTID_API int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machi
 /* The epochs gen_init takes (parse_snowflake's must be one of them). */
 MINTID_API int  mintid_snowflake_check_epoch(int64_t epoch, char *err);
 /* One attempt at now_ms: MINTID_OK, ERANGE (now - epoch negative or not in
- * 42 bits), or EAGAIN when 4096 IDs were already given at last_ms and
+ * 42 bits), EFORK (made in another process: make one per process, each with
+ * its own machine_id), or EAGAIN when 4096 IDs were already given at last_ms and
  * now_ms has not passed it (the caller reads its clock again). */
 int  mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
                               uint64_t *id, char *err);
@@ -274,8 +285,8 @@ int  mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, v
                             uint8_t *out, char *err);
 
 /* ---- default.c: process-wide default generators ------------------------ */
-/* Shared by every Lua state and thread of the process, guarded by a mutex,
- * reset in a forked child (which never continues the parent's counter). */
+/* Shared by every Lua state and thread of the process, guarded by a mutex;
+ * fresh in a forked child, as every generator is (mintid_monotonic). */
 int mintid_default_ulid(uint8_t out[16], char *err);
 int mintid_default_uuid7(uint8_t out[16], char *err);
 int mintid_default_uuid4(uint8_t out[16], char *err);

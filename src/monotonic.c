@@ -14,6 +14,7 @@ void mintid_monotonic_init(mintid_monotonic *st)
      * fresh randomness even at ms 0. */
     st->last_ms = -1;
     memset(st->counter, 0, sizeof st->counter);
+    st->generation = mintid_fork_generation();
 }
 
 /* Keeps the counter within 2^bits - 1 whatever `load` produced, which the
@@ -53,6 +54,7 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
 {
     uint8_t next[COUNTER_BYTES];
     int64_t next_ms = st->last_ms;
+    uint32_t generation = mintid_fork_generation();
     int rc;
 
     if (bits == 0 || bits > COUNTER_BITS || draw_len == 0 || draw_len > COUNTER_BYTES)
@@ -64,8 +66,10 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
 
     /* The new state is built in next_ms/next and committed at the end, so
      * every error return leaves st as it was (SPEC). A new generator's
-     * last_ms is -1, so its first call draws here. */
-    if (now_ms > st->last_ms) {
+     * last_ms is -1, so its first call draws here; so does the first call in
+     * a process forked since st was set, which must not continue the
+     * counter its parent continues too. */
+    if (now_ms > st->last_ms || generation != st->generation) {
         uint8_t drawn[COUNTER_BYTES];
 
         rc = mintid_draw_random(rnd, ctx, drawn, draw_len, kind, err);
@@ -90,6 +94,7 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
     }
     st->last_ms = next_ms;
     memcpy(st->counter, next, COUNTER_BYTES);
+    st->generation = generation;
     *ms = next_ms;
     memcpy(counter, next, COUNTER_BYTES);
     return MINTID_OK;

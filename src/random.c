@@ -101,6 +101,11 @@ void mintid_secure_zero(void *p, size_t n)
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+/* Bumped in every forked child before it runs anything else, so a generator
+ * object can tell, with one load and no system call, that it now runs in
+ * another process than the one its state was made in. Only the child's
+ * single thread writes it, before any other thread exists there. */
+static uint32_t fork_generation;
 static uint8_t pool[POOL_SIZE];
 static size_t pool_next = POOL_SIZE; /* first unused byte; POOL_SIZE = empty */
 /* Written once under pool_once, read after it: no race. Without fork
@@ -123,6 +128,7 @@ static void pool_child(void)
 {
     mintid_secure_zero(pool, sizeof pool);
     pool_next = POOL_SIZE;
+    fork_generation++;
     pthread_mutex_unlock(&pool_lock); /* held by this thread since prepare */
 }
 
@@ -134,6 +140,14 @@ static void pool_register(void)
 void mintid_random_fork_init(void)
 {
     pthread_once(&pool_once, pool_register);
+}
+
+uint32_t mintid_fork_generation(void)
+{
+    mintid_random_fork_init();
+    /* Without fork handlers nothing bumps the counter: the process id tells
+     * processes apart instead, at a system call per read. */
+    return pool_fork_safe ? fork_generation : (uint32_t)getpid();
 }
 
 int mintid_random_bytes(uint8_t *buf, size_t n, char *err)

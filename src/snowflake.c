@@ -77,6 +77,7 @@ int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
     g->state = UNSTARTED;
     g->epoch = epoch;
     g->machine_id = (uint32_t)machine_id;
+    g->generation = mintid_fork_generation();
     return MINTID_OK;
 }
 
@@ -85,6 +86,10 @@ int mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
 {
     uint64_t t, old, next;
 
+    if (g->generation != mintid_fork_generation())
+        return mintid_fail(err, MINTID_EFORK,
+                           "snowflake generator made in another process (before fork()): "
+                           "make one per process, each with its own machine_id");
     /* Compared before subtracting: now_ms - epoch can overflow int64. */
     if (now_ms < g->epoch)
         return mintid_fail(err, MINTID_ERANGE, "snowflake timestamp %" PRId64 " is before epoch %" PRId64,

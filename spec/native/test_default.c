@@ -423,11 +423,155 @@ static void check_fork_counter(void)
     report_counter(&uuid7);
 }
 
+/* ---- generator objects across fork ---------------------------------------- */
+
+/*
+ * A generator object (not a default one) made and used before fork(): the
+ * parent and two children each make two IDs at the parent's last ms (the
+ * clock is an argument here, so every process mints in the same ms). A
+ * child that continued the object's (last_ms, counter) would make exactly
+ * the parent's IDs; each must draw afresh instead. Deterministic: no retry.
+ */
+#define GEN_FORK_MS INT64_C(1700000000000)
+#define GEN_FORK_ROUNDS 20
+
+typedef struct {
+    const char *kind;
+    /* One step of the object at GEN_FORK_MS. */
+    int (*step)(uint8_t out[16]);
+} object_kind;
+
+static mintid_ulid_gen fork_ulid;
+static mintid_uuid7_gen fork_uuid7;
+static mintid_relative_gen fork_relative;
+static const object_kind *fork_kind; /* what the children step */
+
+static int step_ulid_object(uint8_t out[16])
+{
+    return mintid_ulid_gen_next(&fork_ulid, GEN_FORK_MS, mintid_random_pool, NULL, out, NULL);
+}
+
+static int step_uuid7_object(uint8_t out[16])
+{
+    return mintid_uuid7_gen_next(&fork_uuid7, GEN_FORK_MS, mintid_random_pool, NULL, out, NULL);
+}
+
+static int step_relative_object(uint8_t out[16])
+{
+    return mintid_relative_gen_next(&fork_relative, GEN_FORK_MS, (const uint8_t *)"tenant-7", 8,
+                                    mintid_random_pool, NULL, out, NULL);
+}
+
+typedef struct {
+    uint8_t id[2][16];
+    int ok;
+} two_ids;
+
+static void make_two_ids(void *out)
+{
+    two_ids *t = out;
+
+    t->ok = fork_kind->step(t->id[0]) == MINTID_OK && fork_kind->step(t->id[1]) == MINTID_OK;
+}
+
+static void check_object_fork(const object_kind *k)
+{
+    two_ids proc[3]; /* the parent, then the two children */
+    uint8_t all[3 * 2 * GEN_FORK_ROUNDS][16], warm[16];
+    pid_t pid[2];
+    int fd[2], round, i, forked = 1, made = 1, increasing = 1;
+    size_t n = 0;
+
+    fork_kind = k;
+    made = k->step(warm) == MINTID_OK;
+    for (round = 0; round < GEN_FORK_ROUNDS && forked; round++) {
+        memset(proc, 0, sizeof proc);
+        if (!spawn_two(make_two_ids, &proc[1], &proc[2], sizeof proc[1], pid, fd)) {
+            forked = 0;
+            break;
+        }
+        make_two_ids(&proc[0]);
+        forked &= collect(pid[0], fd[0], &proc[1], sizeof proc[1]);
+        forked &= collect(pid[1], fd[1], &proc[2], sizeof proc[2]);
+        for (i = 0; i < 3 && forked; i++) {
+            made &= proc[i].ok;
+            /* Within one process the object is still monotonic. */
+            increasing &= memcmp(proc[i].id[0], proc[i].id[1], 16) < 0;
+            memcpy(all[n++], proc[i].id[0], 16);
+            memcpy(all[n++], proc[i].id[1], 16);
+        }
+    }
+    check(forked && made, "fork (%s object): %d rounds of a parent and two children each made two IDs",
+          k->kind, GEN_FORK_ROUNDS);
+    if (!forked || !made)
+        return;
+    check(increasing, "fork (%s object): each process's two IDs in one ms increase", k->kind);
+    check(all_distinct(all, n), "fork (%s object): all %zu IDs of parents and children, all minted in "
+          "the parent's ms, are distinct", k->kind, n);
+}
+
+static void snowflake_in_child(void *out)
+{
+    mintid_snowflake_gen *g = out;
+    uint64_t id = 0;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc = mintid_snowflake_gen_try(g, GEN_FORK_MS, &id, err);
+
+    /* The child reports its verdict in the state word it sends back. */
+    g->state = rc == MINTID_EFORK && strstr(err, "machine_id") != NULL ? 1 : 0;
+}
+
+/* A Snowflake generator's machine_id is all that keeps processes apart:
+ * in a child it must refuse, used before the fork or not; the parent goes on. */
+static void check_snowflake_fork(void)
+{
+    mintid_snowflake_gen used, unused, sent[2];
+    uint64_t before = 0, after = 0;
+    pid_t pid[2];
+    int fd[2], ok;
+
+    mintid_snowflake_gen_init(&used, 5, 0, NULL);
+    mintid_snowflake_gen_init(&unused, 6, 0, NULL);
+    ok = mintid_snowflake_gen_try(&used, GEN_FORK_MS, &before, NULL) == MINTID_OK;
+    sent[0] = used;
+    sent[1] = unused;
+    if (!spawn_two(snowflake_in_child, &sent[0], &sent[1], sizeof sent[0], pid, fd)) {
+        check(0, "fork (snowflake object): fork two children");
+        return;
+    }
+    ok &= collect(pid[0], fd[0], &sent[0], sizeof sent[0]);
+    ok &= collect(pid[1], fd[1], &sent[1], sizeof sent[1]);
+    check(ok && sent[0].state == 1 && sent[1].state == 1,
+          "fork (snowflake object): in a child, a generator made before the fork (used or not) "
+          "refuses with MINTID_EFORK and a message naming machine_id");
+    check(mintid_snowflake_gen_try(&used, GEN_FORK_MS, &after, NULL) == MINTID_OK && after == before + 1,
+          "fork (snowflake object): the parent's generator goes on with its sequence");
+}
+
+static void check_objects_fork(void)
+{
+    static const object_kind kinds[] = {
+        { "ULID", step_ulid_object },
+        { "UUIDv7", step_uuid7_object },
+        { "relative", step_relative_object },
+    };
+    size_t i;
+
+    mintid_ulid_gen_init(&fork_ulid);
+    mintid_uuid7_gen_init(&fork_uuid7);
+    mintid_relative_gen_init(&fork_relative, (const uint8_t *)"0123456789abcdef", 16,
+                             (const uint8_t *)"", 0, NULL);
+    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        check_object_fork(&kinds[i]);
+    check_snowflake_fork();
+}
+
 int main(void)
 {
     /* First: check_fork_pool needs the pool as a new process has it. */
     check_fork_pool();
     check_fork_counter();
+    check_objects_fork();
     check_threads("mintid_default_ulid", mintid_default_ulid, 1);
     check_threads("mintid_default_uuid7", mintid_default_uuid7, 1);
     check_threads("mintid_default_uuid4", mintid_default_uuid4, 0);
