@@ -5,6 +5,7 @@ return {
 typedef struct {
     int64_t last_ms;
     uint8_t counter[10];
+    uint32_t generation;
 } mintid_monotonic;
 typedef struct {
     mintid_monotonic st;
@@ -30,6 +31,7 @@ typedef struct {
     __attribute__((aligned(8))) uint64_t state;
     int64_t epoch;
     uint32_t machine_id;
+    uint32_t generation;
 } mintid_snowflake_gen;
 typedef struct {
     uint8_t alphabet[256];
@@ -105,6 +107,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_EAGAIN = -6,
         MINTID_EARG = -7,
         MINTID_ECLOCK = -5,
+        MINTID_EFORK = -9,
         MINTID_ENOMEM = -8,
         MINTID_EOVERFLOW = -3,
         MINTID_EPARSE = -1,
