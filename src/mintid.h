@@ -217,11 +217,11 @@ typedef struct {
 } mintid_relative_gen;
 
 MINTID_API int  mintid_relative_gen_init(mintid_relative_gen *g,
-                              const uint8_t *secret, size_t secret_len,
-                              const uint8_t *salt, size_t salt_len, char *err);
+                                         const uint8_t *secret, size_t secret_len,
+                                         const uint8_t *salt, size_t salt_len, char *err);
 MINTID_API void mintid_relative_gen_wipe(mintid_relative_gen *g);
 MINTID_API uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g,
-                                 const uint8_t *key, size_t key_len);
+                                            const uint8_t *key, size_t key_len);
 /* rand = BE56(7 fresh bytes) & (2^50 - 1) on a fresh ms, else counter + 1 */
 int  mintid_relative_gen_next(mintid_relative_gen *g, int64_t now_ms,
                               const uint8_t *key, size_t key_len,
@@ -243,7 +243,7 @@ typedef struct {
 
 /* EARG for a machine_id outside 0..1023 or a negative epoch. */
 MINTID_API int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
-                               int64_t epoch, char *err);
+                                          int64_t epoch, char *err);
 /* The epochs gen_init takes (parse_snowflake's must be one of them). */
 MINTID_API int  mintid_snowflake_check_epoch(int64_t epoch, char *err);
 /* One attempt at now_ms: MINTID_OK, ERANGE (now - epoch negative or not in
@@ -255,7 +255,7 @@ int  mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
 /* Loop over the OS clock until an ID is made (SPEC: spin). */
 int  mintid_snowflake_gen_next(mintid_snowflake_gen *g, uint64_t *id, char *err);
 MINTID_API void mintid_snowflake_split(uint64_t id, int64_t epoch,
-                            int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence);
+                                       int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence);
 /* Decimal text of 1..20 digits with no sign, space or leading '+'. */
 MINTID_API int  mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
 size_t mintid_snowflake_format_decimal(uint64_t id, char out[20]); /* returns length */
@@ -275,7 +275,7 @@ typedef struct {
  * more than 256 bytes, one holding the same byte twice, one that is UTF-8
  * text with multi-byte characters, or a size outside 1..MAX_SIZE. */
 MINTID_API int  mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
-                             int64_t size, char *err);
+                                        int64_t size, char *err);
 /* EARG unless 1 <= size <= MINTID_NANOID_MAX_SIZE. */
 int  mintid_nanoid_check_size(int64_t size, char *err);
 /* The same alphabet at another size (the step depends on the size). */
