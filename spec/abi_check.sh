@@ -5,19 +5,7 @@ BUILD=${BUILD:-build}
 TEST_LUAS=${TEST_LUAS:-5.4}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-check() { # check NAME COMMAND...
-    name=$1; shift
-    n=$((n + 1))
-    if out=$("$@" 2>&1); then
-        echo "ok $n - $name"
-    else
-        echo "not ok $n - $name"
-        echo "$out" | sed 's/^/# /'
-        fails=$((fails + 1))
-    fi
-}
+. spec/tap.sh
 
 check "lua/resty/mintid/cdef.lua matches a fresh generation from src/mintid.h" \
     python3 tools/gen_cdef.py --check
@@ -34,6 +22,14 @@ for v in $TEST_LUAS; do
     check "nm -D of $BUILD/$v/mintid/core.so: only luaopen_mintid_core and the ABI" \
         exports "$BUILD/$v/mintid/core.so"
 done
+
+# luarocks passes no flag of ours: the hiding is in the sources.
+rocks_exports() {
+    mkdir -p "$tmp/src" && cp -R src lua rockspec "$tmp/src/" &&
+    (cd "$tmp/src" && luarocks --lua-version=5.4 make --tree="$tmp/rocks" rockspec/mintid-scm-1.rockspec >/dev/null) &&
+    exports "$tmp/rocks/lib/lua/5.4/mintid/core.so"
+}
+check "nm -D of a luarocks build: only luaopen_mintid_core and the ABI" rocks_exports
 
 # Without ffi (plain Lua), resty.mintid is the mintid module itself.
 plain() {
@@ -55,5 +51,4 @@ installed() {
 }
 case " $TEST_LUAS " in *" jit "*) check "make install, then luajit: resty.mintid from the installed tree" installed ;; esac
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_done

@@ -5,39 +5,38 @@
  * buffers of fixed size and nothing allocated.
  */
 #include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 
+/* rc, after the ID was written to id by a core call that returned rc; on
+ * success its text form is written to out. */
+static int text_of(int rc, const uint8_t id[16], void (*encode)(const uint8_t *id, char *out), char *out)
+{
+    if (rc == MINTID_OK)
+        encode(id, out);
+    return rc;
+}
+
 int mintid_ulid_text(char out[26], char *err)
 {
     uint8_t id[16];
-    int rc = mintid_default_ulid(id, err);
 
-    if (rc == MINTID_OK)
-        mintid_ulid_encode(id, out);
-    return rc;
+    return text_of(mintid_default_ulid(id, err), id, mintid_ulid_encode, out);
 }
 
 int mintid_uuid7_text(char out[36], char *err)
 {
     uint8_t id[16];
-    int rc = mintid_default_uuid7(id, err);
 
-    if (rc == MINTID_OK)
-        mintid_uuid_encode(id, out);
-    return rc;
+    return text_of(mintid_default_uuid7(id, err), id, mintid_uuid_encode, out);
 }
 
 int mintid_uuid4_text(char out[36], char *err)
 {
     uint8_t id[16];
-    int rc = mintid_default_uuid4(id, err);
 
-    if (rc == MINTID_OK)
-        mintid_uuid_encode(id, out);
-    return rc;
+    return text_of(mintid_default_uuid4(id, err), id, mintid_uuid_encode, out);
 }
 
 /* The pool's ctx is the err buffer, so an OS failure keeps its reason. */
@@ -54,9 +53,7 @@ int mintid_ulid_gen_next_text(mintid_ulid_gen *g, char out[26], char *err)
 
     if (rc == MINTID_OK)
         rc = mintid_ulid_gen_next(g, now, mintid_random_pool, err, id, err);
-    if (rc == MINTID_OK)
-        mintid_ulid_encode(id, out);
-    return rc;
+    return text_of(rc, id, mintid_ulid_encode, out);
 }
 
 int mintid_uuid7_gen_next_text(mintid_uuid7_gen *g, char out[36], char *err)
@@ -67,9 +64,7 @@ int mintid_uuid7_gen_next_text(mintid_uuid7_gen *g, char out[36], char *err)
 
     if (rc == MINTID_OK)
         rc = mintid_uuid7_gen_next(g, now, mintid_random_pool, err, id, err);
-    if (rc == MINTID_OK)
-        mintid_uuid_encode(id, out);
-    return rc;
+    return text_of(rc, id, mintid_uuid_encode, out);
 }
 
 int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, size_t key_len,
@@ -81,9 +76,7 @@ int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, si
 
     if (rc == MINTID_OK)
         rc = mintid_relative_gen_next(g, now, key, key_len, mintid_random_pool, err, id, err);
-    if (rc == MINTID_OK)
-        mintid_relative_encode(id, out);
-    return rc;
+    return text_of(rc, id, mintid_relative_encode, out);
 }
 
 int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *err)
@@ -104,21 +97,15 @@ int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *
 int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err)
 {
     uint8_t id[16];
-    int rc = mintid_ulid_decode(text, len, id, err);
 
-    if (rc == MINTID_OK)
-        mintid_uuid_encode(id, out);
-    return rc;
+    return text_of(mintid_ulid_decode(text, len, id, err), id, mintid_uuid_encode, out);
 }
 
 int mintid_uuid_to_ulid_text(const char *text, size_t len, char out[26], char *err)
 {
     uint8_t id[16];
-    int rc = mintid_uuid_decode(text, len, id, err);
 
-    if (rc == MINTID_OK)
-        mintid_ulid_encode(id, out);
-    return rc;
+    return text_of(mintid_uuid_decode(text, len, id, err), id, mintid_ulid_encode, out);
 }
 
 size_t mintid_abi_sizeof(const char *type_name)

@@ -143,58 +143,34 @@ local function parse_into(decode, blank, text)
     return v
 end
 
-do
-    local parse_ulid, parse_uuid, parse_relative = core.parse_ulid, core.parse_uuid, core.parse_relative
-    local ulid_decode, uuid_decode, relative_decode = C.mintid_ulid_decode, C.mintid_uuid_decode,
-        C.mintid_relative_decode
-
-    function M.parse_ulid(text)
+-- parse_*(text): a string through the FFI, anything else to the C function
+-- (tail-called, so that its error names the call as the caller wrote it).
+local function parser(c_parse, decode, blank)
+    return function(text)
         if type(text) ~= "string" then
-            return parse_ulid(text)
+            return c_parse(text)
         end
-        return parse_into(ulid_decode, ulid_blank, text)
-    end
-
-    function M.parse_uuid(text)
-        if type(text) ~= "string" then
-            return parse_uuid(text)
-        end
-        return parse_into(uuid_decode, uuid_blank, text)
-    end
-
-    function M.parse_relative(text)
-        if type(text) ~= "string" then
-            return parse_relative(text)
-        end
-        return parse_into(relative_decode, relative_blank, text)
+        return parse_into(decode, blank, text)
     end
 end
+M.parse_ulid = parser(core.parse_ulid, C.mintid_ulid_decode, ulid_blank)
+M.parse_uuid = parser(core.parse_uuid, C.mintid_uuid_decode, uuid_blank)
+M.parse_relative = parser(core.parse_relative, C.mintid_relative_decode, relative_blank)
 
 -- The same 16 bytes in the other text form.
-do
-    local ulid_to_uuid, uuid_to_ulid = core.ulid_to_uuid, core.uuid_to_ulid
-    local to_uuid, to_ulid = C.mintid_ulid_to_uuid_text, C.mintid_uuid_to_ulid_text
-
-    function M.ulid_to_uuid(text)
+local function converter(c_convert, convert, len)
+    return function(text)
         if type(text) ~= "string" then
-            return ulid_to_uuid(text)
+            return c_convert(text)
         end
         errbuf[0] = 0
-        local rc = to_uuid(text, #text, buf, errbuf)
+        local rc = convert(text, #text, buf, errbuf)
         if rc ~= 0 then return fail(rc) end
-        return ffi_string(buf, UUID_LEN)
-    end
-
-    function M.uuid_to_ulid(text)
-        if type(text) ~= "string" then
-            return uuid_to_ulid(text)
-        end
-        errbuf[0] = 0
-        local rc = to_ulid(text, #text, buf, errbuf)
-        if rc ~= 0 then return fail(rc) end
-        return ffi_string(buf, ULID_LEN)
+        return ffi_string(buf, len)
     end
 end
+M.ulid_to_uuid = converter(core.ulid_to_uuid, C.mintid_ulid_to_uuid_text, UUID_LEN)
+M.uuid_to_ulid = converter(core.uuid_to_ulid, C.mintid_uuid_to_ulid_text, ULID_LEN)
 
 -- parse_snowflake(id [, epoch]): decimal text through the FFI; a number ID
 -- (exact only below 2^53 here) or an unusual epoch goes to the C function.
@@ -248,30 +224,17 @@ end
 ---------------------------------------------------------------------------
 -- One-shot calls: the process-wide default generators, shared with mintid.
 
-do
-    local ulid_text, uuid7_text, uuid4_text = C.mintid_ulid_text, C.mintid_uuid7_text, C.mintid_uuid4_text
-
-    function M.ulid()
+local function one_shot(make_text, len)
+    return function()
         errbuf[0] = 0
-        local rc = ulid_text(buf, errbuf)
+        local rc = make_text(buf, errbuf)
         if rc ~= 0 then return fail(rc) end
-        return ffi_string(buf, ULID_LEN)
-    end
-
-    function M.uuid7()
-        errbuf[0] = 0
-        local rc = uuid7_text(buf, errbuf)
-        if rc ~= 0 then return fail(rc) end
-        return ffi_string(buf, UUID_LEN)
-    end
-
-    function M.uuid4()
-        errbuf[0] = 0
-        local rc = uuid4_text(buf, errbuf)
-        if rc ~= 0 then return fail(rc) end
-        return ffi_string(buf, UUID_LEN)
+        return ffi_string(buf, len)
     end
 end
+M.ulid = one_shot(C.mintid_ulid_text, ULID_LEN)
+M.uuid7 = one_shot(C.mintid_uuid7_text, UUID_LEN)
+M.uuid4 = one_shot(C.mintid_uuid4_text, UUID_LEN)
 
 -- Nano IDs of a spec (alphabet and size) the FFI made.
 local nanoid_text = C.mintid_nanoid_text
@@ -449,15 +412,12 @@ end
 -- UUIDv4: no state, so every generator is the same empty cdata.
 do
     local uuid4_generator = core.uuid4_generator
-    local uuid4_text = C.mintid_uuid4_text
+    local uuid4 = M.uuid4
     local methods = {}
     local kind = new_kind("mintid.UUID4Generator", methods)
     function methods.next(g)
         check_gen(kind, g)
-        errbuf[0] = 0
-        local rc = uuid4_text(buf, errbuf)
-        if rc ~= 0 then return fail(rc) end
-        return ffi_string(buf, UUID_LEN)
+        return uuid4()
     end
     function methods.next_value(g)
         local id, msg = methods.next(g)
