@@ -35,7 +35,8 @@ end
 
 local K = abi.constants
 local ffi_new, ffi_string, ffi_cast, ffi_gc = ffi.new, ffi.string, ffi.cast, ffi.gc
-local type, tostring, tonumber, getmetatable, error, pairs = type, tostring, tonumber, getmetatable, error, pairs
+local type, tostring, tonumber, getmetatable, error, pairs, select = type, tostring, tonumber, getmetatable, error,
+    pairs, select
 local format, byte = string.format, string.byte
 
 local M = {}
@@ -80,19 +81,21 @@ local function fail(rc)
 end
 
 -- luaL_argerror's words, for errors this module raises itself (a generator
--- method of the FFI path). Called as a statement, never a tail call, so
--- level 2 is the method, named by its call site as C's would be, and level
--- 3 its caller, whose position LuaJIT adds to a C function's errors.
-local function argerror(narg, extramsg)
-    local ar = debug.getinfo(2, "n")
+-- method of the FFI path). Called as a statement, never a tail call, from
+-- the method or `depth` calls below it: the method is named by its call
+-- site as C's would be, and its caller's position is the one LuaJIT adds
+-- to a C function's errors.
+local function argerror(narg, extramsg, depth)
+    local level = 2 + (depth or 0)
+    local ar = debug.getinfo(level, "n")
     local name = ar and ar.name or "?"
     if ar and ar.namewhat == "method" then
         narg = narg - 1
         if narg == 0 then
-            error(format("calling '%s' on bad self (%s)", name, extramsg), 3)
+            error(format("calling '%s' on bad self (%s)", name, extramsg), level + 1)
         end
     end
-    error(format("bad argument #%d to '%s' (%s)", narg, name, extramsg), 3)
+    error(format("bad argument #%d to '%s' (%s)", narg, name, extramsg), level + 1)
 end
 
 -- Lua's type name of an argument as luaL_typename gives it.
@@ -297,21 +300,18 @@ end
 
 local newproxy = newproxy
 
--- kind: tname, methods, states; returns the generator's state or raises.
-local function check_gen(kind, g)
+-- The state of the generator g of `kind` (tname, methods, states), or an
+-- error (raised as argerror does, `depth` calls below the method). The
+-- methods take their arguments as `...` and pass their count, so that a
+-- missing argument is told from a nil one, as C's luaL_typename does.
+local function check_gen(kind, depth, nargs, g)
     local st = kind.states[g]
     if not st then
+        depth = depth + 1
         if st == false then
-            error("attempt to use a closed " .. kind.tname, 3)
+            error("attempt to use a closed " .. kind.tname, 2 + depth)
         end
-        -- Level 2: the method that called check_gen, as its call site names it.
-        local ar = debug.getinfo(2, "n")
-        local name = ar and ar.name or "?"
-        local extramsg = kind.tname .. " expected, got " .. type(g)
-        if ar and ar.namewhat == "method" then
-            error(format("calling '%s' on bad self (%s)", name, extramsg), 3)
-        end
-        error(format("bad argument #1 to '%s' (%s)", name, extramsg), 3)
+        argerror(1, kind.tname .. " expected, got " .. typename(g, nargs == 0), depth)
     end
     return st
 end
@@ -362,65 +362,52 @@ local function option(opts, key, def)
     return v
 end
 
--- ULID and UUIDv7: one monotonic state, text from one ABI call.
-local function monotonic_kind(tname, ctype, init, next_text, len, from_text)
+-- ULID and UUIDv7: one monotonic state, text from one ABI call; the
+-- constructor of the C module serves the options the FFI path does not take.
+local function monotonic_kind(tname, c_generator, ctype, init, next_text, len, from_text)
     local methods = {}
     local kind = new_kind(tname, methods)
-    function methods.next(g)
-        local st = check_gen(kind, g)
+    function methods.next(...)
+        local st = check_gen(kind, 0, select("#", ...), ...)
         errbuf[0] = 0
         local rc = next_text(st, buf, errbuf)
         if rc ~= 0 then return fail(rc) end
         return ffi_string(buf, len)
     end
-    function methods.next_value(g)
-        local st = check_gen(kind, g)
+    function methods.next_value(...)
+        local st = check_gen(kind, 0, select("#", ...), ...)
         errbuf[0] = 0
         local rc = next_text(st, buf, errbuf)
         if rc ~= 0 then return fail(rc) end
         return from_text(ffi_string(buf, len))
     end
     return function(opts)
+        if not ffi_options(opts, NO_OPTIONS) then
+            return c_generator(opts)
+        end
         local st = ffi_new(ctype)
         init(st)
         return kind.new(st)
     end
 end
+M.ulid_generator = monotonic_kind("mintid.ULIDGenerator", core.ulid_generator, "mintid_ulid_gen",
+    C.mintid_ulid_gen_init, C.mintid_ulid_gen_next_text, ULID_LEN, M.parse_ulid)
+M.uuid7_generator = monotonic_kind("mintid.UUID7Generator", core.uuid7_generator, "mintid_uuid7_gen",
+    C.mintid_uuid7_gen_init, C.mintid_uuid7_gen_next_text, UUID_LEN, M.parse_uuid)
 
-do
-    local ulid_generator = core.ulid_generator
-    local new_ulid = monotonic_kind("mintid.ULIDGenerator", "mintid_ulid_gen", C.mintid_ulid_gen_init,
-        C.mintid_ulid_gen_next_text, ULID_LEN, M.parse_ulid)
-    function M.ulid_generator(opts)
-        if not ffi_options(opts, NO_OPTIONS) then
-            return ulid_generator(opts)
-        end
-        return new_ulid()
-    end
-
-    local uuid7_generator = core.uuid7_generator
-    local new_uuid7 = monotonic_kind("mintid.UUID7Generator", "mintid_uuid7_gen", C.mintid_uuid7_gen_init,
-        C.mintid_uuid7_gen_next_text, UUID_LEN, M.parse_uuid)
-    function M.uuid7_generator(opts)
-        if not ffi_options(opts, NO_OPTIONS) then
-            return uuid7_generator(opts)
-        end
-        return new_uuid7()
-    end
-end
-
--- UUIDv4: no state, so every generator is the same empty cdata.
+-- UUIDv4: no state; a one-byte cdata stands for it in the states table.
 do
     local uuid4_generator = core.uuid4_generator
     local uuid4 = M.uuid4
     local methods = {}
     local kind = new_kind("mintid.UUID4Generator", methods)
-    function methods.next(g)
-        check_gen(kind, g)
+    function methods.next(...)
+        check_gen(kind, 0, select("#", ...), ...)
         return uuid4()
     end
-    function methods.next_value(g)
-        local id, msg = methods.next(g)
+    function methods.next_value(...)
+        check_gen(kind, 0, select("#", ...), ...)
+        local id, msg = uuid4()
         if id == nil then return nil, msg end
         return M.parse_uuid(id)
     end
@@ -451,46 +438,50 @@ do
         return nil
     end
 
-    local function key_error(key)
-        local got = type(key) == "number" and tostring(key) or typename(key, true)
+    -- absent: no key argument at all ("no value"), rather than a nil one.
+    local function key_error(key, absent)
+        local got = type(key) == "number" and tostring(key) or typename(key, absent)
         return "key must be a string or a 64-bit integer, got " .. got
     end
 
-    function methods.next(g, key)
-        local st = check_gen(kind, g)
-        if type(key) ~= "string" then
-            local text = key_text(key)
-            if text == nil then argerror(2, key_error(key)) end
-            key = text
-        end
+    -- The state and key text of g:method(key), in the C binding's order:
+    -- the generator is checked first, then the key. The methods take the
+    -- key as `...`, so that a missing one is told from a nil one.
+    local function state_and_key(...)
+        local nargs = select("#", ...)
+        local st = check_gen(kind, 1, nargs, ...)
+        local key = select(2, ...)
+        local text = key_text(key)
+        if text == nil then argerror(2, key_error(key, nargs < 2), 1) end
+        return st, text
+    end
+
+    local function next_id(st, key)
         errbuf[0] = 0
         local rc = next_text(st, key, #key, buf, errbuf)
         if rc ~= 0 then return fail(rc) end
         return ffi_string(buf, RELATIVE_LEN)
     end
 
-    -- Same check order as the C binding: generator, key, then the call.
-    function methods.next_value(g, key)
-        local st = check_gen(kind, g)
-        local text = key_text(key)
-        if text == nil then argerror(2, key_error(key)) end
-        errbuf[0] = 0
-        local rc = next_text(st, text, #text, buf, errbuf)
-        if rc ~= 0 then return fail(rc) end
-        return M.parse_relative(ffi_string(buf, RELATIVE_LEN))
+    function methods.next(...)
+        local st, text = state_and_key(...)
+        return next_id(st, text)
     end
 
-    function methods.tag(g, key)
-        local st = check_gen(kind, g)
-        local text = key_text(key)
-        if text == nil then argerror(2, key_error(key)) end
+    function methods.next_value(...)
+        local st, text = state_and_key(...)
+        local id, msg = next_id(st, text)
+        if id == nil then return nil, msg end
+        return M.parse_relative(id)
+    end
+
+    function methods.tag(...)
+        local st, text = state_and_key(...)
         return tonumber(gen_tag(st, text, #text))
     end
 
-    function methods.prefix(g, key)
-        local st = check_gen(kind, g)
-        local text = key_text(key)
-        if text == nil then argerror(2, key_error(key)) end
+    function methods.prefix(...)
+        local st, text = state_and_key(...)
         prefix_of(gen_tag(st, text, #text), buf)
         return ffi_string(buf, PREFIX_LEN)
     end
@@ -520,8 +511,8 @@ do
     local methods = {}
     local kind = new_kind("mintid.SnowflakeGenerator", methods)
 
-    function methods.next(g)
-        local st = check_gen(kind, g)
+    function methods.next(...)
+        local st = check_gen(kind, 0, select("#", ...), ...)
         errbuf[0] = 0
         local n = next_text(st, buf, errbuf)
         if n < 0 then return fail(n) end
@@ -548,8 +539,8 @@ do
     local methods = {}
     local kind = new_kind("mintid.NanoIDGenerator", methods)
 
-    function methods.next(g)
-        local st = check_gen(kind, g)
+    function methods.next(...)
+        local st = check_gen(kind, 0, select("#", ...), ...)
         return nanoid_of(st, tonumber(st.size))
     end
 

@@ -85,6 +85,83 @@ describe("resty.mintid (LuaJIT FFI)", function()
         end)
     end)
 
+    describe("errors", function()
+        -- Each case runs on both modules from the same line, so the whole
+        -- message (position, function name, argument number) must agree.
+        local SECRET = "0123456789abcdef"
+        local function objects(m)
+            return {
+                m = m,
+                r = m.relative_generator { secret = SECRET },
+                u = m.ulid_generator(),
+                s = m.snowflake_generator(),
+                n = m.nanoid_generator(),
+                v4 = m.uuid4_generator(),
+            }
+        end
+        local cases = {
+            function(o) local x = o.r:next(4.5) return x end,
+            function(o) local x = o.r.next(o.r) return x end,
+            function(o) local x = o.r:next({}) return x end,
+            function(o) local x = o.r:prefix() return x end,
+            function(o) local x = o.r.tag() return x end,
+            function(o) local x = o.r:next_value(nil) return x end,
+            function(o) local x = o.r.next(o.u, "k") return x end,
+            function(o) local x = o.u.next(5) return x end,
+            function(o) local x = o.u.next() return x end,
+            function(o) local x = o.u.next_value(o.r) return x end,
+            function(o) local x = o.s.next(nil) return x end,
+            function(o) local x = o.n.next(o.s) return x end,
+            function(o) local x = o.v4.next_value() return x end,
+            function(o) local x = o.m.nanoid(0) return x end,
+            function(o) local x = o.m.nanoid(1.5) return x end,
+            function(o) local x = o.m.nanoid(false, "ab") return x end,
+            function(o) local x = o.m.nanoid(5, "aa") return x end,
+            function(o) local x = o.m.parse_ulid(nil) return x end,
+            function(o) local x = o.m.parse_uuid({}) return x end,
+            function(o) local x = o.m.ulid_to_uuid(true) return x end,
+            function(o) local x = o.m.parse_snowflake("1", -5) return x end,
+            function(o) local x = o.m.parse_snowflake({}) return x end,
+            function(o) local x = o.m.relative_range(5) return x end,
+            function(o) local x = o.m.relative_generator { secret = "short" } return x end,
+            function(o) local x = o.m.relative_generator { secret = SECRET, salt = 5 } return x end,
+            function(o) local x = o.m.snowflake_generator { machine_id = 5000 } return x end,
+            function(o) local x = o.m.snowflake_generator { machine_id = false } return x end,
+            function(o) local x = o.m.nanoid_generator { size = 0 } return x end,
+            function(o) local x = o.m.ulid_generator { secret = SECRET } return x end,
+            function(o) local x = o.m.uuid7_generator(5) return x end,
+        }
+
+        it("are the C module's, word for word", function()
+            local c, f = objects(mintid), objects(resty)
+            getmetatable(c.n).__gc(c.n)
+            getmetatable(f.n).__gc(f.n)
+            for i, case in ipairs(cases) do
+                local ok_c, msg_c = pcall(case, c)
+                local ok_f, msg_f = pcall(case, f)
+                assert.is_false(ok_c, "case " .. i .. " raised nothing")
+                assert.are.equal(msg_c, msg_f, "case " .. i)
+            end
+            -- a closed generator
+            local ok_c, msg_c = pcall(function(o) local x = o.n:next() return x end, c)
+            local ok_f, msg_f = pcall(function(o) local x = o.n:next() return x end, f)
+            assert.is_false(ok_c or ok_f)
+            assert.are.equal((msg_c:gsub("^[^:]*:%d+: ", "")), (msg_f:gsub("^[^:]*:%d+: ", "")))
+        end)
+
+        it("bad data: the same nil, message", function()
+            for _, text in ipairs({ "", "x", ("Z"):rep(26), ("U"):rep(26), "8ZZZZZZZZZZZZZZZZZZZZZZZZZ" }) do
+                for _, name in ipairs({ "parse_ulid", "parse_uuid", "parse_relative", "ulid_to_uuid",
+                    "uuid_to_ulid", "relative_range", "parse_snowflake" }) do
+                    local v1, m1 = mintid[name](text)
+                    local v2, m2 = resty[name](text)
+                    assert.are.equal(v1 == nil, v2 == nil, name .. " " .. text)
+                    assert.are.equal(m1, m2, name .. " " .. text)
+                end
+            end
+        end)
+    end)
+
     describe("shared output buffers", function()
         it("serve interleaved coroutines: every ID distinct and well-formed", function()
             local gens = {
