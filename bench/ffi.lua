@@ -157,9 +157,8 @@ end
 target(format("target: every FFI call >= %.1fx faster than the C API: slowest %s %.2fx", SPEEDUP_TARGET,
    slowest.name, slowest.speedup), slowest.speedup >= SPEEDUP_TARGET)
 
--- What the core's system calls cost here, which bounds every clocked call
--- whatever the binding: without a vDSO clock (some VMs), a clock read is a
--- system call of its own.
+-- What one clock read costs here, which bounds every clocked call whatever
+-- the binding: on some VMs (their clock source) it is several floors.
 local clock_ok, clock_ns = pcall(function()
    ffi.cdef [[
       struct mintid_bench_timespec { long tv_sec; long tv_nsec; };
