@@ -48,11 +48,12 @@ done
 # its own specs (spec/ffi/*_ffispec.lua, which only this pass runs).
 case " $TEST_LUAS " in *" jit "*)
     echo "# busted on luajit through resty.mintid"
+    start=$(date +%s)
     env LUA_PATH="lua/?.lua;spec/?.lua;;" LUA_CPATH="$BUILD/jit/?.so;;" MINTID_MODULE=resty.mintid \
         luajit /usr/bin/busted -o TAP -p _spec -p _ffispec spec > "$log/busted-resty" 2>&1
     rc=$?
     grep -v '^ok ' "$log/busted-resty"
-    count "$log/busted-resty" $rc "busted (luajit, resty.mintid)"
+    count "$log/busted-resty" $rc "busted (luajit, resty.mintid), $(($(date +%s) - start)) s"
     ;;
 esac
 # ASan and UBSan stop at the first error; leaks are valgrind's job below.
@@ -74,10 +75,11 @@ cat "$log/memcheck"
 count "$log/memcheck" $rc "valgrind"
 
 echo "# ABI checks"
+start=$(date +%s)
 TEST_LUAS="$TEST_LUAS" BUILD="$BUILD" sh spec/abi_check.sh > "$log/abi" 2>&1
 rc=$?
 cat "$log/abi"
-count "$log/abi" $rc "ABI checks"
+count "$log/abi" $rc "ABI checks, $(($(date +%s) - start)) s"
 
 echo "# install checks"
 sh spec/install_check.sh > "$log/install" 2>&1

@@ -31,6 +31,10 @@ do
     -- No file on the cpath: the module was linked into the host (a static
     -- build), whose own symbols then hold the ABI.
     C = path and ffi.load(path) or ffi.C
+    if not pcall(function() return C.mintid_abi_sizeof end) then
+        error("resty.mintid: the mintid ABI is not in " .. (path or "the host program")
+            .. " (is mintid.core on package.cpath?)", 2)
+    end
 end
 
 local K = abi.constants
