@@ -28,12 +28,14 @@ BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test bench install clean vectors check-vectors cdef
+.PHONY: all deps demo test test-alloc test-nginx bench install clean vectors check-vectors cdef
 
 # Debian packages that the build and every suite of `make test` need.
 DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luarocks \
     lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev lua5.2 liblua5.2-dev \
-    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev
+    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev \
+    nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-resty-core lua-resty-lrucache \
+    wrk curl
 
 all: $(MODULE)
 
@@ -45,7 +47,7 @@ $(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -shared -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
 
-# testfork, a module for spec/09-fork_spec.lua only (fork from Lua), next to
+# testfork, a module for spec/11-fork_spec.lua only (fork from Lua), next to
 # each build of the module so the suite's LUA_CPATH finds it.
 $(BUILD)/%/testfork.so: spec/native/testfork.c
 	@mkdir -p $(@D)
@@ -82,6 +84,16 @@ $(BUILD)/asan/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
 	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(TEST_LUA) $(LDLIBS)
 
+# Out-of-memory runs (spec/native/test_alloc.c) for Lua 5.4 and 5.1, under
+# ASan/UBSan and LeakSanitizer; `make test` runs them through spec/run.sh.
+ALLOC_LUAS = 5.4 5.1
+ALLOC_TESTS = $(ALLOC_LUAS:%=$(BUILD)/asan/test_alloc-%)
+$(BUILD)/asan/test_alloc-%: spec/native/test_alloc.c spec/native/tap.h $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -I$(call lua_incdir,$*) -o $@ $< $(SAN_OBJ) -llua$* $(LDLIBS)
+
+test-alloc: $(ALLOC_TESTS)
+	@for t in $(ALLOC_TESTS); do ASAN_OPTIONS=detect_leaks=1 $$t || exit 1; done
+
 # As root on Debian: installs DEB_PACKAGES (nothing else is fetched).
 deps:
 	DEBIAN_FRONTEND=noninteractive apt-get update
@@ -91,8 +103,15 @@ demo: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
 test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
-      $(NATIVE_TESTS) $(SAN_TESTS)
+      $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS)
 	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
+
+# Debian's nginx and its Lua module (LuaJIT) under load, 4 workers:
+# spec/nginx/run.sh. make test runs it too, so it needs the LuaJIT module
+# even when TEST_LUAS has no jit.
+test-nginx: $(BUILD)/jit/mintid/core.so
+	BUILD='$(BUILD)' sh spec/nginx/run.sh
+test: $(BUILD)/jit/mintid/core.so
 
 bench: $(MODULE) $(BUILD)/jit/mintid/core.so
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua

@@ -68,6 +68,15 @@ for t in core default wipe asan/test_core asan/test_default asan/test_wipe; do
     count "$log/native" $rc "native $t"
 done
 
+# make test-alloc: every allocation of a script failing in turn, Lua 5.4 and 5.1
+for v in 5.4 5.1; do
+    echo "# out-of-memory runs: Lua $v"
+    ASAN_OPTIONS=detect_leaks=1 "$BUILD/asan/test_alloc-$v" > "$log/alloc" 2>&1
+    rc=$?
+    grep -v '^ok ' "$log/alloc"
+    count "$log/alloc" $rc "test_alloc $v"
+done
+
 echo "# memory checks"
 sh spec/memcheck.sh > "$log/memcheck" 2>&1
 rc=$?
@@ -86,6 +95,12 @@ sh spec/install_check.sh > "$log/install" 2>&1
 rc=$?
 cat "$log/install"
 count "$log/install" $rc "install checks"
+
+echo "# nginx under load (make test-nginx)"
+BUILD="$BUILD" sh spec/nginx/run.sh > "$log/nginx" 2>&1
+rc=$?
+cat "$log/nginx"
+count "$log/nginx" $rc "nginx"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

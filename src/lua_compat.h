@@ -9,6 +9,7 @@
 #define MINTID_LUA_COMPAT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "lua.h"
 #include "lauxlib.h"
@@ -132,9 +133,93 @@ static void mintid_getuservalue(lua_State *L, int idx, int n)
 #define MINTID_LUA_INT64 0
 #endif
 
+/* lua_type of a LuaJIT cdata; no PUC Lua has a type 10. */
+#define MINTID_LUA_TCDATA 10
+/* Registry field holding the tostring of the state that opened the module. */
+#define MINTID_TOSTRING_KEY "mintid.tostring"
+/* '-', 20 digits and the NUL */
+#define MINTID_CDATA_DIGITS_SIZE 24
+
+/*
+ * The decimal digits (with '-' if negative) of a LuaJIT int64_t or uint64_t
+ * cdata at idx, written to buf, or NULL for any other value. The C API
+ * cannot see a ctype, but tostring shows it: "-12LL" for an int64_t,
+ * "12ULL" for a uint64_t; any other cdata (a pointer, a double, a struct)
+ * prints otherwise. The tostring is the one luaopen_mintid_core kept, so a
+ * redefined global cannot make a table pass for a number. Cold path: only
+ * values whose lua_type is neither number nor string come here.
+ */
+static const char *mintid_cdata_digits(lua_State *L, int idx, char buf[MINTID_CDATA_DIGITS_SIZE])
+{
+    const char *s;
+    size_t len, n, i, first = 0;
+
+    if (lua_type(L, idx) != MINTID_LUA_TCDATA)
+        return NULL;
+    if (idx < 0 && idx > LUA_REGISTRYINDEX)
+        idx = lua_gettop(L) + idx + 1;
+    lua_getfield(L, LUA_REGISTRYINDEX, MINTID_TOSTRING_KEY);
+    if (lua_type(L, -1) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return NULL;
+    }
+    lua_pushvalue(L, idx);
+    lua_call(L, 1, 1);
+    s = lua_tolstring(L, -1, &len);
+    n = 0;
+    if (s != NULL && len > 3 && memcmp(s + len - 3, "ULL", 3) == 0)
+        n = len - 3;
+    else if (s != NULL && len > 2 && memcmp(s + len - 2, "LL", 2) == 0 && s[0] == '-')
+        n = len - 2, first = 1;
+    else if (s != NULL && len > 2 && memcmp(s + len - 2, "LL", 2) == 0)
+        n = len - 2;
+    if (n <= first || n >= MINTID_CDATA_DIGITS_SIZE)
+        n = 0;
+    for (i = first; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            n = 0;
+    if (n > 0)
+        memcpy(buf, s, n);
+    buf[n] = '\0';
+    lua_pop(L, 1);
+    return n > 0 ? buf : NULL;
+}
+
+/* An int64_t or uint64_t cdata whose value fits in an int64. */
+static int mintid_cdata_toint64(lua_State *L, int idx, int64_t *out)
+{
+    char buf[MINTID_CDATA_DIGITS_SIZE];
+    const char *d = mintid_cdata_digits(L, idx, buf);
+    uint64_t v = 0, limit;
+    int neg;
+
+    if (d == NULL)
+        return 0;
+    neg = d[0] == '-';
+    limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (d += neg; *d != '\0'; d++) {
+        uint64_t digit = (uint64_t)(*d - '0');
+        if (v > (limit - digit) / 10)
+            return 0;
+        v = v * 10 + digit;
+    }
+    /* -2^63 has no positive int64 to negate. */
+    *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return 1;
+}
+
+/* The largest integer this Lua holds exactly: any int64, or 2^53 - 1
+ * where integers are doubles. */
+#if MINTID_LUA_INT64
+#define MINTID_LUA_MAX_EXACT INT64_MAX
+#else
+#define MINTID_LUA_MAX_EXACT INT64_C(9007199254740991)
+#endif
+
 /*
  * The int64 value of the number at idx, if it is a number with an exact
- * integer value that fits (a float such as 3.0 counts, 3.5 does not).
+ * integer value that fits (a float such as 3.0 counts, 3.5 does not), or a
+ * LuaJIT int64_t/uint64_t cdata that fits.
  * Strings are not numbers here: an ID library should not guess at "12".
  */
 static int mintid_toint64(lua_State *L, int idx, int64_t *out)
@@ -142,7 +227,7 @@ static int mintid_toint64(lua_State *L, int idx, int64_t *out)
     lua_Number x;
 
     if (lua_type(L, idx) != LUA_TNUMBER)
-        return 0;
+        return mintid_cdata_toint64(L, idx, out);
 #if LUA_VERSION_NUM >= 503
     {
         int isint;

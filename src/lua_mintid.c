@@ -64,10 +64,24 @@ static int fail(lua_State *L, int rc, const char *err)
     return fail_msg(L, msg);
 }
 
-/* A number's own text (3.5 has no integer value) or a non-number's type. */
+/* A number's own text (3.5 has no integer value) or a non-number's type.
+ * NaN is "nan" whatever sign the C library would print. */
 static const char *describe_non_integer(lua_State *L, int idx)
 {
-    return lua_type(L, idx) == LUA_TNUMBER ? lua_tostring(L, idx) : luaL_typename(L, idx);
+    if (lua_type(L, idx) != LUA_TNUMBER)
+        return luaL_typename(L, idx);
+    if (lua_tonumber(L, idx) != lua_tonumber(L, idx))
+        return "nan";
+    return lua_tostring(L, idx);
+}
+
+/* The string at arg; anything else, a number included, raises "string
+ * expected": luaL_checklstring would turn 1.5 into "1.5", and an integer-
+ * valued float into "42.0" on 5.3+ but "42" on 5.1. */
+static const char *check_text(lua_State *L, int arg, size_t *len)
+{
+    luaL_checktype(L, arg, LUA_TSTRING);
+    return lua_tolstring(L, arg, len);
 }
 
 /* Room for the decimal text of any int64 and its NUL. */
@@ -310,11 +324,17 @@ typedef struct {
     const value_kind *value;
     int takes_key;            /* :next(key) */
     int (*make)(gen_ud *u, const id_args *a, uint8_t out[16], char *err);
+    /* The state `make` moves on (NULL: none), put back while the ID is
+     * pushed, which may raise "not enough memory". */
+    mintid_monotonic *(*state)(gen_ud *u);
 } gen_kind;
 
 static void init_ulid(gen_ud *u) { mintid_ulid_gen_init(&u->g.ulid); }
 static void init_uuid7(gen_ud *u) { mintid_uuid7_gen_init(&u->g.uuid7); }
 static void wipe_relative(gen_ud *u) { mintid_relative_gen_wipe(&u->g.relative); }
+static mintid_monotonic *state_ulid(gen_ud *u) { return &u->g.ulid.st; }
+static mintid_monotonic *state_uuid7(gen_ud *u) { return &u->g.uuid7.st; }
+static mintid_monotonic *state_relative(gen_ud *u) { return &u->g.relative.st; }
 
 static int make_ulid(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
 {
@@ -340,11 +360,11 @@ static int make_relative(gen_ud *u, const id_args *a, uint8_t out[16], char *err
 
 static const gen_kind ulid_gen_kind = {
     .tname = "mintid.ULIDGenerator", .uses_clock = 1, .uses_random = 1, .init = init_ulid,
-    .value = &ulid_kind, .make = make_ulid
+    .value = &ulid_kind, .make = make_ulid, .state = state_ulid
 };
 static const gen_kind uuid7_gen_kind = {
     .tname = "mintid.UUID7Generator", .uses_clock = 1, .uses_random = 1, .init = init_uuid7,
-    .value = &uuid_kind, .make = make_uuid7
+    .value = &uuid_kind, .make = make_uuid7, .state = state_uuid7
 };
 static const gen_kind uuid4_gen_kind = {
     .tname = "mintid.UUID4Generator", .uses_random = 1,
@@ -352,7 +372,7 @@ static const gen_kind uuid4_gen_kind = {
 };
 static const gen_kind relative_gen_kind = {
     .tname = "mintid.RelativeGenerator", .uses_clock = 1, .uses_random = 1, .wipe = wipe_relative,
-    .value = &relative_kind, .takes_key = 1, .make = make_relative
+    .value = &relative_kind, .takes_key = 1, .make = make_relative, .state = state_relative
 };
 /* Snowflakes draw no randomness. */
 static const gen_kind snowflake_gen_kind = { .tname = "mintid.SnowflakeGenerator", .uses_clock = 1 };
@@ -373,6 +393,8 @@ typedef struct {
     lua_State *L;
     int fn;     /* stack index of random_checked, 0 for the pool */
     int raised; /* an error object waits on the stack top */
+    const gen_hooks *h;
+    const char *tname; /* of the generator, for the message of a closed one */
 } random_ctx;
 
 /* A closed generator would quietly fall back to the OS clock and random
@@ -430,6 +452,14 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
         c->raised = 1;
         return MINTID_ERANDOM;
     }
+    /* The function closed (and wiped) its own generator: the core call
+     * must not go on to publish an ID made from the wiped state. */
+    if (c->h->closed) {
+        lua_pop(L, 1);
+        lua_pushfstring(L, "attempt to use a closed %s", c->tname);
+        c->raised = 1;
+        return MINTID_ERANDOM;
+    }
     memcpy(buf, lua_tostring(L, -1), n); /* length checked by random_checked */
     lua_pop(L, 1);
     return MINTID_OK;
@@ -438,12 +468,14 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
 /* The random source of one core call: the option if the generator at
  * GEN_ARG has one (pushed, so that it lives through the call whatever the
  * option does), else the pool, with err as its ctx to keep the OS's reason. */
-static void random_begin(lua_State *L, gen_hooks *h, random_ctx *c,
+static void random_begin(lua_State *L, gen_hooks *h, const char *tname, random_ctx *c,
                          mintid_random_fn *fn, void **ctx, char *err)
 {
     c->L = L;
     c->fn = 0;
     c->raised = 0;
+    c->h = h;
+    c->tname = tname;
     if (h == NULL || !h->has_random) {
         *fn = mintid_random_pool;
         *ctx = err;
@@ -511,17 +543,17 @@ static int gen_tostring(lua_State *L)
 
 /*
  * Also __close, so it may run twice. Only the generator's own random
- * option can reach it while busy (the collector never does: the running
- * call holds the generator); wiping then would change the key under the
- * core, which would return an ID of the wrong tag, so it refuses.
+ * option can reach it while busy: by hand, or through lua_close when the
+ * option calls os.exit(0, true), where refusing would free the key
+ * unwiped. So it wipes even then; random_from_lua sees `closed` when the
+ * option returns and fails the running call, which never gets to use the
+ * wiped key.
  */
 static int gen_gc(lua_State *L)
 {
     const gen_kind *k = upvalue_gen_kind(L);
     gen_ud *u = (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
 
-    if (u->h.busy)
-        return luaL_error(L, "cannot close %s while it is making an ID", k->tname);
     if (k->wipe != NULL)
         k->wipe(u);
     /* Let the hooks go now, not when the userdata itself is collected. */
@@ -555,9 +587,10 @@ static void opt_check_function(lua_State *L, int idx, const char *name)
 
 /*
  * Leaves the table at 1 (or nil) and pushes each known option's value, in
- * the order of `known` (which starts with "clock", "random"), at 2, 3, ...;
- * raises on a key not in `known`, since a misspelt option silently ignored
- * is a wrong generator. The clock and random options are checked here,
+ * the order of `known` (which starts with "clock", "random"), at 2, 3, ...,
+ * read as Lua reads a field (an __index is honoured); raises on a raw key
+ * not in `known`, since a misspelt option silently ignored is a wrong
+ * generator. The clock and random options are checked here,
  * before the generator exists, and bound to it by gen_new.
  */
 static void gen_options(lua_State *L, const char *const known[])
@@ -583,12 +616,10 @@ static void gen_options(lua_State *L, const char *const known[])
         }
     }
     for (i = 0; known[i] != NULL; i++) {
-        if (lua_isnil(L, 1)) {
+        if (lua_isnil(L, 1))
             lua_pushnil(L);
-        } else {
-            lua_pushstring(L, known[i]);
-            lua_rawget(L, 1);
-        }
+        else
+            lua_getfield(L, 1, known[i]);
     }
     opt_check_function(L, 2, "clock");
     opt_check_function(L, 3, "random");
@@ -689,17 +720,19 @@ static int m_relative_generator(lua_State *L)
 
 static int m_snowflake_generator(lua_State *L)
 {
-    static const char *const known[] = { "clock", "random", "machine_id", "epoch", NULL };
+    static const char *const known[] = { "clock", "random", "machine_id", "epoch", "max_wait_ms", NULL };
     gen_ud *u;
     mintid_snowflake_gen g;
-    int64_t machine_id, epoch;
+    int64_t machine_id, epoch, max_wait_ms;
     char err[MINTID_ERRMSG_SIZE];
 
     gen_options(L, known);
     machine_id = opt_int64(L, 4, "machine_id", 1);
     epoch = opt_int64(L, 5, "epoch", 0);
+    max_wait_ms = opt_int64(L, 6, "max_wait_ms", MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS);
     err[0] = '\0';
-    if (mintid_snowflake_gen_init(&g, machine_id, epoch, err) != MINTID_OK)
+    if (mintid_snowflake_gen_init(&g, machine_id, epoch, err) != MINTID_OK ||
+        mintid_snowflake_gen_set_max_wait(&g, max_wait_ms, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
     u = gen_new(L, &snowflake_gen_kind);
     u->g.snowflake = g;
@@ -759,12 +792,26 @@ static int m_ulid(lua_State *L) { return push_default_id(L, mintid_default_ulid,
 static int m_uuid7(lua_State *L) { return push_default_id(L, mintid_default_uuid7, &uuid_kind); }
 static int m_uuid4(lua_State *L) { return push_default_id(L, mintid_default_uuid4, &uuid_kind); }
 
-/* g:next(...) and g:next_value(...) of a generator of 16-byte IDs, whose
- * kind is upvalue 1. */
+static int same_monotonic(const mintid_monotonic *a, const mintid_monotonic *b)
+{
+    return a->last_ms == b->last_ms && memcmp(a->counter, b->counter, sizeof a->counter) == 0;
+}
+
+/*
+ * g:next(...) and g:next_value(...) of a generator of 16-byte IDs, whose
+ * kind is upvalue 1. A call that fails leaves the state as it was, even
+ * when pushing the ID raises "not enough memory": the state the core made
+ * is held aside, the old one put back for the push, and the new one
+ * committed only after it. A push may also run a finalizer that uses this
+ * generator; then the ID, made from a state that is no longer current,
+ * is dropped and made again.
+ */
 static inline int id_gen_push_next(lua_State *L, push_id_fn push)
 {
     const gen_kind *k = upvalue_gen_kind(L);
     gen_ud *u = check_gen(L, k);
+    mintid_monotonic *st = k->state != NULL ? k->state(u) : NULL;
+    mintid_monotonic saved, made;
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE];
     char keybuf[KEY_NUMBER_SIZE];
@@ -777,14 +824,29 @@ static inline int id_gen_push_next(lua_State *L, push_id_fn push)
     if (k->takes_key)
         a.key = check_key(L, 2, keybuf, &a.key_len);
     a.now_ms = k->uses_clock ? gen_now(L, k, u) : 0;
-    random_begin(L, &u->h, &c, &a.rnd, &a.ctx, err);
-    err[0] = '\0';
-    rc = k->make(u, &a, id, err);
-    random_end(L, &u->h, &c);
-    if (rc != MINTID_OK)
-        return fail(L, rc, err);
-    push(L, id, k->value);
-    return 1;
+    for (;;) {
+        if (st != NULL)
+            saved = *st;
+        random_begin(L, &u->h, k->tname, &c, &a.rnd, &a.ctx, err);
+        err[0] = '\0';
+        rc = k->make(u, &a, id, err);
+        random_end(L, &u->h, &c);
+        if (rc != MINTID_OK)
+            return fail(L, rc, err);
+        if (st == NULL) {
+            push(L, id, k->value);
+            return 1;
+        }
+        made = *st;
+        *st = saved;
+        push(L, id, k->value);
+        if (same_monotonic(st, &saved)) {
+            *st = made;
+            return 1;
+        }
+        lua_pop(L, 1);
+        gen_check_open(L, k, u);
+    }
 }
 
 static int id_gen_next(lua_State *L) { return id_gen_push_next(L, push_text); }
@@ -816,65 +878,93 @@ static int relative_gen_tag(lua_State *L)
     return 1;
 }
 
+/*
+ * One ID of a Snowflake generator with a clock option: the core's rule of
+ * gen_next (spin while the clock is within max_wait_ms of passing an
+ * exhausted ms) with the clock in Lua, which must run outside the core.
+ * A clock that never moves is caught by counting readings. *saved is the
+ * state before the attempt that made the ID.
+ */
+static int snowflake_hook_next(lua_State *L, gen_ud *u, uint64_t *saved, uint64_t *id, char *err)
+{
+    mintid_snowflake_gen *g = &u->g.snowflake;
+    uint32_t reads = 0;
+
+    for (;;) {
+        int64_t now = gen_now(L, &snowflake_gen_kind, u);
+        int rc;
+
+        /* Taken after the clock ran, which could have used this generator. */
+        *saved = g->state;
+        rc = mintid_snowflake_gen_try(g, now, id, err);
+        if (rc != MINTID_EAGAIN)
+            return rc;
+        rc = mintid_snowflake_gen_may_wait(g, now, err);
+        if (rc != MINTID_OK)
+            return rc;
+        if (++reads == SNOWFLAKE_MAX_CLOCK_READS) {
+            char buf[24];
+            int64_t last_ms = (int64_t)(g->state >> 12) + g->epoch;
+            snprintf(err, MINTID_ERRMSG_SIZE, "snowflake: clock stuck at ms %s with 4096 IDs used",
+                     i64str(buf, last_ms));
+            return MINTID_EAGAIN;
+        }
+    }
+}
+
+/* As id_gen_push_next: the new state is committed after the push. */
 static int snowflake_gen_next(lua_State *L)
 {
     gen_ud *u = check_gen(L, &snowflake_gen_kind);
     mintid_snowflake_gen *g = &u->g.snowflake;
-    uint64_t id = 0, saved = g->state;
+    uint64_t id = 0, saved, made;
     char err[MINTID_ERRMSG_SIZE];
     int rc;
 
-    err[0] = '\0';
-    if (!u->h.has_clock) {
-        /* The OS clock passes every millisecond: the core may spin. */
-        rc = mintid_snowflake_gen_next(g, &id, err);
-    } else {
-        uint32_t reads = 0;
-        for (;;) {
-            int64_t now = gen_now(L, &snowflake_gen_kind, u);
-            /* Taken after the clock ran, which could have used this generator. */
-            saved = g->state;
-            rc = mintid_snowflake_gen_try(g, now, &id, err);
-            if (rc != MINTID_EAGAIN)
-                break;
-            if (++reads == SNOWFLAKE_MAX_CLOCK_READS) {
-                char buf[24];
-                int64_t last_ms = (int64_t)(g->state >> 12) + g->epoch;
-                snprintf(err, sizeof err, "snowflake: clock stuck at ms %s with 4096 IDs used",
-                         i64str(buf, last_ms));
-                return fail_msg(L, err);
-            }
+    for (;;) {
+        err[0] = '\0';
+        saved = g->state;
+        if (!u->h.has_clock)
+            rc = mintid_snowflake_gen_next(g, &id, err);
+        else
+            rc = snowflake_hook_next(L, u, &saved, &id, err);
+        if (rc != MINTID_OK)
+            return fail(L, rc, err);
+        /*
+         * Bit 63 would make a negative Lua integer on 5.3+ and break signed
+         * hosts (SPEC), so every Lua version refuses it alike; the state goes
+         * back to where it was, as for any other error.
+         */
+        if (id >> 63) {
+            g->state = saved;
+            snprintf(err, sizeof err, "snowflake ID %" PRIu64 " sets bit 63 (past the signed 64-bit range); "
+                     "use a later epoch", id);
+            return fail_msg(L, err);
         }
-    }
-    if (rc != MINTID_OK)
-        return fail(L, rc, err);
-    /*
-     * Bit 63 would make a negative Lua integer on 5.3+ and break signed
-     * hosts (SPEC), so every Lua version refuses it alike; the state goes
-     * back to where it was, as for any other error.
-     */
-    if (id >> 63) {
+        made = g->state;
         g->state = saved;
-        snprintf(err, sizeof err, "snowflake ID %" PRIu64 " sets bit 63 (past the signed 64-bit range); "
-                 "use a later epoch", id);
-        return fail_msg(L, err);
-    }
 #if MINTID_LUA_INT64
-    lua_pushinteger(L, (lua_Integer)id);
+        lua_pushinteger(L, (lua_Integer)id);
 #else
-    {
-        char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
-        lua_pushlstring(L, digits, mintid_snowflake_format_decimal(id, digits));
-    }
+        {
+            char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
+            lua_pushlstring(L, digits, mintid_snowflake_format_decimal(id, digits));
+        }
 #endif
-    return 1;
+        if (g->state == saved) {
+            g->state = made;
+            return 1;
+        }
+        lua_pop(L, 1);
+        gen_check_open(L, &snowflake_gen_kind, u);
+    }
 }
 
 /* A Nano ID of spec s, from the random option of h (the hooks of the
  * generator at GEN_ARG) if h has one, else from the pool: on the C stack
  * when small, else in a scratch userdata that the GC reclaims even if an
  * error is raised. */
-static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h)
+static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h, const char *tname)
 {
     char stackbuf[NANOID_STACK_SIZE];
     char err[MINTID_ERRMSG_SIZE];
@@ -886,7 +976,7 @@ static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h)
 
     if (s->size > sizeof stackbuf)
         out = (char *)mintid_newuserdatauv(L, s->size, 0);
-    random_begin(L, h, &c, &fn, &ctx, err);
+    random_begin(L, h, tname, &c, &fn, &ctx, err);
     err[0] = '\0';
     rc = mintid_nanoid_generate(s, fn, ctx, (uint8_t *)out, err);
     random_end(L, h, &c);
@@ -900,7 +990,7 @@ static int nanoid_gen_next(lua_State *L)
 {
     gen_ud *u = check_gen(L, &nanoid_gen_kind);
 
-    return push_nanoid(L, &u->g.nanoid, &u->h);
+    return push_nanoid(L, &u->g.nanoid, &u->h, nanoid_gen_kind.tname);
 }
 
 /* mintid.nanoid([size [, alphabet]]); upvalue 1 holds the spec of the
@@ -915,7 +1005,7 @@ static int m_nanoid(lua_State *L)
     char err[MINTID_ERRMSG_SIZE];
 
     if (lua_isnoneornil(L, 1) && lua_isnoneornil(L, 2))
-        return push_nanoid(L, def, NULL);
+        return push_nanoid(L, def, NULL, NULL);
     if (!lua_isnoneornil(L, 1)) {
         size = mintid_checkint64(L, 1);
         check_nanoid_size(L, 1, size);
@@ -924,14 +1014,14 @@ static int m_nanoid(lua_State *L)
         /* The default alphabet, checked once at load, at another size. */
         spec = *def;
         mintid_nanoid_spec_resize(&spec, size, NULL); /* the size is valid */
-        return push_nanoid(L, &spec, NULL);
+        return push_nanoid(L, &spec, NULL, NULL);
     }
-    alphabet = luaL_checklstring(L, 2, &alen);
+    alphabet = check_text(L, 2, &alen);
     err[0] = '\0';
     /* The size is valid by now, so any complaint is about the alphabet. */
     if (mintid_nanoid_spec_init(&spec, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
         return luaL_argerror(L, 2, err);
-    return push_nanoid(L, &spec, NULL);
+    return push_nanoid(L, &spec, NULL, NULL);
 }
 
 /* ---- parsing and building values ---------------------------------------- */
@@ -941,7 +1031,7 @@ static int m_nanoid(lua_State *L)
 static int reparse(lua_State *L, const value_kind *from, const value_kind *to, push_id_fn push)
 {
     size_t len;
-    const char *text = luaL_checklstring(L, 1, &len);
+    const char *text = check_text(L, 1, &len);
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE];
     int rc;
@@ -967,7 +1057,7 @@ static int m_parse_snowflake(lua_State *L)
     int64_t epoch = 0, timestamp;
     uint32_t machine_id, sequence;
     char err[MINTID_ERRMSG_SIZE];
-    char buf[24];
+    char buf[MINTID_CDATA_DIGITS_SIZE];
     const char *text = NULL; /* decimal text for the core to parse */
     size_t len = 0;
 
@@ -993,6 +1083,9 @@ static int m_parse_snowflake(lua_State *L)
             text = i64str(buf, v);
             len = strlen(text);
         }
+    } else if ((text = mintid_cdata_digits(L, 1, buf)) != NULL) {
+        /* LuaJIT's uint64 cdata reaches 2^64 - 1, as decimal text does. */
+        len = strlen(text);
     } else {
         return luaL_argerror(L, 1, lua_pushfstring(L, "integer or decimal string expected, got %s",
                                                    luaL_typename(L, 1)));
@@ -1006,6 +1099,10 @@ static int m_parse_snowflake(lua_State *L)
         if (mintid_snowflake_check_epoch(epoch, err) != MINTID_OK)
             return luaL_argerror(L, 2, err);
     }
+    /* A sum past what this Lua holds exactly would wrap or round. */
+    err[0] = '\0';
+    if (mintid_snowflake_timestamp(id, epoch, MINTID_LUA_MAX_EXACT, &timestamp, err) != MINTID_OK)
+        return fail(L, MINTID_ERANGE, err);
     mintid_snowflake_split(id, epoch, &timestamp, &machine_id, &sequence);
     mintid_pushint64(L, timestamp);
     lua_pushinteger(L, (lua_Integer)machine_id);
@@ -1017,7 +1114,7 @@ static int m_ulid_from(lua_State *L)
 {
     int64_t ms = mintid_checkint64(L, 1);
     size_t len;
-    const char *rnd = luaL_checklstring(L, 2, &len);
+    const char *rnd = check_text(L, 2, &len);
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE];
     int rc;
@@ -1037,7 +1134,7 @@ static int m_ulid_from(lua_State *L)
 static int from_bytes(lua_State *L, const value_kind *k)
 {
     size_t len;
-    const char *b = luaL_checklstring(L, 1, &len);
+    const char *b = check_text(L, 1, &len);
     char err[MINTID_ERRMSG_SIZE];
 
     if (len != 16) {
@@ -1081,12 +1178,9 @@ static int m_relative_tag(lua_State *L)
 
     /* Strings only, as in relative_generator's options: a number would be
      * "42.0" on Lua 5.3+ but "42" on 5.1, a different secret or salt. */
-    luaL_checktype(L, 1, LUA_TSTRING);
-    secret = lua_tolstring(L, 1, &secret_len);
-    if (!lua_isnoneornil(L, 2)) {
-        luaL_checktype(L, 2, LUA_TSTRING);
-        salt = lua_tolstring(L, 2, &salt_len);
-    }
+    secret = check_text(L, 1, &secret_len);
+    if (!lua_isnoneornil(L, 2))
+        salt = check_text(L, 2, &salt_len);
     key = check_key(L, 3, keybuf, &key_len);
     err[0] = '\0';
     if (mintid_relative_tag((const uint8_t *)secret, secret_len, (const uint8_t *)salt, salt_len,
@@ -1239,5 +1333,10 @@ MINTID_EXPORT int luaopen_mintid_core(lua_State *L)
 
     lua_pushliteral(L, MINTID_VERSION);
     lua_setfield(L, -2, "_VERSION");
+
+    /* LuaJIT's int64 cdata tell their ctype only through tostring
+     * (lua_compat.h, mintid_cdata_digits); keep the one of this state. */
+    lua_getglobal(L, "tostring");
+    lua_setfield(L, LUA_REGISTRYINDEX, MINTID_TOSTRING_KEY);
     return 1;
 }

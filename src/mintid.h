@@ -63,7 +63,7 @@ extern "C" {
 #define MINTID_EOVERFLOW  (-3) /* monotonic counter would pass its maximum */
 #define MINTID_ERANDOM    (-4) /* the randomness source failed */
 #define MINTID_ECLOCK     (-5) /* the clock could not be read */
-#define MINTID_EAGAIN     (-6) /* snowflake: sequence exhausted, read the clock again */
+#define MINTID_EAGAIN     (-6) /* snowflake: sequence exhausted; read the clock again, or waited max_wait_ms */
 #define MINTID_EARG       (-7) /* an argument outside its documented domain */
 #define MINTID_ENOMEM     (-8) /* an allocation failed */
 #define MINTID_EFORK      (-9) /* snowflake: generator made before a fork(), in another process */
@@ -229,11 +229,17 @@ int  mintid_relative_gen_next(mintid_relative_gen *g, int64_t now_ms,
 
 /* ---- snowflake.c: 42-bit ms | 10-bit machine id | 12-bit sequence -------- */
 #define MINTID_SNOWFLAKE_MAX_MACHINE 1023
+/* How long gen_next waits for the clock to pass an exhausted ms: SPEC's
+ * spin, bounded so that a clock stepped back an hour fails instead of
+ * blocking a worker for an hour. */
+#define MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS 1000
+#define MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS   60000
 typedef struct {
     /* (last_ms - epoch) << 12 | seq; updated by compare-and-swap, hence
      * MINTID_ALIGNED8. */
     MINTID_ALIGNED8 uint64_t state;
     int64_t epoch;
+    int64_t max_wait_ms; /* gen_init sets the default; gen_set_max_wait changes it */
     uint32_t machine_id;
     /* The process (fork generation) the generator was made in. Its machine
      * id is all that keeps processes apart, so in a forked child it refuses
@@ -252,10 +258,24 @@ MINTID_API int  mintid_snowflake_check_epoch(int64_t epoch, char *err);
  * now_ms has not passed it (the caller reads its clock again). */
 int  mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
                               uint64_t *id, char *err);
-/* Loop over the OS clock until an ID is made (SPEC: spin). */
+/* EARG unless 0 <= max_wait_ms <= MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS. */
+int  mintid_snowflake_gen_set_max_wait(mintid_snowflake_gen *g, int64_t max_wait_ms, char *err);
+/* After gen_try's EAGAIN at now_ms: MINTID_OK if the clock has to pass
+ * last_ms within g->max_wait_ms (read it again), else EAGAIN with
+ * "snowflake: clock moved back N ms ..." (or, at the same ms, "snowflake:
+ * 4096 IDs used at ms ..."). Lets a caller with its own clock share the
+ * bound that gen_next applies to the OS clock. */
+int  mintid_snowflake_gen_may_wait(const mintid_snowflake_gen *g, int64_t now_ms, char *err);
+/* Loop over the OS clock until an ID is made (SPEC: spin), for at most
+ * g->max_wait_ms of clock time; past it EAGAIN, state unchanged. */
 int  mintid_snowflake_gen_next(mintid_snowflake_gen *g, uint64_t *id, char *err);
 MINTID_API void mintid_snowflake_split(uint64_t id, int64_t epoch,
                                        int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence);
+/* The timestamp of id, (id >> 22) + epoch, or ERANGE when it is above
+ * max_timestamp (INT64_MAX for int64 hosts, 2^53 - 1 where integers are
+ * doubles) and would wrap or lose precision. */
+MINTID_API int  mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t max_timestamp,
+                                           int64_t *timestamp, char *err);
 /* Decimal text of 1..20 digits with no sign, space or leading '+'. */
 MINTID_API int  mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
 size_t mintid_snowflake_format_decimal(uint64_t id, char out[20]); /* returns length */

@@ -77,8 +77,41 @@ int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
     g->state = UNSTARTED;
     g->epoch = epoch;
     g->machine_id = (uint32_t)machine_id;
+    g->max_wait_ms = MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS;
     g->generation = mintid_fork_generation();
     return MINTID_OK;
+}
+
+int mintid_snowflake_gen_set_max_wait(mintid_snowflake_gen *g, int64_t max_wait_ms, char *err)
+{
+    if (max_wait_ms < 0 || max_wait_ms > MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS)
+        return mintid_fail(err, MINTID_EARG, "max_wait_ms must be 0..%d, got %" PRId64,
+                           MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS, max_wait_ms);
+    g->max_wait_ms = max_wait_ms;
+    return MINTID_OK;
+}
+
+int mintid_snowflake_gen_may_wait(const mintid_snowflake_gen *g, int64_t now_ms, char *err)
+{
+    uint64_t old = load_state(g);
+    /* now_ms passed gen_try's range checks, and last_ms is within 42 bits
+     * of the epoch: neither sum nor difference overflows. */
+    int64_t last_ms = (int64_t)(old >> SEQ_BITS) + g->epoch;
+
+    if (old == UNSTARTED || (old & SEQ_MAX) != SEQ_MAX || now_ms > last_ms)
+        return MINTID_OK; /* nothing to wait for: try again at once */
+    /* The wait is last_ms + 1 - now_ms, written so that nothing can
+     * overflow: both are >= epoch >= 0 here. */
+    if (last_ms - now_ms < g->max_wait_ms)
+        return MINTID_OK;
+    if (now_ms == last_ms)
+        return mintid_fail(err, MINTID_EAGAIN,
+                           "snowflake: 4096 IDs used at ms %" PRId64 " and max_wait_ms %" PRId64
+                           " forbids waiting for the next ms", last_ms, g->max_wait_ms);
+    return mintid_fail(err, MINTID_EAGAIN,
+                       "snowflake: clock moved back %" PRId64 " ms (reads %" PRId64 ", IDs used up to %"
+                       PRId64 "), more than max_wait_ms %" PRId64,
+                       last_ms - now_ms, now_ms, last_ms, g->max_wait_ms);
 }
 
 int mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
@@ -141,6 +174,9 @@ int mintid_snowflake_gen_next(mintid_snowflake_gen *g, uint64_t *id, char *err)
         rc = mintid_snowflake_gen_try(g, now, id, err);
         if (rc != MINTID_EAGAIN)
             return rc;
+        rc = mintid_snowflake_gen_may_wait(g, now, err);
+        if (rc != MINTID_OK)
+            return rc;
         pause_briefly();
     }
 }
@@ -152,6 +188,19 @@ void mintid_snowflake_split(uint64_t id, int64_t epoch,
     *timestamp = (int64_t)((id >> TIME_SHIFT) + (uint64_t)epoch);
     *machine_id = (uint32_t)(id >> MACHINE_SHIFT) & MINTID_SNOWFLAKE_MAX_MACHINE;
     *sequence = (uint32_t)(id & SEQ_MAX);
+}
+
+int mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t max_timestamp,
+                               int64_t *timestamp, char *err)
+{
+    uint64_t t = id >> TIME_SHIFT; /* below 2^42 */
+
+    if (epoch < 0 || max_timestamp < 0 || epoch > max_timestamp || t > (uint64_t)(max_timestamp - epoch))
+        return mintid_fail(err, MINTID_ERANGE,
+                           "snowflake timestamp %" PRIu64 " + epoch %" PRId64 " does not fit (max %" PRId64 ")",
+                           t, epoch, max_timestamp);
+    *timestamp = (int64_t)t + epoch;
+    return MINTID_OK;
 }
 
 int mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err)

@@ -153,9 +153,10 @@ end
 -- parse_*(text): a string through the FFI, anything else to the C function
 -- (tail-called, so that its error names the call as the caller wrote it).
 local function parser(c_parse, decode, blank)
-    return function(text)
+    return function(...)
+        local text = ...
         if type(text) ~= "string" then
-            return c_parse(text)
+            return c_parse(...)
         end
         return parse_into(decode, blank, text)
     end
@@ -166,9 +167,10 @@ M.parse_relative = parser(core.parse_relative, C.mintid_relative_decode, relativ
 
 -- The same 16 bytes in the other text form.
 local function converter(c_convert, convert, len)
-    return function(text)
+    return function(...)
+        local text = ...
         if type(text) ~= "string" then
-            return c_convert(text)
+            return c_convert(...)
         end
         errbuf[0] = 0
         local rc = convert(text, #text, buf, errbuf)
@@ -185,10 +187,14 @@ do
     local parse_snowflake = core.parse_snowflake
     local parse_decimal, check_epoch, split = C.mintid_snowflake_parse_decimal,
         C.mintid_snowflake_check_epoch, C.mintid_snowflake_split
+    local timestamp_of = C.mintid_snowflake_timestamp
+    -- Integers here are doubles: a timestamp above 2^53 - 1 would round.
+    local MAX_EXACT = 9007199254740991
 
-    function M.parse_snowflake(id, epoch)
+    function M.parse_snowflake(...)
+        local id, epoch = ...
         if type(id) ~= "string" or (epoch ~= nil and not is_int64(epoch)) then
-            return parse_snowflake(id, epoch)
+            return parse_snowflake(...)
         end
         errbuf[0] = 0
         local rc = parse_decimal(id, #id, u64box, errbuf)
@@ -197,7 +203,11 @@ do
         end
         epoch = epoch or 0
         if epoch ~= 0 and check_epoch(epoch, errbuf) ~= 0 then
-            return parse_snowflake(id, epoch) -- raises, naming argument 2
+            return parse_snowflake(...) -- raises, naming argument 2
+        end
+        errbuf[0] = 0
+        if timestamp_of(u64box[0], epoch, MAX_EXACT, i64box, errbuf) ~= 0 then
+            return nil, ffi_string(errbuf)
         end
         split(u64box[0], epoch, i64box, u32box, u32box + 1)
         return tonumber(i64box[0]), tonumber(u32box[0]), tonumber(u32box[1])
@@ -211,9 +221,10 @@ do
     local relative_decode, relative_encode = C.mintid_relative_decode, C.mintid_relative_encode
     local PREFIX_PADDING = "0000000000-0000000000"
 
-    function M.relative_range(s)
+    function M.relative_range(...)
+        local s = ...
         if type(s) ~= "string" then
-            return relative_range(s) -- a tail call: its error blames our caller
+            return relative_range(...) -- a tail call: its error blames our caller
         end
         local text = s
         if #s == PREFIX_LEN and byte(s, PREFIX_LEN) == 45 then -- '-'
@@ -275,7 +286,8 @@ do
     -- The spec of the last custom call, reused while the arguments repeat.
     local last_spec, last_size, last_alphabet
 
-    function M.nanoid(size, alphabet)
+    function M.nanoid(...)
+        local size, alphabet = ...
         if size == nil and alphabet == nil then
             return nanoid_of(default_spec, NANOID_DEFAULT)
         end
@@ -286,7 +298,7 @@ do
             if a == nil then a = DEFAULT_ALPHABET end
             local spec = new_nanoid_spec(n, a)
             if spec == nil then
-                return nanoid(size, alphabet) -- raises as the C module does
+                return nanoid(...) -- raises as the C module does
             end
             last_spec, last_size, last_alphabet = spec, size, alphabet
         end
@@ -385,9 +397,10 @@ local function monotonic_kind(tname, c_generator, ctype, init, next_text, len, f
         if rc ~= 0 then return fail(rc) end
         return from_text(ffi_string(buf, len))
     end
-    return function(opts)
+    return function(...)
+        local opts = ...
         if not ffi_options(opts, NO_OPTIONS) then
-            return c_generator(opts)
+            return c_generator(...)
         end
         local st = ffi_new(ctype)
         init(st)
@@ -415,9 +428,10 @@ do
         if id == nil then return nil, msg end
         return M.parse_uuid(id)
     end
-    function M.uuid4_generator(opts)
+    function M.uuid4_generator(...)
+        local opts = ...
         if not ffi_options(opts, NO_OPTIONS) then
-            return uuid4_generator(opts)
+            return uuid4_generator(...)
         end
         return kind.new(ffi_new("char[1]"))
     end
@@ -434,11 +448,15 @@ do
     local methods = {}
     local kind = new_kind("mintid.RelativeGenerator", methods, gen_wipe)
 
-    -- A key as the C binding reads it: a string, or an integer as its
-    -- decimal text. Returns nil for anything else (the method raises).
+    -- A key as the C binding reads it: a string, or an integer (a number,
+    -- or LuaJIT's int64_t/uint64_t cdata in int64 range) as its decimal
+    -- text. Returns nil for anything else (the method raises).
+    local INT64_MAX = ffi_cast("uint64_t", 0x7fffffff) * 0x100000000 + 0xffffffff
     local function key_text(key)
         if type(key) == "string" then return key end
         if is_int64(key) then return format("%d", key) end
+        if ffi.istype("int64_t", key) then return (tostring(key):gsub("LL$", "")) end
+        if ffi.istype("uint64_t", key) and key <= INT64_MAX then return (tostring(key):gsub("ULL$", "")) end
         return nil
     end
 
@@ -490,10 +508,11 @@ do
         return ffi_string(buf, PREFIX_LEN)
     end
 
-    function M.relative_generator(opts)
+    function M.relative_generator(...)
+        local opts = ...
         if opts == nil or not ffi_options(opts, KNOWN) or type(opts.secret) ~= "string"
             or (opts.salt ~= nil and type(opts.salt) ~= "string") then
-            return relative_generator(opts)
+            return relative_generator(...)
         end
         local secret, salt = opts.secret, opts.salt or ""
         -- The wipe runs when the cdata goes, also if the generator (the
@@ -501,7 +520,7 @@ do
         local st = ffi_gc(ffi_new("mintid_relative_gen"), gen_wipe)
         if gen_init(st, secret, #secret, salt, #salt, nil) ~= 0 then
             gen_wipe(st)
-            return relative_generator(opts) -- raises, with the core's message
+            return relative_generator(...) -- raises, with the core's message
         end
         return kind.new(st)
     end
@@ -523,14 +542,15 @@ do
         return ffi_string(buf, n)
     end
 
-    function M.snowflake_generator(opts)
+    function M.snowflake_generator(...)
+        local opts = ...
         if not ffi_options(opts, KNOWN) or not is_int64(option(opts, "machine_id", 1))
             or not is_int64(option(opts, "epoch", 0)) then
-            return snowflake_generator(opts)
+            return snowflake_generator(...)
         end
         local st = ffi_new("mintid_snowflake_gen")
         if gen_init(st, option(opts, "machine_id", 1), option(opts, "epoch", 0), nil) ~= 0 then
-            return snowflake_generator(opts) -- raises, with the core's message
+            return snowflake_generator(...) -- raises, with the core's message
         end
         return kind.new(st)
     end
@@ -548,13 +568,14 @@ do
         return nanoid_of(st, tonumber(st.size))
     end
 
-    function M.nanoid_generator(opts)
+    function M.nanoid_generator(...)
+        local opts = ...
         local spec
         if ffi_options(opts, KNOWN) then
             spec = new_nanoid_spec(option(opts, "size", NANOID_DEFAULT), option(opts, "alphabet", DEFAULT_ALPHABET))
         end
         if spec == nil then
-            return nanoid_generator(opts)
+            return nanoid_generator(...)
         end
         return kind.new(spec)
     end

@@ -107,6 +107,8 @@ describe("resty.mintid (LuaJIT FFI)", function()
             function(o) local x = o.r.tag() return x end,
             function(o) local x = o.r:next_value(nil) return x end,
             function(o) local x = o.r.next(o.u, "k") return x end,
+            function(o) local x = o.r:next(ffi.new("uint64_t", 2 ^ 63)) return x end,
+            function(o) local x = o.r:tag(ffi.new("int32_t", 5)) return x end,
             function(o) local x = o.u.next(5) return x end,
             function(o) local x = o.u.next() return x end,
             function(o) local x = o.u.next_value(o.r) return x end,
@@ -130,6 +132,11 @@ describe("resty.mintid (LuaJIT FFI)", function()
             function(o) local x = o.m.nanoid_generator { size = 0 } return x end,
             function(o) local x = o.m.ulid_generator { secret = SECRET } return x end,
             function(o) local x = o.m.uuid7_generator(5) return x end,
+            function(o) local x = o.m.parse_ulid() return x end,
+            function(o) local x = o.m.parse_snowflake() return x end,
+            function(o) local x = o.m.relative_range() return x end,
+            function(o) local x = o.m.ulid_to_uuid() return x end,
+            function(o) local x = o.m.nanoid(nil, 5) return x end,
         }
 
         it("are the C module's, word for word", function()
@@ -147,6 +154,17 @@ describe("resty.mintid (LuaJIT FFI)", function()
             local ok_f, msg_f = pcall(function(o) local x = o.n:next() return x end, f)
             assert.is_false(ok_c or ok_f)
             assert.are.equal((msg_c:gsub("^[^:]*:%d+: ", "")), (msg_f:gsub("^[^:]*:%d+: ", "")))
+        end)
+
+        it("integer keys, int64 cdata included, give the C module's tags", function()
+            local c, f = objects(mintid), objects(resty)
+            local keys = { 42, -7, 0, 2 ^ 53, ffi.new("int64_t", -5), ffi.new("uint64_t", 123),
+                (ffi.new("int64_t", 2 ^ 62) - 1) * 2 + 1 } -- 2^63 - 1
+            for _, key in ipairs(keys) do
+                assert.are.equal(c.r:tag(key), f.r:tag(key), tostring(key))
+                assert.are.equal(c.r:prefix(key), f.r:prefix(key), tostring(key))
+                assert.are.equal(c.r:next(key):sub(1, 7), f.r:next(key):sub(1, 7), tostring(key))
+            end
         end)
 
         it("bad data: the same nil, message", function()

@@ -1,6 +1,7 @@
 /*
- * test_core.c: native checks of the core's SHA-256, HMAC-SHA-256 and
- * relative-ID tags, printed as TAP. Usage: test_core [testdata-dir]
+ * test_core.c: native checks of the core's SHA-256, HMAC-SHA-256, relative-ID tags
+ * and the bounded wait of a Snowflake generator on the OS clock, printed as TAP.
+ * Usage: test_core [testdata-dir]
  *
  * The vector files are checked, and the published FIPS 180-4 and RFC 4231
  * answers are embedded too, so a wrong vector file cannot hide a wrong hash.
@@ -566,6 +567,48 @@ static void relative_tag_vector(char **cols, int lineno)
     free(key);
 }
 
+/* gen_next on the OS clock waits at most max_wait_ms for the clock to pass
+ * an exhausted ms: a state an hour ahead of the clock (as after the clock
+ * stepped back an hour) fails at once, state unchanged; one at the current
+ * ms waits the millisecond. */
+static void check_snowflake_wait(void)
+{
+    mintid_snowflake_gen g;
+    char err[MINTID_ERRMSG_SIZE];
+    uint64_t id = 0, ahead;
+    int64_t now = 0;
+    int rc;
+
+    err[0] = '\0';
+    check(mintid_snowflake_gen_init(&g, 1, 0, err) == MINTID_OK &&
+          g.max_wait_ms == MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS,
+          "snowflake: gen_init sets max_wait_ms to its default, %d", MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS);
+    check(mintid_snowflake_gen_set_max_wait(&g, -1, err) == MINTID_EARG &&
+          mintid_snowflake_gen_set_max_wait(&g, MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS + 1, NULL) == MINTID_EARG &&
+          g.max_wait_ms == MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS,
+          "snowflake: set_max_wait refuses -1 and the limit + 1, and keeps the value (%s)", err);
+    check(mintid_snowflake_gen_set_max_wait(&g, 5, err) == MINTID_OK && g.max_wait_ms == 5,
+          "snowflake: set_max_wait(5)");
+    mintid_clock_ms(&now, NULL);
+    ahead = (uint64_t)(now + 3600000) << 12 | 4095;
+    g.state = ahead;
+    err[0] = '\0';
+    rc = mintid_snowflake_gen_next(&g, &id, err);
+    check(rc == MINTID_EAGAIN && strstr(err, "snowflake: clock moved back ") != NULL && g.state == ahead,
+          "snowflake: gen_next an hour behind its last ms gives EAGAIN at once, state unchanged: %s", err);
+    mintid_clock_ms(&now, NULL);
+    g.state = (uint64_t)now << 12 | 4095;
+    rc = mintid_snowflake_gen_next(&g, &id, err);
+    check(rc == MINTID_OK && (id & 4095) == 0 && (int64_t)(id >> 22) > now,
+          "snowflake: gen_next at an exhausted current ms waits for the next ms");
+    check(mintid_snowflake_gen_set_max_wait(&g, 0, err) == MINTID_OK, "snowflake: set_max_wait(0)");
+    mintid_clock_ms(&now, NULL);
+    ahead = (uint64_t)(now + 50) << 12 | 4095;
+    g.state = ahead;
+    rc = mintid_snowflake_gen_next(&g, &id, err);
+    check(rc == MINTID_EAGAIN && g.state == ahead, "snowflake: max_wait_ms 0 never waits: %s", err);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -579,6 +622,7 @@ int main(int argc, char **argv)
     check_relative_tags();
     check_relative_cache();
     check_random_failures();
+    check_snowflake_wait();
 
     return tap_done();
 }

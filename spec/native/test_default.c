@@ -402,16 +402,22 @@ static void check_fork_counter(void)
     for (attempt = 0; attempt < FORK_ATTEMPTS && !(ulid.landed && uuid7.landed); attempt++) {
         wait_for_tick();
         make_first_ids(&warm);
-        if (!spawn_two(make_first_ids, &first[1], &first[2], sizeof first[1], pid, fd)) {
+        /* Each child is collected before anything else happens, so the
+         * parent waits on its pipe and the child gets the CPU at once: on a
+         * loaded machine a child that waited behind its sibling's fork would
+         * rarely mint in the warm-up's ms. The parent mints after both, so
+         * both still fork from the same state. */
+        pid[0] = spawn(make_first_ids, &first[1], sizeof first[1], &fd[0]);
+        if (pid[0] < 0 || !collect(pid[0], fd[0], &first[1], sizeof first[1])) {
+            forks_ok = 0;
+            break;
+        }
+        pid[1] = spawn(make_first_ids, &first[2], sizeof first[2], &fd[1]);
+        if (pid[1] < 0 || !collect(pid[1], fd[1], &first[2], sizeof first[2])) {
             forks_ok = 0;
             break;
         }
         make_first_ids(&first[0]);
-        if (!collect(pid[0], fd[0], &first[1], sizeof first[1]) ||
-            !collect(pid[1], fd[1], &first[2], sizeof first[2])) {
-            forks_ok = 0;
-            break;
-        }
         look_at_attempt(&ulid, warm.ulid, first[0].ulid, first[1].ulid, first[2].ulid);
         look_at_attempt(&uuid7, warm.uuid7, first[0].uuid7, first[1].uuid7, first[2].uuid7);
     }

@@ -9,10 +9,14 @@
  * test sees gen_ud (its gen_hooks header, then the generator state) exactly
  * as the binding lays it out, and breaks at build time if that changes.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "lua_mintid.c"
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "lualib.h"
 #include "tap.h"
@@ -188,6 +192,96 @@ static void check_close(lua_State *L)
         "__close: collecting it afterwards (__gc after __close) is harmless");
 }
 
+/* ---- os.exit(0, true) from inside the generator's own random option ----
+ * lua_close then runs __gc on a generator that is making an ID; the
+ * userdata's memory is freed right after. A child process runs it (os.exit
+ * ends the process) with an allocator that scans the generator's bytes as
+ * its block is freed, and reports to the parent through a pipe:
+ * 'W' wiped, 'S' a run of the secret left, 'N' other state left. */
+static const void *watched_ud; /* the generator's gen_ud, NULL until known */
+static int report_fd = -1;
+
+static void *scanning_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    (void)ud;
+    if (nsize == 0) {
+        const uint8_t *p = (const uint8_t *)watched_ud;
+        if (p != NULL && ptr != NULL && p >= (const uint8_t *)ptr && p < (const uint8_t *)ptr + osize) {
+            char verdict = holds_secret(p, sizeof(gen_ud)) ? 'S' : state_nonzero(p, sizeof(gen_ud)) ? 'N' : 'W';
+            if (write(report_fd, &verdict, 1) != 1)
+                _exit(3);
+            watched_ud = NULL;
+        }
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, nsize);
+}
+
+static int watch(lua_State *L)
+{
+    watched_ud = lua_touserdata(L, 1);
+    return 0;
+}
+
+static const char exit_chunk[] =
+    "local t = 1000\n"
+    "g = core.relative_generator{ secret = SECRET, salt = 'x',\n"
+    "  clock = function() t = t + 1; return t end,\n"
+    "  random = function(n) if EXIT then os.exit(0, true) end; return ('\\1'):rep(n) end }\n"
+    "assert(g:next('k'))\n"
+    "watch(g)\n"
+    "EXIT = true\n"
+    "g:next('k')\n"
+    "error('os.exit returned')\n";
+
+static void run_exit_child(int fd)
+{
+    lua_State *L = lua_newstate(scanning_alloc, NULL);
+
+    report_fd = fd;
+    if (L == NULL)
+        _exit(2);
+    luaL_openlibs(L);
+    luaL_requiref(L, "mintid.core", luaopen_mintid_core, 0);
+    lua_setglobal(L, "core");
+    lua_pushstring(L, wipe_secret);
+    lua_setglobal(L, "SECRET");
+    lua_register(L, "watch", watch);
+    if (luaL_loadstring(L, exit_chunk) != LUA_OK || lua_pcall(L, 0, 0, 0) != LUA_OK)
+        fprintf(stderr, "exit chunk: %s\n", lua_tostring(L, -1));
+    _exit(4); /* os.exit never returned */
+}
+
+static void check_exit_from_random(void)
+{
+    int fds[2], status = 0;
+    char verdict = '?';
+    pid_t pid;
+
+    fflush(stdout);
+    if (pipe(fds) != 0 || (pid = fork()) < 0) {
+        check(0, "os.exit: pipe and fork");
+        return;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        run_exit_child(fds[1]);
+    }
+    close(fds[1]);
+    if (read(fds[0], &verdict, 1) != 1)
+        verdict = '?';
+    close(fds[0]);
+    waitpid(pid, &status, 0);
+    check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+        "os.exit(0, true) from the random option: the child exits with status 0 (status %d)", status);
+    check(verdict != '?', "os.exit(0, true) from the random option: lua_close frees the generator");
+    check(verdict != 'S', "os.exit(0, true) from the random option: no run of the secret is left "
+        "in the freed generator");
+    check(verdict == 'W', "os.exit(0, true) from the random option: every byte after the gen_hooks "
+        "header is zero when it is freed (verdict %c)", verdict);
+}
+
 int main(void)
 {
     lua_State *L = luaL_newstate();
@@ -209,5 +303,6 @@ int main(void)
         check_close(L);
     }
     lua_close(L);
+    check_exit_from_random();
     return tap_done();
 }

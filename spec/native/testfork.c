@@ -1,6 +1,6 @@
 /*
  * testfork.c: a Lua module for the suite only (never installed), so that
- * spec/09-fork_spec.lua can fork the Lua process itself on every Lua
+ * spec/11-fork_spec.lua can fork the Lua process itself on every Lua
  * version: testfork.fork() -> pid (0 in the child), testfork.exit(code)
  * (_exit: no second flush of the test runner's buffers), testfork.wait(pid)
  * -> the child's exit status, or nil when it did not exit normally.

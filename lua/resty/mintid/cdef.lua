@@ -30,6 +30,7 @@ typedef struct {
 typedef struct {
     __attribute__((aligned(8))) uint64_t state;
     int64_t epoch;
+    int64_t max_wait_ms;
     uint32_t machine_id;
     uint32_t generation;
 } mintid_snowflake_gen;
@@ -56,6 +57,7 @@ uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g, const uint8_t *ke
 int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id, int64_t epoch, char *err);
 int mintid_snowflake_check_epoch(int64_t epoch, char *err);
 void mintid_snowflake_split(uint64_t id, int64_t epoch, int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence);
+int mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t max_timestamp, int64_t *timestamp, char *err);
 int mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
 int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen, int64_t size, char *err);
 int mintid_ulid_text(char out[26], char *err);
@@ -89,6 +91,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_snowflake_gen_init",
         "mintid_snowflake_check_epoch",
         "mintid_snowflake_split",
+        "mintid_snowflake_timestamp",
         "mintid_snowflake_parse_decimal",
         "mintid_nanoid_spec_init",
         "mintid_ulid_text",

@@ -1,0 +1,339 @@
+-- The README's bad-input table ("Errors"): one spec per row, named by the
+-- row's first column, and a check that the table and these specs list the
+-- same rows.
+local h = require "helper"
+local mintid = require(h.module_name)
+
+local SECRET = "0123456789abcdef" -- 16 bytes
+local R10 = ("\1"):rep(10)
+local T = 1700000000000
+local MB = 2 ^ 20
+
+-- The message of a call that must raise, containing each of the substrings.
+local raises = h.raises
+
+local function bad_data(fn, reason, where)
+    local ok, v, msg = pcall(fn)
+    assert(ok, (where or "?") .. " raised: " .. tostring(v))
+    return h.assert_bad_data(v, msg, reason, where)
+end
+
+local function frozen(options)
+    options = options or {}
+    options.clock = options.clock or function() return T end
+    return options
+end
+
+-- row name -> its spec, in README order
+local ROWS = {}
+local ORDER = {}
+local function row(name, fn)
+    ROWS[name] = fn
+    ORDER[#ORDER + 1] = name
+end
+
+row("A number where text is expected", function()
+    raises(function() return mintid.parse_ulid(123) end, "bad argument #1", "string expected, got number")
+    raises(function() return mintid.ulid_from_bytes(1.5) end, "bad argument #1", "string expected, got number")
+    raises(function() return mintid.nanoid(5, 1) end, "bad argument #2", "string expected, got number")
+    raises(function() return mintid.relative_generator { secret = 1234567890123456 } end,
+        "secret must be a string")
+end)
+
+row("nil, a missing argument or a table", function()
+    raises(function() return mintid.parse_uuid() end, "bad argument #1", "string expected, got no value")
+    raises(function() return mintid.parse_uuid({}) end, "bad argument #1", "string expected, got table")
+    raises(function() return mintid.relative_tag(SECRET, "", nil) end, "bad argument #3",
+        "key must be a string or a 64-bit integer, got nil")
+    raises(function() return mintid.ulid_from(nil, R10) end, "bad argument #1", "integer expected, got nil")
+end)
+
+row("Text where an integer is expected", function()
+    raises(function() return mintid.nanoid("5") end, "bad argument #1", "integer expected, got string")
+    raises(function() return mintid.ulid_from("1", R10) end, "bad argument #1", "integer expected, got string")
+    raises(function() return mintid.snowflake_generator { machine_id = "7" } end,
+        "machine_id must be an integer, got string")
+end)
+
+row("NaN or infinity", function()
+    raises(function() return mintid.nanoid(0 / 0) end, "bad argument #1", "no integer representation")
+    raises(function() return mintid.ulid_from(math.huge, R10) end, "bad argument #1", "no integer representation")
+    raises(function() return mintid.relative_from(0, -math.huge, 0) end, "bad argument #2")
+    raises(function() return mintid.ulid_generator(frozen { clock = function() return 0 / 0 end }):next() end,
+        "clock must return an integer (ms), got nan")
+    raises(function() return mintid.relative_tag(SECRET, "", 1 / 0) end, "bad argument #3")
+end)
+
+row("A fraction", function()
+    raises(function() return mintid.nanoid(2.5) end, "bad argument #1")
+    raises(function() return mintid.relative_from(1.5, 0, 0) end, "bad argument #1")
+    raises(function() return mintid.parse_snowflake(1.5) end, "bad argument #1")
+    raises(function() return mintid.snowflake_generator { max_wait_ms = 0.5 } end, "max_wait_ms")
+    raises(function() return mintid.ulid_generator { clock = function() return 1.5 end }:next() end,
+        "clock must return an integer (ms), got 1.5")
+end)
+
+row("A negative time or part", function()
+    bad_data(function() return mintid.ulid_from(-1, R10) end, "ULID timestamp -1 out of range 0..281474976710655")
+    bad_data(function() return mintid.relative_from(0, -1, 0) end, "relative ID timestamp -1 out of range")
+    bad_data(function() return mintid.relative_from(-1, 0, 0) end, "relative ID tag -1 out of range")
+    bad_data(function() return mintid.uuid7_generator { clock = function() return -1 end }:next() end,
+        "timestamp -1 out of range")
+end)
+
+row("A negative, zero or huge size, machine_id or epoch", function()
+    raises(function() return mintid.nanoid(0) end, "size must be 1..1048576, got 0")
+    raises(function() return mintid.nanoid(-1) end, "size must be 1..1048576, got -1")
+    raises(function() return mintid.nanoid(2 ^ 40) end, "size must be 1..1048576")
+    raises(function() return mintid.nanoid_generator { size = MB + 1 } end, "size must be 1..1048576")
+    raises(function() return mintid.snowflake_generator { machine_id = 1024 } end, "machine_id must be 0..1023")
+    raises(function() return mintid.snowflake_generator { machine_id = -1 } end, "machine_id must be 0..1023")
+    raises(function() return mintid.snowflake_generator { epoch = -1 } end, "epoch must be >= 0")
+    raises(function() return mintid.parse_snowflake(1, -1) end, "bad argument #2", "epoch must be >= 0")
+    raises(function() return mintid.nanoid(2 ^ 70) end, "bad argument #1")
+end)
+
+row("A time past 2^48 - 1 ms", function()
+    bad_data(function() return mintid.ulid_from(2 ^ 48, R10) end, "out of range 0..281474976710655")
+    bad_data(function() return mintid.relative_from(0, 2 ^ 48, 0) end, "out of range 0..281474976710655")
+    bad_data(function() return mintid.ulid_generator { clock = function() return 2 ^ 48 end }:next() end,
+        "out of range")
+    bad_data(function() return mintid.snowflake_generator { clock = function() return 2 ^ 42 end }:next() end,
+        "more than 42 bits past epoch 0")
+end)
+
+row("A Snowflake ID that is negative, past 2^64 - 1 or not decimal", function()
+    bad_data(function() return mintid.parse_snowflake(-1) end, "invalid snowflake ID: bad character '-' at 1")
+    bad_data(function() return mintid.parse_snowflake("18446744073709551616") end, "more than 2^64 - 1")
+    bad_data(function() return mintid.parse_snowflake("1e3") end, "bad character 'e' at 2")
+    bad_data(function() return mintid.parse_snowflake("") end, "invalid snowflake ID: empty")
+end)
+
+row("A Snowflake epoch whose sum with the ID's time does not fit", function()
+    if h.has_integers then
+        bad_data(function() return mintid.parse_snowflake(4194304, math.maxinteger) end, "does not fit")
+    else
+        bad_data(function() return mintid.parse_snowflake("4194304", 2 ^ 53 - 1) end, "does not fit")
+    end
+end)
+
+row("A Snowflake ID with bit 63 set", function()
+    local ts, mid, seq = mintid.parse_snowflake("9223372036854775808")
+    assert.are.equal(h.int(2 ^ 41), ts)
+    assert.are.equal(0, mid)
+    assert.are.equal(0, seq)
+    bad_data(function() return mintid.snowflake_generator { clock = function() return 2 ^ 41 end }:next() end,
+        "sets bit 63")
+end)
+
+row("An embedded NUL in an ID", function()
+    bad_data(function() return mintid.parse_ulid("01ARZ3NDEKTSV4RRFFQ69G5FA\0") end,
+        "invalid ULID: bad character 0x00 at 26")
+    bad_data(function() return mintid.parse_uuid("017f22e2-79b0-7cc3-98c4-dc0c0c07398\0") end, "0x00")
+    bad_data(function() return mintid.parse_snowflake("12\0") end, "bad character 0x00 at 3")
+end)
+
+row("An embedded NUL in a key, secret, salt or alphabet", function()
+    local g = mintid.relative_generator { secret = SECRET .. "\0", salt = "a\0b" }
+    assert.are_not.equal(g:tag("a\0b"), g:tag("a"))
+    assert.are.equal(mintid.relative_tag(SECRET .. "\0", "a\0b", "a\0b"), g:tag("a\0b"))
+    assert.are_not.equal(mintid.relative_tag("\0" .. SECRET, "", "k"), mintid.relative_tag(SECRET, "", "k"))
+    -- HMAC pads a key shorter than its block with zero bytes (RFC 2104)
+    assert.are.equal(mintid.relative_tag(SECRET .. "\0", "", "k"), mintid.relative_tag(SECRET, "", "k"))
+    local id = mintid.nanoid_generator { size = 6, alphabet = "\0ab", random = function(n) return ("\0"):rep(n) end }:next()
+    assert.are.equal(("\0"):rep(6), id)
+end)
+
+row("A 1 MB string", function()
+    local big = ("0"):rep(MB)
+    bad_data(function() return mintid.parse_ulid(big) end, "invalid ULID: length 1048576, want 26")
+    bad_data(function() return mintid.parse_relative(big) end, "length 1048576")
+    bad_data(function() return mintid.parse_snowflake(big) end, "invalid snowflake ID")
+    bad_data(function() return mintid.ulid_from_bytes(big) end, "length 1048576, want 16")
+    assert.is_number(mintid.relative_tag(big, big, big))
+    local g = mintid.relative_generator { secret = big, salt = big }
+    assert.is_truthy(g:next(big):match(h.RELATIVE_PATTERN))
+    raises(function() return mintid.nanoid(5, big) end, "alphabet must have 1 to 256 symbols, got 1048576")
+    assert.are.equal(MB, #mintid.nanoid(MB))
+end)
+
+row("A wrong-length byte string", function()
+    bad_data(function() return mintid.ulid_from(0, "x") end, "ULID randomness must be 10 bytes, got 1")
+    bad_data(function() return mintid.ulid_from_bytes(("x"):rep(15)) end, "invalid ULID bytes: length 15, want 16")
+    bad_data(function() return mintid.uuid_from_bytes(("x"):rep(17)) end, "invalid UUID bytes: length 17, want 16")
+end)
+
+row("An empty alphabet or one over 256 symbols", function()
+    raises(function() return mintid.nanoid(5, "") end, "alphabet must have 1 to 256 symbols, got 0")
+    raises(function() return mintid.nanoid_generator { alphabet = "" } end, "alphabet must have 1 to 256 symbols")
+    raises(function() return mintid.nanoid(5, h.ALL_BYTES .. "a") end, "got 257")
+end)
+
+row("A repeating alphabet", function()
+    raises(function() return mintid.nanoid(5, "aab") end, "alphabet repeats the symbol 'a' at 2")
+    raises(function() return mintid.nanoid_generator { alphabet = "abcb" } end, "repeats the symbol 'b' at 4")
+end)
+
+row("A multi-byte UTF-8 alphabet", function()
+    raises(function() return mintid.nanoid(5, "αβγ") end, "multi-byte UTF-8 character")
+end)
+
+row("An alphabet of every byte value", function()
+    local g = mintid.nanoid_generator { size = 256, alphabet = h.ALL_BYTES,
+        random = function(n) return h.ALL_BYTES:sub(1, n) end }
+    assert.are.equal(h.ALL_BYTES, g:next())
+    assert.are.equal(7, #mintid.nanoid(7, h.ALL_BYTES))
+end)
+
+row("A secret under 16 bytes", function()
+    raises(function() return mintid.relative_generator { secret = ("s"):rep(15) } end,
+        "secret must be at least 16 bytes, got 15")
+    raises(function() return mintid.relative_generator { secret = "" } end, "secret must be at least 16 bytes, got 0")
+    raises(function() return mintid.relative_tag(("s"):rep(15), "", "k") end, "bad argument #1",
+        "secret must be at least 16 bytes")
+    raises(function() return mintid.relative_generator {} end, "secret must be a string")
+end)
+
+row("An unknown option, a wrong option type, options not a table", function()
+    raises(function() return mintid.snowflake_generator { machineid = 3 } end, "unknown option 'machineid'")
+    raises(function() return mintid.ulid_generator { [1] = 3 } end, "option names must be strings")
+    raises(function() return mintid.nanoid_generator { alphabet = 5 } end, "alphabet must be a string, got number")
+    raises(function() return mintid.ulid_generator { clock = 5 } end, "clock must be a function, got number")
+    raises(function() return mintid.snowflake_generator("x") end, "bad argument #1", "table expected, got string")
+end)
+
+row("Options behind __index", function()
+    local opts = setmetatable({ clock = function() return T end }, { __index = { machine_id = 7 } })
+    local _, mid = mintid.parse_snowflake(mintid.snowflake_generator(opts):next())
+    assert.are.equal(7, mid)
+    raises(function()
+        return mintid.ulid_generator(setmetatable({}, { __index = function() error("no options here") end }))
+    end, "no options here")
+end)
+
+row("A clock that returns no integer", function()
+    for _, v in ipairs({ "nil", "'5'", "1.5", "{}" }) do
+        local value = assert((loadstring or load)("return " .. v))()
+        raises(function() return mintid.ulid_generator { clock = function() return value end }:next() end,
+            "clock must return an integer (ms), got")
+    end
+end)
+
+row("A clock or random that raises", function()
+    local fail = false
+    local g = mintid.ulid_generator(frozen { random = function(n)
+        if fail then error("no entropy today", 0) end
+        return ("\1"):rep(n)
+    end })
+    local twin = mintid.ulid_generator(frozen { random = function(n) return ("\1"):rep(n) end })
+    fail = true
+    raises(function() return g:next() end, "no entropy today")
+    fail = false
+    assert.are.equal(twin:next(), g:next())
+    local c = mintid.uuid7_generator { clock = function() error("clock is broken", 0) end }
+    raises(function() return c:next() end, "clock is broken")
+end)
+
+row("A random of the wrong length or type", function()
+    raises(function() return mintid.ulid_generator { random = function(n) return ("x"):rep(n - 1) end }:next() end,
+        "random(10) returned 9 bytes, want 10")
+    raises(function() return mintid.uuid4_generator { random = function() return nil end }:next() end,
+        "random(16) returned nil, want 16 bytes")
+    raises(function() return mintid.nanoid_generator { random = function(n) return n end }:next() end,
+        "returned number")
+end)
+
+row("A hook that yields", function()
+    local yielding = true
+    local g = mintid.ulid_generator(frozen { random = function(n)
+        if yielding then coroutine.yield() end
+        return ("\1"):rep(n)
+    end })
+    local ok, err = coroutine.resume(coroutine.create(function() return g:next() end))
+    assert.is_false(ok)
+    assert.is_truthy(tostring(err):find("yield", 1, true), tostring(err))
+    yielding = false
+    local twin = mintid.ulid_generator(frozen { random = function(n) return ("\1"):rep(n) end })
+    assert.are.equal(twin:next(), g:next())
+end)
+
+row("A hook that calls or closes its own generator", function()
+    local g
+    g = mintid.ulid_generator(frozen { random = function(n) g:next(); return ("\1"):rep(n) end })
+    raises(function() return g:next() end, "called again from its own random function")
+    local r
+    r = mintid.relative_generator { secret = SECRET, random = function(n)
+        getmetatable(r).__gc(r)
+        return ("\1"):rep(n)
+    end }
+    raises(function() return r:next("k") end, "attempt to use a closed mintid.RelativeGenerator")
+end)
+
+row("A clock that steps back past max_wait_ms", function()
+    local now = T
+    local g = mintid.snowflake_generator { max_wait_ms = 10, clock = function() return now end }
+    for i = 1, 4096 do assert(g:next(), "ID " .. i) end
+    now = T - 3600000
+    bad_data(function() return g:next() end, "snowflake: clock moved back 3600000 ms")
+    now = T + 1
+    local ts, _, seq = mintid.parse_snowflake(g:next())
+    assert.are.equal(T + 1, ts)
+    assert.are.equal(0, seq)
+end)
+
+row("A monotonic counter that would overflow", function()
+    for _, name in ipairs({ "ulid_generator", "uuid7_generator" }) do
+        local g = mintid[name](frozen { random = function(n) return ("\255"):rep(n) end })
+        assert(g:next())
+        bad_data(function() return g:next() end, "counter overflow at ms " .. T)
+        bad_data(function() return g:next() end, "counter overflow at ms " .. T)
+    end
+    local r = mintid.relative_generator(frozen { secret = SECRET, random = function(n) return ("\255"):rep(n) end })
+    assert(r:next("k"))
+    bad_data(function() return r:next("k") end, "counter overflow")
+end)
+
+row("A userdata or cdata where an integer is expected", function()
+    raises(function() return mintid.nanoid(io.stdout) end, "bad argument #1", "integer expected, got userdata")
+    raises(function() return mintid.parse_snowflake(io.stdout) end, "bad argument #1")
+    if jit then
+        local ffi = require "ffi"
+        raises(function() return mintid.nanoid(ffi.new("double", 5)) end, "integer expected, got cdata")
+        assert.are.equal(10, #mintid.nanoid(ffi.new("int64_t", 10)))
+        assert.are.equal(10, #mintid.nanoid(ffi.new("uint64_t", 10)))
+    end
+end)
+
+-- The rows of the README table: the first cell of each line after the
+-- header row of the "Errors" section's table.
+local function readme_rows()
+    local path = h.testdata_dir .. "/../README.md"
+    local f = assert(io.open(path, "rb"), "README.md not found at " .. path)
+    local text = f:read("*a")
+    f:close()
+    local rows, in_table = {}, false
+    for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+        if line:match("^| Bad input |") then
+            in_table = true
+        elseif in_table and line:match("^|[-| ]+$") then
+            -- the separator row
+        elseif in_table and line:match("^| ") then
+            rows[#rows + 1] = line:match("^| ([^|]-) +|")
+        elseif in_table then
+            break
+        end
+    end
+    return rows
+end
+
+describe("bad input (README table)", function()
+    for _, name in ipairs(ORDER) do
+        it(name, ROWS[name])
+    end
+
+    it("every row of the README table has a spec here, and every spec a row, in the same order", function()
+        local rows = readme_rows()
+        assert.is_true(#rows > 0, "no bad-input table found in README.md")
+        assert.are.same(ORDER, rows)
+    end)
+end)

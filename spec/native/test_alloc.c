@@ -1,0 +1,225 @@
+/*
+ * test_alloc.c: out-of-memory safety of the binding, the way Lua's own test
+ * suite drives memory errors. A script calls every public function once;
+ * it is run with an allocator that fails every allocation from the Nth on,
+ * for N = 0, 1, 2, ... until the script completes. After each run:
+ * - the run either completed or raised a memory error (nothing else);
+ * - every generator the script used gives the same next ID as its twin, a
+ *   generator with the same frozen clock and random option that made only
+ *   the calls that returned (a failed call leaves the state as it was);
+ * - lua_close gives back every byte (and, under LeakSanitizer, no C leak).
+ * Built for Lua 5.4 and 5.1 (both take an allocator in lua_newstate); the
+ * binding is compiled in, as in test_wipe. Prints TAP; exits 1 on a failure.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "lua_mintid.c"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "lualib.h"
+#include "tap.h"
+
+/* A script that does not complete within this many failing runs is itself
+ * a failure (it allocates a few hundred times). */
+#define MAX_RUNS 20000
+/* Details printed for at most this many failures of each kind. */
+#define MAX_SHOWN 5
+
+static struct {
+    long count;   /* allocations seen since failing was armed */
+    long fail_at; /* -1: never fail; else fail every allocation from this one on */
+    size_t in_use;
+} mem;
+
+static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    void *p;
+
+    (void)ud;
+    if (ptr == NULL)
+        osize = 0; /* 5.4 passes the object's type there */
+    if (nsize == 0) {
+        free(ptr);
+        mem.in_use -= osize;
+        return NULL;
+    }
+    /* Only a block that grows can fail; Lua may assume a shrink succeeds. */
+    if (nsize > osize && mem.fail_at >= 0 && mem.count++ >= mem.fail_at)
+        return NULL;
+    p = realloc(ptr, nsize);
+    if (p != NULL)
+        mem.in_use += nsize - osize; /* size_t wraps back on a shrink */
+    return p;
+}
+
+/* Run before failing is armed: the generators under test and their twins,
+ * the progress table (every key present, so that setting one never
+ * allocates), and the module as users require it (relative_range is Lua). */
+static const char setup_chunk[] =
+    "package.path = 'lua/?.lua'\n"
+    "local mintid = require 'mintid'\n"
+    "local T = 1700000000000\n"
+    "local function hooks() return { clock = function() return T end,\n"
+    "  random = function(n) return ('\\7'):rep(n) end } end\n"
+    "local function with(t, extra) for k, v in pairs(extra) do t[k] = v end; return t end\n"
+    "local SECRET = '0123456789abcdef'\n"
+    "local kinds = {\n"
+    "  ulid = function() return mintid.ulid_generator(hooks()) end,\n"
+    "  uuid7 = function() return mintid.uuid7_generator(hooks()) end,\n"
+    "  uuid4 = function() return mintid.uuid4_generator(hooks()) end,\n"
+    "  relative = function() return mintid.relative_generator(with(hooks(), { secret = SECRET })) end,\n"
+    "  snowflake = function() return mintid.snowflake_generator(with(hooks(), { machine_id = 5 })) end,\n"
+    "  nanoid = function() return mintid.nanoid_generator(with(hooks(), { size = 300, alphabet = 'abcd' })) end,\n"
+    "}\n"
+    "G, TWIN, DONE = {}, {}, {}\n"
+    "for name, new in pairs(kinds) do G[name] = new(); TWIN[name] = new(); DONE[name] = 0 end\n"
+    "_G.MINTID, _G.SECRET = mintid, SECRET\n";
+
+/* The calls under test: every public function once, every generator's
+ * methods, every value's methods and metamethods. DONE[kind] counts the
+ * generator calls that returned. */
+static const char script_chunk[] =
+    "local m, G, DONE, SECRET = MINTID, G, DONE, SECRET\n"
+    "local R10 = ('\\1'):rep(10)\n"
+    "assert(m.ulid()); assert(m.uuid4()); assert(m.uuid7())\n"
+    "assert(m.nanoid()); assert(m.nanoid(8)); assert(m.nanoid(300, 'xyz'))\n"
+    "local g = G.ulid\n"
+    "assert(g:next()); DONE.ulid = 1\n"
+    "local u = assert(g:next_value()); DONE.ulid = 2\n"
+    "g = G.uuid7\n"
+    "assert(g:next()); DONE.uuid7 = 1\n"
+    "assert(g:next_value()); DONE.uuid7 = 2\n"
+    "g = G.uuid4\n"
+    "assert(g:next()); DONE.uuid4 = 1\n"
+    "assert(g:next_value()); DONE.uuid4 = 2\n"
+    "g = G.relative\n"
+    "assert(g:next('customer-17')); DONE.relative = 1\n"
+    "local r = assert(g:next_value(42)); DONE.relative = 2\n"
+    "assert(g:prefix('k')); assert(g:tag('k'))\n"
+    "assert(G.snowflake:next()); DONE.snowflake = 1\n"
+    "assert(G.nanoid:next()); DONE.nanoid = 1\n"
+    "assert(tostring(G.relative))\n"
+    "assert(m.ulid_generator()); assert(m.uuid7_generator()); assert(m.uuid4_generator())\n"
+    "assert(m.relative_generator({ secret = SECRET, salt = 's' }))\n"
+    "assert(m.snowflake_generator({ machine_id = 3, epoch = 1288834974657, max_wait_ms = 5 }))\n"
+    "assert(m.nanoid_generator({ size = 8, alphabet = '0123456789' }))\n"
+    "local a = assert(m.parse_ulid('01ARZ3NDEKTSV4RRFFQ69G5FAV'))\n"
+    "local v = assert(m.parse_uuid('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'))\n"
+    "local p = assert(m.parse_relative('3F8KQZ-01J8Y4Q9M3-X3B0N6E3P8'))\n"
+    "assert(m.parse_snowflake('18446744073709551615', 0)); assert(m.parse_snowflake(4194308096))\n"
+    "assert(m.ulid_from(1469918176385, R10)); assert(m.ulid_from_bytes(R10 .. '123456'))\n"
+    "assert(m.uuid_from_bytes(R10 .. '123456')); assert(m.relative_from(1, 2, 3))\n"
+    "assert(m.relative_tag(SECRET, 'orders', 'customer-17'))\n"
+    "assert(m.ulid_to_uuid('01ARZ3NDEKTSV4RRFFQ69G5FAV'))\n"
+    "assert(m.uuid_to_ulid('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'))\n"
+    "assert(m.relative_range('3F8KQZ-'))\n"
+    "assert(tostring(a)); assert(a:bytes()); assert(a:time()); assert(a:uuid())\n"
+    "assert(tostring(v)); assert(v:version()); assert(v:time()); assert(v:ulid())\n"
+    "assert(tostring(p)); assert(p:tag()); assert(p:time()); assert(p:rand())\n"
+    "assert(a == a and not (a < a) and a <= a and u ~= a and r ~= p)\n"
+    "assert(m.parse_ulid('nope') == nil)\n";
+
+/* With failing disarmed: each generator against its twin advanced by the
+ * calls that returned. Returns nil, or the first difference. */
+static const char check_chunk[] =
+    "for name, g in pairs(G) do\n"
+    "  local twin = TWIN[name]\n"
+    "  local arg = name == 'relative' and 'customer-17' or nil\n"
+    "  for _ = 1, DONE[name] do assert(twin:next(arg)) end\n"
+    "  local want, got = twin:next(arg), g:next(arg)\n"
+    "  if want ~= got then\n"
+    "    return name .. ' after ' .. DONE[name] .. ' calls: ' .. tostring(got) .. ', want ' .. tostring(want)\n"
+    "  end\n"
+    "end\n";
+
+static int run_chunk(lua_State *L, const char *chunk, int nresults)
+{
+    return luaL_loadstring(L, chunk) != 0 ? -1 : lua_pcall(L, 0, nresults, 0);
+}
+
+static void preload_core(lua_State *L)
+{
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "preload");
+    lua_pushcfunction(L, luaopen_mintid_core);
+    lua_setfield(L, -2, "mintid.core");
+    lua_pop(L, 2);
+}
+
+/* Out of memory can also surface as luaL_checkstack's "stack overflow"
+ * (growing the stack failed) or as the error of a random option that the
+ * binding re-raises; anything else is a bug. */
+static int is_memory_error(int rc, const char *msg)
+{
+    return rc == LUA_ERRMEM ||
+           (msg != NULL && (strstr(msg, "not enough memory") != NULL || strstr(msg, "stack overflow") != NULL));
+}
+
+int main(void)
+{
+    long n, runs = 0, failed_runs = 0, stack_errors = 0;
+    int completed = 0, bad_errors = 0, mismatches = 0, leaks = 0, setup_ok = 1;
+    clock_t started = clock();
+
+    for (n = 0; n < MAX_RUNS && !completed; n++) {
+        lua_State *L;
+        int rc;
+        const char *msg;
+
+        mem.fail_at = -1;
+        L = lua_newstate(failing_alloc, NULL);
+        if (L == NULL) {
+            setup_ok = 0;
+            break;
+        }
+        luaL_openlibs(L);
+        preload_core(L);
+        if (run_chunk(L, setup_chunk, 0) != 0 || luaL_loadstring(L, script_chunk) != 0) {
+            printf("# setup: %s\n", lua_tostring(L, -1));
+            setup_ok = 0;
+            lua_close(L);
+            break;
+        }
+        mem.count = 0;
+        mem.fail_at = n;
+        runs++;
+        rc = lua_pcall(L, 0, 0, 0);
+        mem.fail_at = -1;
+        if (rc == 0) {
+            completed = 1;
+        } else {
+            failed_runs++;
+            msg = lua_tostring(L, -1);
+            stack_errors += rc != LUA_ERRMEM && msg != NULL && strstr(msg, "stack overflow") != NULL;
+            if (!is_memory_error(rc, msg) && bad_errors++ < MAX_SHOWN)
+                printf("# failing allocation %ld: not a memory error: %s\n", n, msg != NULL ? msg : "?");
+            if (bad_errors > MAX_SHOWN)
+                n = MAX_RUNS; /* the script is broken: stop after this run */
+        }
+        lua_settop(L, 0);
+        rc = run_chunk(L, check_chunk, 1);
+        if (rc != 0 || !lua_isnil(L, -1)) {
+            if (mismatches++ < MAX_SHOWN)
+                printf("# failing allocation %ld: %s\n", n, lua_tostring(L, -1));
+        }
+        lua_close(L);
+        if (mem.in_use != 0 && leaks++ < MAX_SHOWN)
+            printf("# failing allocation %ld: %zu bytes not given back by lua_close\n", n, mem.in_use);
+        mem.in_use = 0;
+    }
+    check(setup_ok, "%s: the state and the generators are set up", LUA_VERSION);
+    check(completed, "%s: the script completes once allocations stop failing (after %ld failing runs)",
+        LUA_VERSION, failed_runs);
+    check(failed_runs > 30, "%s: the script allocates often enough to test (%ld failing runs)",
+        LUA_VERSION, failed_runs);
+    check(bad_errors == 0, "%s: every failing run raised a memory error (%d did not)", LUA_VERSION, bad_errors);
+    check(mismatches == 0, "%s: after every run each generator gives its twin's next ID (%d differ)",
+        LUA_VERSION, mismatches);
+    check(leaks == 0, "%s: lua_close gives back every byte after every run (%d runs leaked)",
+        LUA_VERSION, leaks);
+    printf("# %s: %ld runs in %.1f s of CPU (%ld ended in a stack that could not grow)\n", LUA_VERSION,
+           runs, (double)(clock() - started) / CLOCKS_PER_SEC, stack_errors);
+    return tap_done();
+}
