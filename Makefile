@@ -28,7 +28,7 @@ BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test test-alloc test-nginx bench install clean vectors check-vectors cdef
+.PHONY: all deps demo test test-alloc test-nginx bench install clean vectors check-vectors lint dist print-sources cdef
 
 # Debian packages that the build and every suite of `make test` need.
 DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luarocks \
@@ -36,6 +36,8 @@ DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luaro
     lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev \
     nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-resty-core lua-resty-lrucache \
     wrk curl
+# lint, the database specs and the release rock (make lint, make dist)
+DEB_PACKAGES += lua-check lua-sql-sqlite3 lua-sql-postgres postgresql sqlite3 git zip unzip
 
 all: $(MODULE)
 
@@ -102,9 +104,11 @@ deps:
 demo: $(MODULE)
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
+# The database specs run once, under DB_LUA (a Lua that LuaSQL is built for).
+DB_LUA ?= 5.4
 test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
-      $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS)
-	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' sh spec/run.sh
+      $(BUILD)/$(DB_LUA)/mintid/core.so $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS)
+	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' DB_LUA='$(DB_LUA)' sh spec/run.sh
 
 # Debian's nginx and its Lua module (LuaJIT) under load, 4 workers:
 # spec/nginx/run.sh. make test runs it too, so it needs the LuaJIT module
@@ -144,3 +148,29 @@ install: $(MODULE)
 
 clean:
 	rm -rf $(BUILD)
+
+# luacheck on every Lua file (.luacheckrc says which, and how).
+LINT_FORMAT ?= default
+lint:
+	luacheck --formatter $(LINT_FORMAT) .
+
+# The release: a source tarball and a source rock of the committed tree
+# (HEAD, not the working files), built offline. luarocks pack fetches
+# source.url, so it packs a copy pointing at the tarball; the committed
+# rockspec then replaces that copy in the rock.
+RELEASE = 0.1.0
+DIST    = $(BUILD)/dist
+dist:
+	@git diff --quiet HEAD -- || echo "make dist: uncommitted changes are not in the release (it packs HEAD)"
+	rm -rf $(DIST) && mkdir -p $(DIST)/pack
+	git archive --format=tar.gz --prefix=mintid-$(RELEASE)/ -o $(DIST)/mintid-$(RELEASE).tar.gz HEAD
+	sed 's|^\( *url = \).*|\1"file://$(abspath $(DIST))/mintid-$(RELEASE).tar.gz",|' \
+	    rockspec/mintid-$(RELEASE)-1.rockspec > $(DIST)/pack/mintid-$(RELEASE)-1.rockspec
+	cd $(DIST) && luarocks pack pack/mintid-$(RELEASE)-1.rockspec
+	cd rockspec && zip -q $(abspath $(DIST))/mintid-$(RELEASE)-1.src.rock mintid-$(RELEASE)-1.rockspec
+	rm -r $(DIST)/pack
+	@echo "$(DIST)/mintid-$(RELEASE).tar.gz $(DIST)/mintid-$(RELEASE)-1.src.rock"
+
+# The sources of mintid.core, for the check that the rockspecs list the same.
+print-sources:
+	@echo $(BIND_SRC) $(CORE_SRC)

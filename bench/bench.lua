@@ -7,7 +7,7 @@
 local mintid = require "mintid"
 
 local clock = os.clock
-local floor, random, char, concat = math.floor, math.random, string.char, table.concat
+local floor, random, concat = math.floor, math.random, table.concat
 local format = string.format
 
 -- Each figure is the median of ROUNDS rounds of about ROUND seconds, so one

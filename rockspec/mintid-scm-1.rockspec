@@ -12,6 +12,7 @@ HMAC-tagged relative IDs that prefix-scan per customer, Snowflake and Nano ID.
 Randomness comes from the OS CSPRNG; the default generators are thread- and
 fork-safe. Lua 5.1 to 5.4 and LuaJIT.
 ]],
+   homepage = "https://github.com/mintid/mintid",
    license = "MIT",
    labels = { "uuid", "ulid", "id", "snowflake", "nanoid" },
 }
@@ -34,5 +35,8 @@ build = {
          incdirs = { "src" },
          libraries = { "pthread" },
       },
+   },
+   install = {
+      bin = { mintid = "bin/mintid" },
    },
 }

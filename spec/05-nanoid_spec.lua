@@ -33,7 +33,7 @@ describe("Nano ID", function()
                 local size, step = h.num(r.size), h.num(r.step)
                 local stream = h.fromhex(r.stream_hex)
                 assert.is_true(#stream > 0 and #stream % step == 0, w .. ": the stream is whole draws of step bytes")
-                local alphabets = {}
+                local alphabets
                 if r.alphabet_hex == "-" then
                     alphabets = { false, h.DEFAULT_ALPHABET } -- the default, then the same alphabet given explicitly
                 else

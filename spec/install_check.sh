@@ -14,7 +14,7 @@ print(m.ulid())'
 
 rocks() {
     # luarocks builds in the source folder: give it a copy, not this checkout
-    mkdir -p "$tmp/src" && cp -R src lua rockspec "$tmp/src/" &&
+    mkdir -p "$tmp/src" && cp -R src lua bin rockspec "$tmp/src/" &&
     (cd "$tmp/src" && luarocks --lua-version="$LUA_VERSION" make --tree="$tmp/rocks" rockspec/mintid-scm-1.rockspec) &&
     eval "$(luarocks --lua-version="$LUA_VERSION" path --tree="$tmp/rocks")" &&
     LUA_INIT= $lua -e "$smoke"
@@ -41,6 +41,29 @@ makeinstall() {
     LUA_CPATH="$tmp/dest/usr/local/lib/lua/$LUA_VERSION/?.so" $lua -e "$smoke"
 }
 check "make install into a DESTDIR, then require" makeinstall
+
+# The release (issue: "make dist ... make test installs that rock with
+# luarocks install <file> into a temporary tree"): the source rock of the
+# committed tree, installed as `luarocks install mintid` will, and its
+# command run from that tree.
+release_rock() {
+    rock=${BUILD:-build}/dist/mintid-0.1.0-1.src.rock
+    make -s dist BUILD="${BUILD:-build}" >/dev/null &&
+    unzip -p "$rock" mintid-0.1.0-1.rockspec | cmp - rockspec/mintid-0.1.0-1.rockspec &&
+    luarocks --lua-version="$LUA_VERSION" install --tree="$tmp/release" "$rock" &&
+    out=$("$tmp/release/bin/mintid" inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV) &&
+    echo "$out" && echo "$out" | grep -q '^  time: *2016-07-30T23:54:10.259Z$' &&
+    "$tmp/release/bin/mintid" convert 01ARZ3NDEKTSV4RRFFQ69G5FAV | grep -qx 01563e3a-b5d3-d676-4c61-efb99302bd5b &&
+    "$tmp/release/bin/mintid" ulid | grep -qx '[0-7][0-9A-HJKMNP-TV-Z]\{25\}'
+}
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    check "make dist, luarocks install the source rock into a temporary tree, run its mintid inspect" release_rock
+else
+    # a release tarball has no commits to pack
+    n=$((n + 1)); echo "ok $n - # SKIP make dist packs HEAD: not a git checkout"
+fi
+check "both rockspecs pass luarocks lint" sh -c \
+    "luarocks lint rockspec/mintid-scm-1.rockspec && luarocks lint rockspec/mintid-0.1.0-1.rockspec"
 
 if command -v python3 >/dev/null 2>&1; then
     check "testdata matches generate_vectors.py" python3 testdata/generate_vectors.py --check

@@ -1,0 +1,42 @@
+rockspec_format = "3.0"
+package = "mintid"
+version = "0.1.0-1"
+-- The tarball of `make dist`, attached to the release v0.1.0.
+source = {
+   url = "https://github.com/mintid/mintid/releases/download/v0.1.0/mintid-0.1.0.tar.gz",
+   dir = "mintid-0.1.0",
+}
+description = {
+   summary = "Sortable, unique IDs for Lua: ULID, UUIDv4/v7, relative IDs, Snowflake, Nano ID",
+   detailed = [[
+mintid mints and parses identifiers in C: monotonic ULID and UUIDv7, UUIDv4,
+HMAC-tagged relative IDs that prefix-scan per customer, Snowflake and Nano ID.
+Randomness comes from the OS CSPRNG; the default generators are thread- and
+fork-safe. Lua 5.1 to 5.4 and LuaJIT.
+]],
+   homepage = "https://github.com/mintid/mintid",
+   license = "MIT",
+   labels = { "uuid", "ulid", "id", "snowflake", "nanoid" },
+}
+dependencies = {
+   "lua >= 5.1, < 5.5",
+}
+build = {
+   type = "builtin",
+   modules = {
+      ["mintid"] = "lua/mintid.lua",
+      ["mintid.core"] = {
+         sources = {
+            "src/lua_mintid.c",
+            "src/error.c", "src/base32.c", "src/monotonic.c", "src/ulid.c", "src/uuid.c",
+            "src/sha256.c", "src/relative.c", "src/snowflake.c", "src/nanoid.c",
+            "src/random.c", "src/clock.c", "src/default.c",
+         },
+         incdirs = { "src" },
+         libraries = { "pthread" },
+      },
+   },
+   install = {
+      bin = { mintid = "bin/mintid" },
+   },
+}

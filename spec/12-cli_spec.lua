@@ -1,0 +1,354 @@
+-- The command-line tool bin/mintid (README "Command line"), run as a
+-- subprocess by the Lua running this suite, on the module the suite tests
+-- (LUA_PATH and LUA_CPATH are inherited).
+local h = require "helper"
+local mintid = require "mintid"
+
+local LUA = os.getenv("MINTID_LUA") or (jit and "luajit") or ("lua" .. _VERSION:match("%d+%.%d+"))
+local SECRET = "0123456789abcdef0123"
+
+local function quote(s)
+    return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+local errfile = os.tmpname()
+teardown(function() os.remove(errfile) end)
+
+--- Runs `mintid ARGS...` (a list of words); `env` is a table of environment
+-- variables to set (false unsets). Returns stdout, stderr and the exit status.
+-- io.popen's close gives no status on Lua 5.1: the shell echoes it last.
+local function run(args, env)
+    local words = {}
+    for name, value in pairs(env or {}) do
+        words[#words + 1] = value and (name .. "=" .. quote(value)) or ("-u " .. name)
+    end
+    table.sort(words)
+    local cmd = { "env", table.concat(words, " "), LUA, "bin/mintid" }
+    for _, a in ipairs(args) do cmd[#cmd + 1] = quote(a) end
+    local p = assert(io.popen(table.concat(cmd, " ") .. " 2>" .. errfile .. '; echo "exit:$?"'))
+    local out = p:read("*a")
+    p:close()
+    local f = assert(io.open(errfile, "rb"))
+    local err = f:read("*a")
+    f:close()
+    local status = tonumber(out:match("exit:(%d+)\n$"))
+    assert(status, "no exit status in the output of " .. table.concat(args, " "))
+    return out:gsub("exit:%d+\n$", ""), err, status
+end
+
+local function lines(s)
+    local t = {}
+    for line in s:gmatch("([^\n]*)\n") do t[#t + 1] = line end
+    return t
+end
+
+--- Runs the command and expects success with nothing on stderr; returns the lines.
+local function ok_lines(args, env)
+    local out, err, status = run(args, env)
+    assert.are.equal("", err, table.concat(args, " "))
+    assert.are.equal(0, status, table.concat(args, " "))
+    return lines(out)
+end
+
+--- Runs the command and expects `status` with exactly one line on stderr
+-- containing each of the given strings; returns stdout and that line.
+local function fails(status, args, env, ...)
+    local out, err, got = run(args, env)
+    local where = table.concat(args, " ")
+    assert.are.equal(status, got, where .. ": " .. err)
+    assert.is_truthy(err:match("^mintid: [^\n]+\n$"), where .. ": want one line on stderr, got: " .. err)
+    for _, s in ipairs({ ... }) do
+        assert.is_truthy(err:find(s, 1, true), where .. ": '" .. err .. "' does not contain '" .. s .. "'")
+    end
+    return out, err
+end
+
+--- The fields of `mintid inspect` output for one ID: { field = value }.
+local function fields_of(block)
+    local f = {}
+    for name, value in block:gmatch("\n  ([%w_]+): +([^\n]*)") do f[name] = value end
+    f.id = block:match("^([^\n]*)")
+    return f
+end
+
+--- Runs `mintid inspect ...` and returns the fields of each ID: a line that
+-- does not start with a space opens the block of the next ID.
+local function inspect(args)
+    local blocks = {}
+    for _, line in ipairs(ok_lines(args)) do
+        if line:sub(1, 1) ~= " " then
+            blocks[#blocks + 1] = line
+        else
+            blocks[#blocks] = blocks[#blocks] .. "\n" .. line
+        end
+    end
+    for i, b in ipairs(blocks) do blocks[i] = fields_of(b) end
+    return blocks
+end
+
+--- A flat JSON object of strings and integers as { field = text }.
+local function json_fields(line)
+    assert.is_truthy(line:match("^{.*}$"), "not a JSON object: " .. line)
+    local f = {}
+    for name, value in line:gmatch('"([%w_]+)":("?[^",}]*"?)') do
+        f[name] = value:match('^"(.*)"$') or assert(value:match("^%d+$"), name .. ": " .. value)
+    end
+    return f
+end
+
+describe("mintid command", function()
+    describe("help and usage", function()
+        it("-h and --help print the usage on stdout and exit 0", function()
+            for _, flag in ipairs({ "-h", "--help" }) do
+                local out = table.concat(ok_lines({ flag }), "\n")
+                assert.is_truthy(out:find("^usage: mintid"), flag)
+                for _, command in ipairs({ "ulid", "uuid7", "uuid4", "nanoid", "snowflake", "relative",
+                    "convert", "inspect", "MINTID_SECRET", "--json", "--epoch" }) do
+                    assert.is_truthy(out:find(command, 1, true), flag .. " mentions " .. command)
+                end
+            end
+            assert.is_truthy(table.concat(ok_lines({ "inspect", "--help" }), "\n"):find("^usage: mintid"))
+        end)
+
+        it("no command prints the usage on stderr and exits 2", function()
+            local out, err, status = run({})
+            assert.are.equal("", out)
+            assert.is_truthy(err:find("^usage: mintid"))
+            assert.are.equal(2, status)
+        end)
+
+        it("an unknown command or option names itself and exits 2", function()
+            fails(2, { "frob" }, nil, "unknown command 'frob'")
+            fails(2, { "--frob" }, nil, "unknown option '--frob'")
+            fails(2, { "ulid", "--frob" }, nil, "unknown option '--frob'")
+            fails(2, { "inspect", "-x", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil, "unknown option '-x'")
+            -- options belong to their commands
+            fails(2, { "ulid", "--size", "3" }, nil, "unknown option '--size'")
+            fails(2, { "uuid4", "--machine-id", "3" }, nil, "unknown option '--machine-id'")
+        end)
+
+        it("bad option values and missing arguments are usage errors (exit 2)", function()
+            fails(2, { "ulid", "-n", "0" }, nil, "-n wants an integer >= 1, got '0'")
+            fails(2, { "ulid", "-n", "x" }, nil, "got 'x'")
+            fails(2, { "ulid", "-n" }, nil, "option '-n' needs a value")
+            fails(2, { "ulid", "extra" }, nil, "takes no argument")
+            fails(2, { "inspect" }, nil, "no ID given")
+            fails(2, { "convert" }, nil, "no ID given")
+            fails(2, { "inspect", "--kind", "guid", "x" }, nil, "--kind wants", "'guid'")
+            fails(2, { "snowflake", "--machine-id", "1024" }, nil, "machine_id must be 0..1023, got 1024")
+            fails(2, { "nanoid", "--alphabet", "aa" }, nil, "alphabet")
+        end)
+    end)
+
+    describe("minting", function()
+        it("ulid, uuid7: -n N monotonic IDs, one per line", function()
+            for _, args in ipairs({ { "ulid", "-n", "50" }, { "ulid", "-n50" }, { "ulid", "--n=50" } }) do
+                local ids = ok_lines(args)
+                assert.are.equal(50, #ids)
+                for i, id in ipairs(ids) do
+                    assert.is_truthy(id:match(h.ULID_PATTERN), id)
+                    if i > 1 then assert.is_true(ids[i - 1] < id) end
+                end
+            end
+            local ids = ok_lines({ "uuid7", "-n", "20" })
+            assert.are.equal(20, #ids)
+            for i, id in ipairs(ids) do
+                assert.are.equal(7, assert(mintid.parse_uuid(id)):version())
+                if i > 1 then assert.is_true(ids[i - 1] < id) end
+            end
+            assert.are.equal(1, #ok_lines({ "ulid" }))
+        end)
+
+        it("uuid4: version 4 IDs", function()
+            local ids = ok_lines({ "uuid4", "-n", "5" })
+            assert.are.equal(5, #ids)
+            for _, id in ipairs(ids) do
+                assert.is_truthy(id:match(h.UUID_PATTERN), id)
+                assert.are.equal(4, assert(mintid.parse_uuid(id)):version())
+            end
+        end)
+
+        it("nanoid: --size and --alphabet", function()
+            assert.are.equal(21, #ok_lines({ "nanoid" })[1])
+            local ids = ok_lines({ "nanoid", "-n", "3", "--size", "12", "--alphabet", "xyz" })
+            assert.are.equal(3, #ids)
+            for _, id in ipairs(ids) do assert.is_truthy(id:match("^[xyz]+$") and #id == 12, id) end
+            assert.is_truthy(ok_lines({ "nanoid", "--size=5", "--alphabet=-_" })[1]:match("^[-_][-_][-_][-_][-_]$"))
+        end)
+
+        it("snowflake: --machine-id and --epoch, read back by inspect with the same epoch", function()
+            local epoch = "1288834974657"
+            local ids = ok_lines({ "snowflake", "-n", "3", "--machine-id", "7", "--epoch", epoch })
+            assert.are.equal(3, #ids)
+            local before = os.time() * 1000
+            local parsed = inspect({ "inspect", "--epoch", epoch, ids[1], ids[2], ids[3] })
+            assert.are.equal(3, #parsed)
+            for i, f in ipairs(parsed) do
+                assert.is_truthy(ids[i]:match("^%d+$"), ids[i])
+                assert.are.equal(ids[i], f.id)
+                assert.are.equal("snowflake", f.kind)
+                assert.are.equal("7", f.machine_id)
+                assert.are.equal(epoch, f.epoch)
+                assert.is_true(math.abs(tonumber(f.unix_ms) - before) < 120000, f.unix_ms)
+            end
+        end)
+
+        it("relative: the secret from MINTID_SECRET only, -n per key, --salt", function()
+            local ids = ok_lines({ "relative", "-n", "2", "--salt", "orders", "customer-17", "customer-99" },
+                { MINTID_SECRET = SECRET })
+            assert.are.equal(4, #ids)
+            local g = mintid.relative_generator { secret = SECRET, salt = "orders" }
+            for i, key in ipairs({ "customer-17", "customer-17", "customer-99", "customer-99" }) do
+                assert.is_truthy(ids[i]:match(h.RELATIVE_PATTERN), ids[i])
+                assert.are.equal(g:prefix(key), ids[i]:sub(1, 7), key)
+            end
+            assert.is_true(ids[1] < ids[2])
+        end)
+
+        it("relative: no secret, a short one, or one given as an option is refused", function()
+            fails(2, { "relative", "k" }, { MINTID_SECRET = false }, "MINTID_SECRET")
+            fails(2, { "relative", "k" }, { MINTID_SECRET = "" }, "MINTID_SECRET")
+            fails(2, { "relative", "k" }, { MINTID_SECRET = "short" }, "MINTID_SECRET", "16")
+            fails(2, { "relative", "--secret", SECRET, "k" }, { MINTID_SECRET = false }, "unknown option '--secret'")
+            fails(2, { "relative" }, { MINTID_SECRET = SECRET }, "no KEY given")
+        end)
+    end)
+
+    describe("convert", function()
+        it("ULID <-> UUID text of the same bytes, several at once", function()
+            assert.are.same({ "01563e3a-b5d3-d676-4c61-efb99302bd5b", "01ARZ3NDEKTSV4RRFFQ69G5FAV" },
+                ok_lines({ "convert", "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01563E3A-B5D3-D676-4C61-EFB99302BD5B" }))
+            local id = mintid.ulid()
+            assert.are.same({ id }, ok_lines({ "convert", ok_lines({ "convert", id })[1] }))
+        end)
+
+        it("bad text: the one-line message, exit 1, the good ones still printed", function()
+            local out = fails(1, { "convert", "01ARZ3NDEKTSV4RRFFQ69G5FAU", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil,
+                "invalid ULID: bad character 'U' at 26")
+            assert.are.equal("01563e3a-b5d3-d676-4c61-efb99302bd5b\n", out)
+        end)
+    end)
+
+    describe("inspect", function()
+        it("a ULID: time in ISO 8601 UTC with ms and Unix ms, random part, the UUID form", function()
+            local f = inspect({ "inspect", "01arz3ndektsv4rrffq69g5fav" })[1]
+            assert.are.same({
+                id = "01ARZ3NDEKTSV4RRFFQ69G5FAV", kind = "ulid", time = "2016-07-30T23:54:10.259Z",
+                unix_ms = "1469922850259", random = "d6764c61efb99302bd5b",
+                uuid = "01563e3a-b5d3-d676-4c61-efb99302bd5b",
+            }, f)
+        end)
+
+        it("a UUID: version, variant, time for version 7 only", function()
+            local v7 = inspect({ "inspect", "017F22E2-79B0-7CC3-98C4-DC0C0C07398F" })[1]
+            assert.are.same({
+                id = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", kind = "uuid", version = "7",
+                variant = "RFC 9562", time = "2022-02-22T19:22:22.000Z", unix_ms = "1645557742000",
+                ulid = "01FWHE4YDGFK1SHH6W1G60EECF",
+            }, v7)
+            local v4 = inspect({ "inspect", "3f1c8e0a-5b7d-4f2e-a9c6-0d4b8e1f7a23" })[1]
+            assert.are.equal("4", v4.version)
+            assert.are.equal("RFC 9562", v4.variant)
+            assert.is_nil(v4.time)
+            assert.is_nil(v4.unix_ms)
+            local variants = { ["0"] = "NCS", ["7"] = "NCS", ["8"] = "RFC 9562", b = "RFC 9562",
+                c = "Microsoft", d = "Microsoft", e = "future", f = "future" }
+            for nibble, name in pairs(variants) do
+                local id = "3f1c8e0a-5b7d-4f2e-" .. nibble .. "9c6-0d4b8e1f7a23"
+                assert.are.equal(name, inspect({ "inspect", id })[1].variant, id)
+            end
+        end)
+
+        it("a relative ID (28 chars, '-' at 7 and 18): time, tag and rand", function()
+            local g = mintid.relative_generator { secret = SECRET }
+            local id = g:next("customer-17")
+            local v = assert(mintid.parse_relative(id))
+            local f = inspect({ "inspect", id:lower() })[1]
+            assert.are.equal("relative", f.kind)
+            assert.are.equal(id, f.id)
+            assert.are.equal(id:sub(1, 6), f.tag)
+            assert.are.equal(h.dec(v:tag()), f.tag_value)
+            assert.are.equal(h.dec(v:rand()), f.rand)
+            assert.are.equal(h.dec(v:time()), f.unix_ms)
+        end)
+
+        it("26 chars are a ULID; a relative ID without hyphens needs --kind relative", function()
+            local compact = "3F8KQZ01J8Y4Q9M3X3B0N6E3P8"
+            assert.are.equal("ulid", inspect({ "inspect", compact })[1].kind)
+            local f = inspect({ "inspect", "--kind", "relative", compact })[1]
+            assert.are.equal("relative", f.kind)
+            assert.are.equal("3F8KQZ-01J8Y4Q9M3-X3B0N6E3P8", f.id)
+            fails(1, { "inspect", "--kind", "uuid", compact }, nil, "invalid UUID")
+        end)
+
+        it("Snowflake digits: parts as parse_snowflake gives them, with --epoch (default 0)", function()
+            local checked = h.each_vector("snowflake.txt", { "id", "epoch", "timestamp", "machine_id", "sequence" },
+                function(r, w)
+                    local ts, mid, seq = mintid.parse_snowflake(r.id, h.num(r.epoch))
+                    local out, err, status = run({ "inspect", "--json", "--epoch", r.epoch, r.id })
+                    if ts == nil then
+                        assert.are.equal(1, status, w)
+                        assert.are.equal("mintid: " .. mid .. "\n", err, w)
+                        return
+                    end
+                    assert.are.equal(0, status, w .. ": " .. err)
+                    local f = json_fields(out:match("^[^\n]*"))
+                    assert.are.equal("snowflake", f.kind, w)
+                    assert.are.equal(h.dec(ts), f.unix_ms, w)
+                    assert.are.equal(h.dec(mid), f.machine_id, w)
+                    assert.are.equal(h.dec(seq), f.sequence, w)
+                    assert.are.equal(r.epoch, f.epoch, w)
+                end)
+            assert.is_true(checked > 10)
+            assert.are.equal("0", inspect({ "inspect", "4194304" })[1].epoch)
+        end)
+
+        it("ISO 8601 agrees with os.date at the edges and across the ULID time range", function()
+            local ms_list = { 0, 999, 86399999, 86400000, 951825600000, 951868799999, 4107542399999,
+                253402300799999 }
+            local seed = 7
+            for _ = 1, 60 do
+                seed = seed * 16807 % 2147483647
+                ms_list[#ms_list + 1] = seed * 117 % 253402300799999 -- to the end of year 9999
+            end
+            local args = { "inspect" }
+            for i, ms in ipairs(ms_list) do
+                args[i + 1] = tostring(assert(mintid.ulid_from(h.int(ms), ("\0"):rep(10))))
+            end
+            local parsed = inspect(args)
+            assert.are.equal(#ms_list, #parsed)
+            for i, ms in ipairs(ms_list) do
+                local secs = math.floor(ms / 1000)
+                local want = os.date("!%Y-%m-%dT%H:%M:%S", secs) .. string.format(".%03dZ", ms - secs * 1000)
+                assert.are.equal(want, parsed[i].time, string.format("%.0f", ms))
+                assert.are.equal(string.format("%.0f", ms), parsed[i].unix_ms)
+            end
+            -- past year 9999, where os.date may not reach: the last ULID millisecond
+            assert.are.equal("10889-08-02T05:31:50.655Z", inspect({ "inspect", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ" })[1].time)
+        end)
+
+        it("--json: one object per ID per line, numbers as JSON numbers", function()
+            local out = ok_lines({ "inspect", "--json", "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+                "017F22E2-79B0-7CC3-98C4-DC0C0C07398F" })
+            assert.are.equal(2, #out)
+            assert.is_truthy(out[1]:find('"unix_ms":1469922850259', 1, true), out[1])
+            assert.is_truthy(out[1]:find('"time":"2016-07-30T23:54:10.259Z"', 1, true), out[1])
+            assert.is_truthy(out[2]:find('"version":7', 1, true), out[2])
+            assert.are.same({
+                kind = "uuid", id = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", version = "7", variant = "RFC 9562",
+                time = "2022-02-22T19:22:22.000Z", unix_ms = "1645557742000", ulid = "01FWHE4YDGFK1SHH6W1G60EECF",
+            }, json_fields(out[2]))
+        end)
+
+        it("text that is no ID: its one-line message on stderr, exit 1, the others still inspected", function()
+            fails(1, { "inspect", "01ARZ3NDEKTSV4RRFFQ69G5FAU" }, nil, "mintid: invalid ULID: bad character 'U' at 26")
+            fails(1, { "inspect", "hello" }, nil, "unrecognised ID: length 5")
+            fails(1, { "inspect", "017F22E2-79B0-7CC3-98C4-DC0C0C07398G" }, nil, "invalid UUID")
+            fails(1, { "inspect", "3F8KQZ-01J8Y4Q9M3-X3B0N6E3PU" }, nil, "invalid relative ID")
+            fails(1, { "inspect", "99999999999999999999" }, nil, "snowflake")
+            local out = fails(1, { "inspect", "--json", "nope", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil,
+                "unrecognised ID")
+            assert.are.equal("ulid", json_fields(out:match("^[^\n]*")).kind)
+        end)
+    end)
+end)

@@ -1,0 +1,98 @@
+-- IDs as keys in a real PostgreSQL, through LuaSQL (README "IDs in
+-- databases"). spec/db/with_postgres.sh starts a throwaway cluster and gives
+-- its connection string in MINTID_PG; without it this spec fails, it does not
+-- skip.
+local mintid = require "mintid"
+local db = require "db.common"
+
+local driver = require "luasql.postgres"
+
+describe("PostgreSQL (LuaSQL)", function()
+    local env, conn
+
+    local function query(sql)
+        local cur = assert(conn:execute(sql))
+        local rows = {}
+        local row = cur:fetch({}, "a")
+        while row do
+            rows[#rows + 1] = row
+            row = cur:fetch({}, "a")
+        end
+        cur:close()
+        return rows
+    end
+
+    local function exec(sql)
+        return assert(conn:execute(sql))
+    end
+
+    -- Many rows per statement: one round trip per batch.
+    local function insert(tbl, columns, rows, values)
+        for first = 1, #rows, 500 do
+            local list = {}
+            for i = first, math.min(first + 499, #rows) do list[#list + 1] = "(" .. values(rows[i]) .. ")" end
+            exec(("INSERT INTO %s (%s) VALUES %s"):format(tbl, columns, table.concat(list, ", ")))
+        end
+    end
+
+    setup(function()
+        local conninfo = assert(os.getenv("MINTID_PG"), "MINTID_PG is not set: run me through spec/db/with_postgres.sh")
+        env = assert(driver.postgres())
+        conn = assert(env:connect(conninfo))
+    end)
+
+    teardown(function()
+        if conn then conn:close() end
+        if env then env:close() end
+    end)
+
+    it("UUIDv7s in a native uuid column: ORDER BY id is time order", function()
+        local rows = db.minted_rows(db.ordered_kinds()[2])
+        exec("CREATE TABLE events (id uuid PRIMARY KEY, n integer NOT NULL, ms bigint NOT NULL)")
+        insert("events", "id, n, ms", db.shuffled(rows), function(r)
+            return ("%s, %d, %.0f"):format(db.quote(r.id), r.n, r.ms)
+        end)
+        db.assert_time_order(rows, query("SELECT n, ms FROM events ORDER BY id"), "events")
+        -- PostgreSQL prints a uuid as the same lowercase text
+        assert.are.equal(rows[1].id, query("SELECT id FROM events WHERE n = 1")[1].id)
+    end)
+
+    it("ULIDs through ulid_to_uuid in a native uuid column: ORDER BY id is time order", function()
+        local rows = db.minted_rows(db.ordered_kinds()[1])
+        exec("CREATE TABLE ulid_events (id uuid PRIMARY KEY, n integer NOT NULL, ms bigint NOT NULL)")
+        insert("ulid_events", "id, n, ms", db.shuffled(rows), function(r)
+            return ("%s, %d, %.0f"):format(db.quote(assert(mintid.ulid_to_uuid(r.id))), r.n, r.ms)
+        end)
+        db.assert_time_order(rows, query("SELECT n, ms FROM ulid_events ORDER BY id"), "ulid_events")
+        local back = query("SELECT id FROM ulid_events WHERE n = 1")[1].id
+        assert.are.equal(rows[1].id, mintid.uuid_to_ulid(back))
+    end)
+
+    it("relative IDs in a text COLLATE \"C\" key: the range is one key's rows, by an index scan", function()
+        -- 200 keys: one key's range is 0.5% of the table, so the planner
+        -- chooses the btree index on its own (no enable_seqscan = off).
+        local g, rows, keys = db.relative_rows(200, 20)
+        exec('CREATE TABLE orders (id text COLLATE "C" PRIMARY KEY, customer text NOT NULL, n integer NOT NULL)')
+        insert("orders", "id, customer, n", db.shuffled(rows), function(r)
+            return ("%s, %s, %d"):format(db.quote(r.id), db.quote(r.key), r.n)
+        end)
+        exec("VACUUM ANALYZE orders")
+        for _, key in ipairs({ keys[1], keys[17], keys[200] }) do
+            local lo, hi = mintid.relative_range(g:prefix(key))
+            local sql = ("SELECT id, customer, n FROM orders WHERE id >= %s AND id < %s ORDER BY id")
+                :format(db.quote(lo), db.quote(hi))
+            db.assert_one_key(rows, key, query(sql))
+            local plan = {}
+            for _, r in ipairs(query("EXPLAIN " .. sql)) do plan[#plan + 1] = r["QUERY PLAN"] end
+            local text = table.concat(plan, "\n")
+            assert.is_truthy(text:find("Index Scan using orders_pkey", 1, true)
+                or text:find("Index Only Scan using orders_pkey", 1, true), "want an index scan:\n" .. text)
+            assert.is_falsy(text:find("Seq Scan", 1, true), text)
+        end
+        -- the same range with LIKE on the prefix
+        local prefix = g:prefix(keys[2])
+        local like = query(("SELECT id, customer, n FROM orders WHERE id LIKE %s ORDER BY id")
+            :format(db.quote(prefix .. "%")))
+        db.assert_one_key(rows, keys[2], like)
+    end)
+end)
