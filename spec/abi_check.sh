@@ -11,7 +11,7 @@ check "lua/resty/mintid/cdef.lua matches a fresh generation from src/mintid.h" \
     python3 tools/gen_cdef.py --check
 
 # The names core.so may export: the opener and the declared ABI functions.
-sed -n 's/^        "\(mintid_[a-z0-9_]*\)",$/\1/p' lua/resty/mintid/cdef.lua > "$tmp/declared"
+sed -n '/^    functions = {$/,/^    },$/s/^        "\(mintid_[a-z0-9_]*\)",$/\1/p' lua/resty/mintid/cdef.lua > "$tmp/declared"
 echo luaopen_mintid_core >> "$tmp/declared"
 sort -o "$tmp/declared" "$tmp/declared"
 exports() { # exports SO: its defined dynamic symbols are exactly the declared ones
@@ -25,7 +25,7 @@ done
 
 # luarocks passes no flag of ours: the hiding is in the sources.
 rocks_exports() {
-    mkdir -p "$tmp/src" && cp -R src lua rockspec "$tmp/src/" &&
+    mkdir -p "$tmp/src" && cp -R src lua bin rockspec "$tmp/src/" &&
     (cd "$tmp/src" && luarocks --lua-version=5.4 make --tree="$tmp/rocks" rockspec/mintid-scm-1.rockspec >/dev/null) &&
     exports "$tmp/rocks/lib/lua/5.4/mintid/core.so"
 }

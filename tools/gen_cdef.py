@@ -57,6 +57,17 @@ def one_line(decl):
     return re.sub(r"\)\)(?=\w)", ")) ", decl)  # after an __attribute__
 
 
+def wrap(decl, width=100):
+    """decl as lines of at most width characters, broken after commas."""
+    lines, line = [], ""
+    for part in re.split(r"(?<=, )", decl):
+        if line and len(line) + len(part) > width:
+            lines.append(line.rstrip())
+            line = "    "
+        line += part
+    return lines + [line]
+
+
 def generate():
     raw = open(HEADER, encoding="utf-8").read()
     body = strip_comments(raw)
@@ -75,7 +86,7 @@ def generate():
     for decl in re.findall(r"\bMINTID_API\s+([^;{]*);", body):
         decl = one_line(expand(decl, macros))
         functions.append(re.search(r"(\w+)\(", decl).group(1))
-        lines.append(decl + ";")
+        lines.extend(wrap(decl + ";"))
 
     consts = sorted((n, v) for n, v in macros.items()
                     if re.match(r"MINTID_(OK|E[A-Z]+|\w+_SIZE|\w+_LEN|\w+_MAX|MAX_\w+)$", n)
@@ -87,7 +98,9 @@ def generate():
            *lines,
            "]],",
            "    -- every struct declared above, checked against mintid_abi_sizeof",
-           "    structs = { %s }," % ", ".join('"%s"' % s for s in structs),
+           "    structs = {",
+           *('        "%s",' % s for s in structs),
+           "    },",
            "    functions = {",
            *('        "%s",' % f for f in functions),
            "    },",

@@ -51,29 +51,43 @@ void mintid_uuid7_gen_init(mintid_uuid7_gen *g);
 void mintid_relative_encode(const uint8_t id[16], char out[28]);
 void mintid_relative_prefix(uint32_t tag, char out[7]);
 int mintid_relative_decode(const char *text, size_t len, uint8_t out[16], char *err);
-int mintid_relative_gen_init(mintid_relative_gen *g, const uint8_t *secret, size_t secret_len, const uint8_t *salt, size_t salt_len, char *err);
+int mintid_relative_gen_init(mintid_relative_gen *g, const uint8_t *secret, size_t secret_len,
+    const uint8_t *salt, size_t salt_len, char *err);
 void mintid_relative_gen_wipe(mintid_relative_gen *g);
 uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g, const uint8_t *key, size_t key_len);
-int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id, int64_t epoch, char *err);
+int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id, int64_t epoch,
+    char *err);
 int mintid_snowflake_check_epoch(int64_t epoch, char *err);
-void mintid_snowflake_split(uint64_t id, int64_t epoch, int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence);
-int mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t max_timestamp, int64_t *timestamp, char *err);
+void mintid_snowflake_split(uint64_t id, int64_t epoch, int64_t *timestamp, uint32_t *machine_id,
+    uint32_t *sequence);
+int mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t max_timestamp,
+    int64_t *timestamp, char *err);
 int mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
-int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen, int64_t size, char *err);
+int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
+    int64_t size, char *err);
 int mintid_ulid_text(char out[26], char *err);
 int mintid_uuid7_text(char out[36], char *err);
 int mintid_uuid4_text(char out[36], char *err);
 int mintid_nanoid_text(const mintid_nanoid_spec *s, char *out, char *err);
 int mintid_ulid_gen_next_text(mintid_ulid_gen *g, char out[26], char *err);
 int mintid_uuid7_gen_next_text(mintid_uuid7_gen *g, char out[36], char *err);
-int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, size_t key_len, char out[28], char *err);
+int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, size_t key_len,
+    char out[28], char *err);
 int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *err);
 int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err);
 int mintid_uuid_to_ulid_text(const char *text, size_t len, char out[26], char *err);
 size_t mintid_abi_sizeof(const char *type_name);
 ]],
     -- every struct declared above, checked against mintid_abi_sizeof
-    structs = { "mintid_monotonic", "mintid_ulid_gen", "mintid_uuid7_gen", "mintid_sha256_ctx", "mintid_relative_gen", "mintid_snowflake_gen", "mintid_nanoid_spec" },
+    structs = {
+        "mintid_monotonic",
+        "mintid_ulid_gen",
+        "mintid_uuid7_gen",
+        "mintid_sha256_ctx",
+        "mintid_relative_gen",
+        "mintid_snowflake_gen",
+        "mintid_nanoid_spec",
+    },
     functions = {
         "mintid_strerror",
         "mintid_ulid_encode",
