@@ -1194,12 +1194,15 @@ static int m_relative_tag(lua_State *L)
 }
 
 /*
- * _new_values(value, n, t): t[1..n] = n new values of value's kind, all
- * zero bytes. For resty.mintid, whose FFI path decodes an ID straight into
- * the 16 bytes of such a value (LuaJIT hands a userdata's payload to the
- * FFI as a pointer): one Lua C API call then serves n parses, and the value
- * is this module's own, with its metatable and methods.
+ * new_values(value, n, t): t[1..n] = n new values of value's kind, all
+ * zero bytes. Not a name of the module: the registry holds it, at
+ * NEW_VALUES_KEY, for resty.mintid, whose FFI path decodes an ID straight
+ * into the 16 bytes of such a value (LuaJIT hands a userdata's payload to
+ * the FFI as a pointer): one Lua C API call then serves n parses, and the
+ * value is this module's own, with its metatable and methods.
  */
+#define NEW_VALUES_KEY "mintid.new_values"
+
 static int m_new_values(lua_State *L)
 {
     static const value_kind *const kinds[] = { &ulid_kind, &uuid_kind, &relative_kind };
@@ -1278,7 +1281,6 @@ static const luaL_Reg module_funcs[] = {
     { "relative_tag", m_relative_tag },
     { "ulid_to_uuid", m_ulid_to_uuid },
     { "uuid_to_ulid", m_uuid_to_ulid },
-    { "_new_values", m_new_values },
     { NULL, NULL }
 };
 
@@ -1330,6 +1332,9 @@ MINTID_EXPORT int luaopen_mintid_core(lua_State *L)
         return luaL_error(L, "mintid: %s", err);
     lua_pushcclosure(L, m_nanoid, 1);
     lua_setfield(L, -2, "nanoid");
+
+    lua_pushcfunction(L, m_new_values);
+    lua_setfield(L, LUA_REGISTRYINDEX, NEW_VALUES_KEY);
 
     lua_pushliteral(L, MINTID_VERSION);
     lua_setfield(L, -2, "_VERSION");

@@ -115,10 +115,11 @@ end
 
 ---------------------------------------------------------------------------
 -- Values: the C module's own userdata. The FFI decodes into the 16 bytes of
--- a zeroed value made in batches by core._new_values, so a parse costs no
--- Lua C API call of its own. A value leaves its pool only once decoded.
+-- a zeroed value made in batches by the C module's new_values (kept in the
+-- registry, not a name of the module), so a parse costs no Lua C API call
+-- of its own. A value taken from a pool is returned only once decoded.
 
-local new_values = core._new_values
+local new_values = assert(debug.getregistry()["mintid.new_values"], "mintid.core has no new_values")
 local BATCH = 64
 local function value_pool(sample)
     local pool, n = {}, 0
