@@ -61,7 +61,7 @@ local function increasing(by_worker)
     for pid, minted in pairs(by_worker) do
         table.sort(minted, function(a, b) return a[1] < b[1] end)
         for i = 2, #minted do
-            if not (minted[i - 1][2] < minted[i][2]) then
+            if minted[i - 1][2] >= minted[i][2] then
                 bad[#bad + 1] = ("worker %s: #%d %s then #%d %s"):format(
                     pid, minted[i - 1][1], minted[i - 1][2], minted[i][1], minted[i][2])
                 break
@@ -198,7 +198,7 @@ end
 check(#records > 0 and #malformed == 0, "every response carries one X-Request-Id, a ULID", malformed)
 
 -- The README's access log has the same request IDs.
-local readme_log_ids, readme_log_ok = {}, true
+local readme_log_ids = {}
 for _, line in ipairs(lines(tmp .. "/logs/access.log")) do
     readme_log_ids[#readme_log_ids + 1] = line:match(" (%S+)$")
 end
@@ -206,7 +206,7 @@ table.sort(readme_log_ids)
 local sorted_ids = {}
 for i, id in ipairs(request_ids) do sorted_ids[i] = id end
 table.sort(sorted_ids)
-readme_log_ok = #readme_log_ids == #sorted_ids
+local readme_log_ok = #readme_log_ids == #sorted_ids
 for i = 1, #sorted_ids do readme_log_ok = readme_log_ok and sorted_ids[i] == readme_log_ids[i] end
 check(readme_log_ok, "access.log (the README's format) logs the same request IDs",
     { ("%d lines, %d request IDs"):format(#readme_log_ids, #sorted_ids) })
@@ -270,7 +270,7 @@ local function kind_checks(label, path, validate, also_unique_with)
 end
 
 kind_checks("UUIDv7s of a generator made in the master", "/uuid7", is_uuid7, { in_master.uuid7 })
-local relatives = kind_checks("relative IDs of a generator made in the master (per key)", "/relative",
+kind_checks("relative IDs of a generator made in the master (per key)", "/relative",
     is_relative, { in_master.relative })
 local keys = {}
 for key in pairs(prefixes) do keys[#keys + 1] = ("%q %s"):format(key, prefixes[key]) end
@@ -334,8 +334,8 @@ do
         if input then
             local a = list[1]
             local v, err = mintid.parse_ulid(input)
-            local want_status, want = 200, nil
-            if v then want = tostring(v) .. " " .. ("%.0f"):format(v:time()) else want_status, want = 400, err end
+            local want_status, want = 400, err
+            if v then want_status, want = 200, tostring(v) .. " " .. ("%.0f"):format(v:time()) end
             if a.status ~= want_status or one_line(a) ~= want then
                 bad[#bad + 1] = ("%q: %s %q, want %d %q"):format(input, a.status, a.body, want_status, want)
             end
