@@ -4,7 +4,6 @@
  * FFI, or a C program with no Lua, makes one crossing per ID, with output
  * buffers of fixed size and nothing allocated.
  */
-#include <inttypes.h>
 #include <string.h>
 
 #include "internal.h"
@@ -86,10 +85,10 @@ int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *
 
     if (rc != MINTID_OK)
         return rc;
-    if (id >> 63) {
+    rc = mintid_snowflake_check_signed(id, err);
+    if (rc != MINTID_OK) {
         g->state = saved;
-        return mintid_fail(err, MINTID_ERANGE, "snowflake ID %" PRIu64 " sets bit 63 (past the "
-                           "signed 64-bit range); use a later epoch", id);
+        return rc;
     }
     return (int)mintid_snowflake_format_decimal(id, out);
 }

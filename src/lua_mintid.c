@@ -935,10 +935,8 @@ static int snowflake_gen_next(lua_State *L)
          * hosts (SPEC), so every Lua version refuses it alike; the state goes
          * back to where it was, as for any other error.
          */
-        if (id >> 63) {
+        if (mintid_snowflake_check_signed(id, err) != MINTID_OK) {
             g->state = saved;
-            snprintf(err, sizeof err, "snowflake ID %" PRIu64 " sets bit 63 (past the signed 64-bit range); "
-                     "use a later epoch", id);
             return fail_msg(L, err);
         }
         made = g->state;

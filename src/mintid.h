@@ -279,6 +279,9 @@ MINTID_API int  mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t m
 /* Decimal text of 1..20 digits with no sign, space or leading '+'. */
 MINTID_API int  mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
 size_t mintid_snowflake_format_decimal(uint64_t id, char out[20]); /* returns length */
+/* ERANGE for an ID with bit 63 set, which a signed 64-bit host cannot hold
+ * (SPEC): every binding refuses it alike, in these words. */
+int  mintid_snowflake_check_signed(uint64_t id, char *err);
 
 /* ---- nanoid.c ---------------------------------------------------------- */
 extern const char mintid_nanoid_default_alphabet[65];
