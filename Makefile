@@ -16,11 +16,14 @@ CFLAGS  ?= -O2 -g
 WARN     = -std=c99 -pedantic -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wshadow
 ALL_CFLAGS = $(WARN) -fPIC $(CFLAGS)
 LDLIBS  = -pthread
+# How a Lua module links: macOS loads it as a bundle whose Lua symbols
+# resolve in the host program (built by reading only; gmake on the BSDs).
+MODULE_LDFLAGS := $(if $(filter Darwin,$(shell uname -s)),-bundle -undefined dynamic_lookup,-shared)
 
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
            src/random.c src/clock.c src/default.c src/abi.c
-CORE_HDR = src/mintid.h src/internal.h
+CORE_HDR = src/mintid.h src/internal.h src/platform.h
 BIND_SRC = src/lua_mintid.c
 BIND_HDR = src/lua_compat.h
 
@@ -28,7 +31,7 @@ BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test test-alloc test-nginx bench install clean vectors check-vectors lint dist print-sources cdef
+.PHONY: all deps demo test test-alloc test-nginx bench install clean vectors check-vectors lint dist print-sources windows-module cdef
 
 # Debian packages that the build and every suite of `make test` need.
 DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luarocks \
@@ -38,6 +41,9 @@ DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luaro
     wrk curl
 # lint, the database specs and the release rock (make lint, make dist)
 DEB_PACKAGES += lua-check lua-sql-sqlite3 lua-sql-postgres postgresql sqlite3 git zip unzip
+# cross toolchains, qemu-user and wine for every platform (make test-<target>)
+DEB_PACKAGES += gcc-i686-linux-gnu musl-tools gcc-mips-linux-gnu gcc-arm-linux-gnueabihf \
+    gcc-mingw-w64-x86-64 qemu-user wine wine64 gcc-s390x-linux-gnu
 
 all: $(MODULE)
 
@@ -47,13 +53,13 @@ $(BUILD)/core/%.o: src/%.c $(CORE_HDR)
 
 $(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -shared -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) $(MODULE_LDFLAGS) -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
 
 # testfork, a module for spec/11-fork_spec.lua only (fork from Lua), next to
 # each build of the module so the suite's LUA_CPATH finds it.
 $(BUILD)/%/testfork.so: spec/native/testfork.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$(if $(filter asan,$*),5.4,$*)) -shared -o $@ $<
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$(if $(filter asan,$*),5.4,$*)) $(MODULE_LDFLAGS) -o $@ $<
 
 # Native tests of the core: vectors of SHA-256/HMAC, threads and fork; and
 # test_wipe, which embeds Lua 5.4 and #includes the binding to read a
@@ -96,8 +102,110 @@ $(BUILD)/asan/test_alloc-%: spec/native/test_alloc.c spec/native/tap.h $(BIND_SR
 test-alloc: $(ALLOC_TESTS)
 	@for t in $(ALLOC_TESTS); do ASAN_OPTIONS=detect_leaks=1 $$t || exit 1; done
 
-# As root on Debian: installs DEB_PACKAGES (nothing else is fetched).
+
+# ---- every platform: spec/native/test_vectors.c (every testdata/ file and
+# the default generators' thread test, no Lua) built for each target,
+# statically, and run by spec/platform.sh: natively, under qemu-user
+# (i686 too when the kernel cannot run i386 binaries) or under wine.
+# `make test-<target>` builds and runs one; `make test` runs them all.
+PLATFORMS = c i686 musl mips armhf s390x windows
+platform_cc_c       = $(CC)
+platform_cc_i686    = i686-linux-gnu-gcc
+platform_cc_musl    = musl-gcc
+platform_cc_mips    = mips-linux-gnu-gcc
+platform_cc_armhf   = arm-linux-gnueabihf-gcc
+platform_cc_s390x   = s390x-linux-gnu-gcc
+platform_cc_windows = x86_64-w64-mingw32-gcc
+platform_exe = $(BUILD)/platform/$1/test_vectors$(if $(filter windows,$1),.exe)
+PLATFORM_EXES = $(foreach p,$(PLATFORMS),$(call platform_exe,$p))
+WIN_LIBS = -lbcrypt
+
+define platform_rules
+$(call platform_exe,$1): spec/native/test_vectors.c spec/native/tap.h $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $$(@D)
+	$(platform_cc_$1) $$(WARN) $$(CFLAGS) -static -Isrc -o $$@ spec/native/test_vectors.c $$(CORE_SRC) \
+	    $(if $(filter windows,$1),$$(WIN_LIBS),-pthread)
+test-$1: $(call platform_exe,$1)
+	BUILD='$$(BUILD)' sh spec/platform.sh $1
+.PHONY: test-$1
+endef
+$(foreach p,$(PLATFORMS),$(eval $(call platform_rules,$p)))
+
+# The Lua module for Windows from the same sources: mintid\core.dll,
+# cross-built against Lua 5.4's headers and linked to lua54.dll (the name of
+# Lua 5.4's usual Windows builds) through an import library made here from
+# the Lua functions the binding calls. No Windows Lua runs it here.
+WIN_CC = $(platform_cc_windows)
+WIN_DIR = $(BUILD)/windows
+WIN_MODULE = $(WIN_DIR)/mintid/core.dll
+windows-module: $(WIN_MODULE)
+$(WIN_MODULE): $(BIND_SRC) $(BIND_HDR) $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(WIN_CC) $(WARN) $(CFLAGS) -I$(call lua_incdir,5.4) -c -o $(WIN_DIR)/lua_mintid.o $(BIND_SRC)
+	{ echo 'LIBRARY lua54.dll'; echo EXPORTS; \
+	  x86_64-w64-mingw32-nm -u $(WIN_DIR)/lua_mintid.o | awk '$$2 ~ /^luaL?_/ { print $$2 }'; } > $(WIN_DIR)/lua54.def
+	x86_64-w64-mingw32-dlltool -d $(WIN_DIR)/lua54.def -l $(WIN_DIR)/liblua54.a
+	$(WIN_CC) $(WARN) $(CFLAGS) -Isrc -shared -static-libgcc -Wl,--export-all-symbols -o $@ \
+	    $(WIN_DIR)/lua_mintid.o $(CORE_SRC) $(WIN_DIR)/liblua54.a $(WIN_LIBS)
+
+# The platform layer's own native tests (run by make test):
+# - test_random: the OS source's fallbacks through link-time fakes of
+#   getrandom, open and read (EINTR, short reads, ENOSYS, EPERM, failures);
+#   test_random_urandom the same with the core built without getrandom;
+# - test_default_clone: the fork tests with children made by raw clone (no
+#   pthread_atfork handler runs: the MADV_WIPEONFORK sentinel must see them);
+#   test_default_atfork: the fork tests with the sentinel compiled out, so
+#   the pthread_atfork handlers alone must.
+CORE_OBJ_BUT_RANDOM = $(filter-out $(BUILD)/core/random.o,$(CORE_OBJ))
+PLATFORM_TESTS = $(BUILD)/test_random $(BUILD)/test_random_urandom \
+                 $(BUILD)/test_default_clone $(BUILD)/test_default_atfork
+WRAP_OS = -Wl,--wrap=getrandom,--wrap=open,--wrap=read
+$(BUILD)/variant/%/random.o: src/random.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(VARIANT_FLAGS) -c -o $@ $<
+$(BUILD)/variant/nogetrandom/random.o: VARIANT_FLAGS = -DMINTID_NO_GETRANDOM
+$(BUILD)/variant/nowipe/random.o: VARIANT_FLAGS = -DMINTID_NO_WIPEONFORK
+$(BUILD)/test_random: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS) $(WRAP_OS)
+$(BUILD)/test_random_urandom: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nogetrandom/random.o
+	$(CC) $(WARN) $(CFLAGS) -DMINTID_NO_GETRANDOM -Isrc -o $@ $< $(filter %.o,$^) $(LDLIBS) $(WRAP_OS)
+$(BUILD)/test_default_clone: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ)
+	$(CC) $(WARN) $(CFLAGS) -DTEST_RAW_CLONE -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
+$(BUILD)/test_default_atfork: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nowipe/random.o
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter %.o,$^) $(LDLIBS)
+
+# ---- big-endian Lua: the whole busted suite on Debian's s390x Lua 5.4 under
+# qemu-s390x. Its packages are fetched with apt-get download and unpacked
+# into S390X_ROOT (qemu's -L prefix), never installed; busted's own Lua
+# files are the host's (arch-independent). The module is cross-built in a
+# build tree of its own and put where the suite's LUA_CPATH finds it.
+# `make test S390X=` skips the stage.
+S390X ?= s390x
+S390X_ROOT = $(BUILD)/s390x/root
+S390X_DEBS = libc6 libgcc-s1 libstdc++6 libreadline8 libtinfo6 liblua5.4-0 liblua5.4-dev \
+             lua5.4 lua-filesystem lua-system lua-term
+S390X_LUA = $(S390X_ROOT)/usr/bin/lua5.4
+$(S390X_LUA):
+	@dpkg --print-foreign-architectures | grep -qx s390x || { echo "no s390x package lists:" \
+	    "run make deps as root (or skip this stage: make test S390X=)" >&2; exit 1; }
+	rm -rf $(BUILD)/s390x/debs $(S390X_ROOT)
+	mkdir -p $(BUILD)/s390x/debs $(S390X_ROOT)
+	cd $(BUILD)/s390x/debs && apt-get download $(S390X_DEBS:%=%:s390x)
+	for deb in $(BUILD)/s390x/debs/*.deb; do dpkg -x "$$deb" $(S390X_ROOT) || exit 1; done
+s390x-lua: $(S390X_LUA)
+	$(MAKE) CC=s390x-linux-gnu-gcc BUILD=$(BUILD)/s390x/obj LUA_VERSION=5.4 \
+	    CFLAGS='$(CFLAGS) -idirafter $(S390X_ROOT)/usr/include/s390x-linux-gnu' \
+	    $(BUILD)/s390x/obj/5.4/mintid/core.so $(BUILD)/s390x/obj/5.4/testfork.so
+	mkdir -p $(BUILD)/s390x/mintid
+	cp $(BUILD)/s390x/obj/5.4/mintid/core.so $(BUILD)/s390x/mintid/core.so
+	cp $(BUILD)/s390x/obj/5.4/testfork.so $(BUILD)/s390x/testfork.so
+.PHONY: s390x-lua
+
+# As root on Debian: installs DEB_PACKAGES (nothing else is fetched), and
+# adds the s390x architecture's package lists for the big-endian Lua stage
+# (no s390x package is installed: see S390X_DEBS).
 deps:
+	dpkg --add-architecture s390x
 	DEBIAN_FRONTEND=noninteractive apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEB_PACKAGES)
 
@@ -107,8 +215,10 @@ demo: $(MODULE)
 # The database specs run once, under DB_LUA (a Lua that LuaSQL is built for).
 DB_LUA ?= 5.4
 test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
-      $(BUILD)/$(DB_LUA)/mintid/core.so $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS)
-	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' DB_LUA='$(DB_LUA)' sh spec/run.sh
+      $(BUILD)/$(DB_LUA)/mintid/core.so $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS) \
+      $(PLATFORM_TESTS) $(PLATFORM_EXES) $(WIN_MODULE) $(if $(S390X),s390x-lua)
+	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' DB_LUA='$(DB_LUA)' PLATFORMS='$(PLATFORMS)' \
+	    S390X_ROOT='$(if $(S390X),$(S390X_ROOT))' sh spec/run.sh
 
 # Debian's nginx and its Lua module (LuaJIT) under load, 4 workers:
 # spec/nginx/run.sh. make test runs it too, so it needs the LuaJIT module

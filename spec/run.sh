@@ -56,14 +56,23 @@ case " $TEST_LUAS " in *" jit "*)
     count "$log/busted-resty" $rc "busted (luajit, resty.mintid), $(($(date +%s) - start)) s"
     ;;
 esac
+# Big-endian: Debian's s390x Lua 5.4 under qemu-s390x (make test S390X= skips it).
+if [ -n "$S390X_ROOT" ]; then
+    start=$(date +%s)
+    busted s390x "qemu-s390x -L $S390X_ROOT $S390X_ROOT/usr/bin/lua5.4"
+    echo "# busted on s390x: $(($(date +%s) - start)) s"
+fi
 # ASan and UBSan stop at the first error; leaks are valgrind's job below.
 busted asan lua5.4 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)"
 
-for t in core default wipe asan/test_core asan/test_default asan/test_wipe; do
+for t in core default wipe asan/test_core asan/test_default asan/test_wipe \
+         random random_urandom default_clone default_atfork; do
     case $t in asan/*) exe=$BUILD/$t ;; *) exe=$BUILD/test_$t ;; esac
     echo "# native tests: $t"
+    start=$(date +%s)
     ASAN_OPTIONS=detect_leaks=1 "$exe" testdata > "$log/native" 2>&1
     rc=$?
+    echo "# native $t: $(($(date +%s) - start)) s"
     grep -v '^ok ' "$log/native"
     count "$log/native" $rc "native $t"
 done
@@ -76,6 +85,25 @@ for v in 5.4 5.1; do
     grep -v '^ok ' "$log/alloc"
     count "$log/alloc" $rc "test_alloc $v"
 done
+
+# The C vector runner on every platform (make test-<target>; spec/platform.sh
+# prints each one's time). A target whose toolchain is missing fails.
+for p in $PLATFORMS; do
+    sh spec/platform.sh "$p" > "$log/platform" 2>&1
+    rc=$?
+    grep -v '^ok \|^[0-9]* passed, [0-9]* failed$' "$log/platform"
+    count "$log/platform" $rc "test-$p"
+done
+if [ -n "$PLATFORMS" ]; then
+    echo "# Windows module: core.dll imports lua54.dll and exports luaopen_mintid_core"
+    dll=$BUILD/windows/mintid/core.dll
+    { x86_64-w64-mingw32-objdump -p "$dll" | grep -q 'DLL Name: lua54.dll' &&
+      x86_64-w64-mingw32-objdump -p "$dll" | grep -q ' luaopen_mintid_core$' &&
+      echo "ok 1 - $dll links against lua54.dll and exports luaopen_mintid_core" ||
+      echo "not ok 1 - $dll: no lua54.dll import or no luaopen_mintid_core export"; } > "$log/dll" 2>&1
+    cat "$log/dll"
+    count "$log/dll" 0 "windows module"
+fi
 
 echo "# memory checks"
 sh spec/memcheck.sh > "$log/memcheck" 2>&1

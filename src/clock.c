@@ -14,6 +14,30 @@
 
 #include "internal.h"
 
+#ifdef _WIN32
+#include "platform.h"
+
+/* FILETIME counts 100 ns ticks since 1601-01-01, 11644473600 s before 1970.
+ * The precise variant (Windows 8) follows the wall clock to the tick; the
+ * plain one moves only at the timer interrupt (about 15.6 ms). */
+#define UNIX_EPOCH_TICKS UINT64_C(116444736000000000)
+
+int mintid_clock_ms(int64_t *now_ms, char *err)
+{
+    FILETIME ft;
+    uint64_t ticks;
+
+    (void)err;
+    GetSystemTimePreciseAsFileTime(&ft);
+    ticks = (uint64_t)ft.dwHighDateTime << 32 | ft.dwLowDateTime;
+    /* A clock before 1970 comes back negative (floored), as on POSIX. */
+    if (ticks >= UNIX_EPOCH_TICKS)
+        *now_ms = (int64_t)((ticks - UNIX_EPOCH_TICKS) / 10000);
+    else
+        *now_ms = -(int64_t)((UNIX_EPOCH_TICKS - ticks + 9999) / 10000);
+    return MINTID_OK;
+}
+#else
 int mintid_clock_ms(int64_t *now_ms, char *err)
 {
     struct timespec ts;
@@ -33,3 +57,4 @@ int mintid_clock_ms(int64_t *now_ms, char *err)
         *now_ms = sec * 1000 + (int64_t)(ts.tv_nsec / 1000000);
     return MINTID_OK;
 }
+#endif

@@ -1,32 +1,37 @@
 /* default.c: the process-wide generators behind mintid.ulid() and friends,
  * shared by every thread and Lua state of the process. */
+#ifndef _WIN32
 #define _POSIX_C_SOURCE 200809L /* pthread */
-
-#include <pthread.h>
+#endif
 
 #include "internal.h"
+#include "platform.h"
 
 /* One lock covers both generators: the clock read and the step happen
  * under it, so IDs strictly increase across all threads (not only within
  * one). Lock order is always default_lock, then random.c's pool lock. */
-static pthread_mutex_t default_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+static mintid_lock default_lock = MINTID_LOCK_INIT;
+static mintid_once default_once = MINTID_ONCE_INIT;
 static mintid_ulid_gen ulid_gen;
 static mintid_uuid7_gen uuid7_gen;
 
+#ifndef _WIN32
 /* The lock is held across fork() so that no other thread is half-way
  * through a step then; the child needs no reset of its own, since a
  * generator's state records its process and its next step in a forked
- * child draws afresh (monotonic.c). */
+ * child draws afresh (monotonic.c). A child made without the handlers
+ * (raw clone) has the same fresh start; only the lock's state is then
+ * whatever the parent's other threads left it in, as with any lock. */
 static void default_prepare(void)
 {
-    pthread_mutex_lock(&default_lock);
+    mintid_lock_take(&default_lock);
 }
 
 static void default_unlock(void)
 {
-    pthread_mutex_unlock(&default_lock);
+    mintid_lock_release(&default_lock);
 }
+#endif
 
 static void default_setup(void)
 {
@@ -36,13 +41,15 @@ static void default_setup(void)
      * (POSIX runs prepare handlers in reverse order of registration): the
      * forking thread takes the locks in the same order as every caller. */
     mintid_random_fork_init();
+#ifndef _WIN32
     pthread_atfork(default_prepare, default_unlock, default_unlock);
+#endif
 }
 
 static void lock_generators(void)
 {
-    pthread_once(&default_once, default_setup);
-    pthread_mutex_lock(&default_lock);
+    mintid_run_once(&default_once, default_setup);
+    mintid_lock_take(&default_lock);
 }
 
 /* One step of a default generator at now_ms. */
@@ -68,7 +75,7 @@ static int default_next(step_fn step, uint8_t out[16], char *err)
     rc = mintid_clock_ms(&now, err);
     if (rc == MINTID_OK)
         rc = step(now, out, err);
-    pthread_mutex_unlock(&default_lock);
+    mintid_lock_release(&default_lock);
     return rc;
 }
 

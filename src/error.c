@@ -1,5 +1,6 @@
 /* error.c: the one-line messages every core function writes into err. */
 #define _POSIX_C_SOURCE 200809L /* strerror_r */
+#define __USE_MINGW_ANSI_STDIO 1 /* MinGW: C99 vsnprintf (%zu, %lld) */
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -59,6 +60,10 @@ int mintid_fail_errno(char *err, int code, const char *what, int errnum)
      * not. A build that defines _GNU_SOURCE gets glibc's char * variant. */
 #if defined(__GLIBC__) && defined(_GNU_SOURCE)
     return mintid_fail(err, code, "%s: %s", what, strerror_r(errnum, text, sizeof text));
+#elif defined(_WIN32)
+    if (strerror_s(text, sizeof text, errnum) != 0)
+        return mintid_fail(err, code, "%s: errno %d", what, errnum);
+    return mintid_fail(err, code, "%s: %s", what, text);
 #else
     if (strerror_r(errnum, text, sizeof text) != 0)
         return mintid_fail(err, code, "%s: errno %d", what, errnum);

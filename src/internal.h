@@ -19,7 +19,11 @@
 
 #include "mintid.h"
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+/* error.c formats with MinGW's C99 printf (it asks for
+ * __USE_MINGW_ANSI_STDIO), not msvcrt's, which lacks %zu and %lld. */
+#define MINTID_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define MINTID_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define MINTID_PRINTF(f, a)

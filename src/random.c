@@ -1,20 +1,40 @@
 /* random.c: the OS CSPRNG, the process-wide pool that spares the hot path
- * a system call per ID, and the one way generators draw from a source. */
-#define _DEFAULT_SOURCE           /* explicit_bzero (glibc) */
-#define _POSIX_C_SOURCE 200809L   /* O_CLOEXEC, pthread */
+ * a system call per ID, and the one way generators draw from a source.
+ *
+ * Sources: BCryptGenRandom on Windows; arc4random_buf on macOS and the
+ * BSDs (kernel-seeded, never fails, reseeds itself in a forked child);
+ * getrandom(2) on Linux, with /dev/urandom where the C library or the
+ * kernel lacks it. */
+#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || \
+    defined(__OpenBSD__) || defined(__DragonFly__)
+/* No feature macros here: with _POSIX_C_SOURCE these headers hide
+ * arc4random_buf. */
+#  define MINTID_HAVE_ARC4RANDOM 1
+#elif !defined(_WIN32)
+#  define _DEFAULT_SOURCE           /* explicit_bzero (glibc), MAP_ANONYMOUS */
+#  define _POSIX_C_SOURCE 200809L   /* O_CLOEXEC, pthread */
+#endif
 
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
+#include "platform.h"
+
+#ifdef _WIN32
+#  include <bcrypt.h>
+#else
+#  include <fcntl.h>
+#  include <unistd.h>
+#endif
 
 /* getrandom(2) where the C library declares it (glibc >= 2.25, musl,
  * recent bionic); /dev/urandom everywhere else. macOS also has a
- * <sys/random.h>, with getentropy only, hence the __linux__ test. */
-#if defined(__linux__) && !(defined(__ANDROID__) && __ANDROID_API__ < 28)
+ * <sys/random.h>, with getentropy only, hence the __linux__ test.
+ * MINTID_NO_GETRANDOM builds the /dev/urandom path alone (a test build). */
+#if defined(__linux__) && !(defined(__ANDROID__) && __ANDROID_API__ < 28) && \
+    !defined(MINTID_NO_GETRANDOM)
 #  if defined(__has_include)
 #    if __has_include(<sys/random.h>)
 #      define MINTID_HAVE_GETRANDOM 1
@@ -32,8 +52,52 @@
 #include <sys/random.h>
 #endif
 
+/* The fork sentinel: a page the kernel zeroes in every child, whatever made
+ * it (fork, _Fork, raw clone, posix_spawn's internals): Linux >= 4.14's
+ * MADV_WIPEONFORK. MINTID_NO_WIPEONFORK leaves the pthread_atfork handlers
+ * alone in charge (a test build of that path). */
+#if defined(__linux__) && !defined(MINTID_NO_WIPEONFORK)
+#  include <sys/mman.h>
+#  ifdef MADV_WIPEONFORK
+#    define MINTID_HAVE_WIPEONFORK 1
+#  endif
+#endif
+
+/* The generation is written by one thread and read by any without the lock:
+ * atomic loads and stores where the compiler has them. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#  define STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+#  define LOAD_ACQUIRE(p) (*(p))
+#  define STORE_RELEASE(p, v) (*(p) = (v))
+#endif
+
 #define RANDOM_FAILED "OS random source failed"
 
+#ifdef _WIN32
+int mintid_os_random(uint8_t *buf, size_t n, char *err)
+{
+    while (n > 0) {
+        ULONG take = n > 0x40000000 ? 0x40000000 : (ULONG)n;
+        NTSTATUS status = BCryptGenRandom(NULL, buf, take, BCRYPT_USE_SYSTEM_PREFERRED_RNG);
+
+        if (!BCRYPT_SUCCESS(status))
+            return mintid_fail(err, MINTID_ERANDOM, RANDOM_FAILED ": BCryptGenRandom status 0x%08lx",
+                               (unsigned long)status);
+        buf += take;
+        n -= take;
+    }
+    return MINTID_OK;
+}
+#elif defined(MINTID_HAVE_ARC4RANDOM)
+int mintid_os_random(uint8_t *buf, size_t n, char *err)
+{
+    (void)err;
+    arc4random_buf(buf, n);
+    return MINTID_OK;
+}
+#else
 static int read_urandom(uint8_t *buf, size_t n, char *err)
 {
     int fd, saved;
@@ -81,10 +145,13 @@ int mintid_os_random(uint8_t *buf, size_t n, char *err)
     return n > 0 ? read_urandom(buf, n, err) : MINTID_OK;
 #endif
 }
+#endif
 
 void mintid_secure_zero(void *p, size_t n)
 {
-#ifdef MINTID_HAVE_EXPLICIT_BZERO
+#if defined(_WIN32)
+    SecureZeroMemory(p, n);
+#elif defined(MINTID_HAVE_EXPLICIT_BZERO)
     explicit_bzero(p, n);
 #else
     /* Stores through a volatile pointer may not be dropped as dead. */
@@ -99,55 +166,133 @@ void mintid_secure_zero(void *p, size_t n)
 
 #define POOL_SIZE 256
 
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
-/* Bumped in every forked child before it runs anything else, so a generator
- * object can tell, with one load and no system call, that it now runs in
- * another process than the one its state was made in. Only the child's
- * single thread writes it, before any other thread exists there. */
+static mintid_lock pool_lock = MINTID_LOCK_INIT;
+static mintid_once pool_once = MINTID_ONCE_INIT;
+/* Bumped in every new process (forked child) before it uses the pool or a
+ * generator, so a generator object can tell, with one load and no system
+ * call, that it now runs in another process than the one its state was
+ * made in. Written under pool_lock; read without it (atomically). */
 static uint32_t fork_generation;
 static uint8_t pool[POOL_SIZE];
 static size_t pool_next = POOL_SIZE; /* first unused byte; POOL_SIZE = empty */
-/* Written once under pool_once, read after it: no race. Without fork
- * handlers a child could repeat its parent's bytes, so then no pool. */
+/* Written once under pool_once, read after it: no race. Without a way to
+ * see a fork a child could repeat its parent's bytes, so then no pool. */
 static int pool_fork_safe;
+
+#ifndef _WIN32
+/* This process was forked from the one the pool and generation belong to:
+ * drop the parent's bytes (both processes would hand them out, hence the
+ * same IDs) and move to a new generation. pool_lock is held. */
+static void new_process_locked(void);
+#endif
+
+#ifdef MINTID_HAVE_WIPEONFORK
+/* A page the kernel zeroes in each child; its first byte is 1 in the
+ * process that set it. Found 0: this is a new process (made by any means,
+ * including those that run no pthread_atfork handler). */
+static unsigned char *fork_sentinel;
+
+static void sentinel_setup(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    void *p;
+
+    if (page <= 0)
+        return;
+    p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return;
+    /* EINVAL before Linux 4.14: pthread_atfork alone then. */
+    if (madvise(p, (size_t)page, MADV_WIPEONFORK) != 0) {
+        munmap(p, (size_t)page);
+        return;
+    }
+    fork_sentinel = p;
+    STORE_RELEASE(fork_sentinel, 1);
+}
+
+/* With pool_lock held. */
+static void sentinel_check_locked(void)
+{
+    if (fork_sentinel != NULL && LOAD_ACQUIRE(fork_sentinel) == 0)
+        new_process_locked();
+}
+
+/* The hot path: one load; the lock only in a new process's first call. */
+static void sentinel_check(void)
+{
+    if (fork_sentinel != NULL && LOAD_ACQUIRE(fork_sentinel) == 0) {
+        mintid_lock_take(&pool_lock);
+        sentinel_check_locked();
+        mintid_lock_release(&pool_lock);
+    }
+}
+#else
+#define sentinel_setup() ((void)0)
+#define sentinel_check_locked() ((void)0)
+#define sentinel_check() ((void)0)
+#endif
+
+#ifdef _WIN32
+/* No fork on Windows: one process, one generation. */
+static void pool_register(void)
+{
+    pool_fork_safe = 1;
+}
+#else
+static void new_process_locked(void)
+{
+    mintid_secure_zero(pool, sizeof pool);
+    pool_next = POOL_SIZE;
+    STORE_RELEASE(&fork_generation, fork_generation + 1);
+#ifdef MINTID_HAVE_WIPEONFORK
+    if (fork_sentinel != NULL)
+        STORE_RELEASE(fork_sentinel, 1); /* after the generation: see sentinel_check */
+#endif
+}
 
 static void pool_prepare(void)
 {
-    pthread_mutex_lock(&pool_lock);
+    mintid_lock_take(&pool_lock);
 }
 
 static void pool_parent(void)
 {
-    pthread_mutex_unlock(&pool_lock);
+    mintid_lock_release(&pool_lock);
 }
 
-/* The bytes left in the pool are the parent's: using them here would give
- * parent and child the same "random" bytes, hence the same IDs. */
 static void pool_child(void)
 {
-    mintid_secure_zero(pool, sizeof pool);
-    pool_next = POOL_SIZE;
-    fork_generation++;
-    pthread_mutex_unlock(&pool_lock); /* held by this thread since prepare */
+    new_process_locked();
+    mintid_lock_release(&pool_lock); /* held by this thread since prepare */
 }
 
 static void pool_register(void)
 {
+    sentinel_setup();
     pool_fork_safe = pthread_atfork(pool_prepare, pool_parent, pool_child) == 0;
+#ifdef MINTID_HAVE_WIPEONFORK
+    pool_fork_safe |= fork_sentinel != NULL;
+#endif
 }
+#endif
 
 void mintid_random_fork_init(void)
 {
-    pthread_once(&pool_once, pool_register);
+    mintid_run_once(&pool_once, pool_register);
 }
 
 uint32_t mintid_fork_generation(void)
 {
     mintid_random_fork_init();
-    /* Without fork handlers nothing bumps the counter: the process id tells
-     * processes apart instead, at a system call per read. */
-    return pool_fork_safe ? fork_generation : (uint32_t)getpid();
+    sentinel_check();
+#ifdef _WIN32
+    return LOAD_ACQUIRE(&fork_generation);
+#else
+    /* Without fork handlers or sentinel nothing bumps the counter: the
+     * process id tells processes apart instead, at a system call per read. */
+    return pool_fork_safe ? LOAD_ACQUIRE(&fork_generation) : (uint32_t)getpid();
+#endif
 }
 
 int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
@@ -157,7 +302,8 @@ int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
     mintid_random_fork_init();
     if (n > POOL_SIZE || !pool_fork_safe)
         return mintid_os_random(buf, n, err);
-    pthread_mutex_lock(&pool_lock);
+    mintid_lock_take(&pool_lock);
+    sentinel_check_locked();
     while (n > 0) {
         size_t take;
 
@@ -178,7 +324,7 @@ int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
         buf += take;
         n -= take;
     }
-    pthread_mutex_unlock(&pool_lock);
+    mintid_lock_release(&pool_lock);
     return rc;
 }
 

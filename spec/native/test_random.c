@@ -1,0 +1,232 @@
+/*
+ * test_random.c: the OS random source's fallbacks, tested rather than only
+ * written. Linked with -Wl,--wrap=getrandom,--wrap=open,--wrap=read, so
+ * that the core's calls reach the fakes below, which can fail with EINTR,
+ * return short reads, report a kernel without getrandom (ENOSYS) or a
+ * seccomp filter (EPERM), or make /dev/urandom unopenable or unreadable.
+ * Built twice: as is, and with -DMINTID_NO_GETRANDOM in the core and here
+ * (a C library without getrandom: /dev/urandom alone). Prints TAP.
+ */
+#define _DEFAULT_SOURCE
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "mintid.h"
+#include "tap.h"
+
+ssize_t __real_getrandom(void *buf, size_t n, unsigned flags);
+ssize_t __wrap_getrandom(void *buf, size_t n, unsigned flags);
+int __real_open(const char *path, int flags, ...);
+int __wrap_open(const char *path, int flags, ...);
+ssize_t __real_read(int fd, void *buf, size_t n);
+ssize_t __wrap_read(int fd, void *buf, size_t n);
+
+/* What a fake does: pass through, a known stream in short pieces with
+ * EINTR between them, or fail with errno `fail_errno` (0 with FAIL: EOF). */
+enum mode { REAL, SHORT, FAIL };
+
+static enum mode getrandom_mode, open_mode, read_mode;
+static int getrandom_errno, open_errno, read_errno;
+static int getrandom_calls, urandom_opens, urandom_fd = -1, eintrs, pieces;
+static unsigned stream_pos; /* the known stream: byte k is (k * 7 + 3) & 0xFF */
+
+static ssize_t short_piece(uint8_t *buf, size_t n)
+{
+    size_t i;
+
+    /* Every third call is interrupted; the others give at most 5 bytes. */
+    if (pieces++ % 3 == 0) {
+        eintrs++;
+        errno = EINTR;
+        return -1;
+    }
+    if (n > 5)
+        n = 5;
+    for (i = 0; i < n; i++, stream_pos++)
+        buf[i] = (uint8_t)(stream_pos * 7 + 3);
+    return (ssize_t)n;
+}
+
+ssize_t __wrap_getrandom(void *buf, size_t n, unsigned flags)
+{
+    getrandom_calls++;
+    if (getrandom_mode == SHORT)
+        return short_piece(buf, n);
+    if (getrandom_mode == FAIL) {
+        errno = getrandom_errno;
+        return getrandom_errno == 0 ? 0 : -1;
+    }
+    return __real_getrandom(buf, n, flags);
+}
+
+int __wrap_open(const char *path, int flags, ...)
+{
+    int fd;
+
+    if (strcmp(path, "/dev/urandom") != 0)
+        return __real_open(path, flags, 0);
+    urandom_opens++;
+    if (open_mode == FAIL) {
+        errno = open_errno;
+        return -1;
+    }
+    fd = __real_open(path, flags, 0);
+    urandom_fd = fd;
+    return fd;
+}
+
+ssize_t __wrap_read(int fd, void *buf, size_t n)
+{
+    if (fd != urandom_fd || read_mode == REAL)
+        return __real_read(fd, buf, n);
+    if (read_mode == SHORT)
+        return short_piece(buf, n);
+    errno = read_errno;
+    return read_errno == 0 ? 0 : -1;
+}
+
+static void reset(enum mode g, int g_errno, enum mode o, int o_errno, enum mode r, int r_errno)
+{
+    getrandom_mode = g;
+    getrandom_errno = g_errno;
+    open_mode = o;
+    open_errno = o_errno;
+    read_mode = r;
+    read_errno = r_errno;
+    getrandom_calls = urandom_opens = eintrs = pieces = 0;
+    urandom_fd = -1;
+    stream_pos = 0;
+}
+
+/* buf holds the known stream from its start. */
+static int is_stream(const uint8_t *buf, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (buf[i] != (uint8_t)(i * 7 + 3))
+            return 0;
+    return 1;
+}
+
+/* err is exactly "OS random source failed: <this C library's text>". */
+static int says(const char *err, int errnum)
+{
+    char want[MINTID_ERRMSG_SIZE];
+
+    snprintf(want, sizeof want, "OS random source failed: %s", strerror(errnum));
+    if (strcmp(err, want) != 0) {
+        printf("# got '%s', want '%s'\n", err, want);
+        return 0;
+    }
+    return 1;
+}
+
+static int fd_closed(int fd)
+{
+    return fd >= 0 && fcntl(fd, F_GETFD) == -1 && errno == EBADF;
+}
+
+/* Both sources fail: every path that draws from the OS reports why, and a
+ * failed call leaves a generator as it was. Runs first, while the pool is
+ * still empty, so that the pool's refill is what fails. */
+static void check_both_fail(void)
+{
+    char err[MINTID_ERRMSG_SIZE] = "";
+    uint8_t id[16], again[16];
+    mintid_ulid_gen g;
+    int rc;
+
+    reset(FAIL, ENOSYS, FAIL, EACCES, REAL, 0);
+    rc = mintid_default_uuid4(id, err);
+    check(rc == MINTID_ERANDOM && says(err, EACCES),
+          "both sources fail: mintid_default_uuid4 returns MINTID_ERANDOM and the reason");
+    err[0] = '\0';
+    rc = mintid_default_ulid(id, err);
+    check(rc == MINTID_ERANDOM && says(err, EACCES),
+          "both sources fail: mintid_default_ulid returns MINTID_ERANDOM and the reason");
+    mintid_ulid_gen_init(&g);
+    err[0] = '\0';
+    rc = mintid_ulid_gen_next(&g, 1000, mintid_random_pool, err, id, err);
+    check(rc == MINTID_ERANDOM && says(err, EACCES) && g.st.last_ms == -1,
+          "both sources fail: a ULID generator on the pool fails with the reason, its state unchanged");
+    reset(REAL, 0, REAL, 0, REAL, 0);
+    check(mintid_ulid_gen_next(&g, 1000, mintid_random_pool, err, id, err) == MINTID_OK &&
+          mintid_default_ulid(again, err) == MINTID_OK,
+          "the sources back: the same generator and the default one make IDs");
+}
+
+#ifndef MINTID_NO_GETRANDOM
+static void check_getrandom(void)
+{
+    uint8_t buf[100];
+    char err[MINTID_ERRMSG_SIZE] = "";
+
+    int rc;
+
+    reset(SHORT, 0, FAIL, EACCES, REAL, 0);
+    rc = mintid_os_random(buf, sizeof buf, err);
+    check(rc == MINTID_OK && is_stream(buf, sizeof buf) && eintrs > 0 && urandom_opens == 0,
+          "getrandom failing with EINTR and returning at most 5 bytes: retried until all 100 "
+          "bytes are in place, in order (%d calls, %d EINTR)", getrandom_calls, eintrs);
+
+    reset(FAIL, ENOSYS, REAL, 0, SHORT, 0);
+    check(mintid_os_random(buf, sizeof buf, err) == MINTID_OK && is_stream(buf, sizeof buf) &&
+          urandom_opens == 1 && fd_closed(urandom_fd),
+          "getrandom missing (ENOSYS, an old kernel): /dev/urandom instead, EINTR and short reads "
+          "retried, the file closed");
+    reset(FAIL, EPERM, REAL, 0, REAL, 0);
+    check(mintid_os_random(buf, sizeof buf, err) == MINTID_OK && urandom_opens == 1,
+          "getrandom refused (EPERM, a seccomp filter): /dev/urandom instead");
+
+    reset(FAIL, EIO, REAL, 0, REAL, 0);
+    check(mintid_os_random(buf, sizeof buf, err) == MINTID_ERANDOM && says(err, EIO) && urandom_opens == 0,
+          "getrandom failing otherwise: MINTID_ERANDOM with its reason, no fallback");
+    reset(FAIL, 0, REAL, 0, REAL, 0);
+    check(mintid_os_random(buf, sizeof buf, err) == MINTID_ERANDOM && says(err, EIO),
+          "getrandom returning 0 bytes: MINTID_ERANDOM, not a loop");
+}
+#else
+static void check_getrandom(void)
+{
+    uint8_t buf[100];
+    char err[MINTID_ERRMSG_SIZE] = "";
+
+    reset(FAIL, EIO, REAL, 0, SHORT, 0);
+    check(mintid_os_random(buf, sizeof buf, err) == MINTID_OK && is_stream(buf, sizeof buf) &&
+          getrandom_calls == 0 && urandom_opens == 1 && fd_closed(urandom_fd),
+          "built without getrandom: /dev/urandom alone, EINTR and short reads retried, the file closed");
+}
+#endif
+
+static void check_urandom_failures(void)
+{
+    uint8_t buf[100];
+    char err[MINTID_ERRMSG_SIZE] = "";
+
+    reset(FAIL, ENOSYS, FAIL, ENOENT, REAL, 0);
+    check(mintid_os_random(buf, sizeof buf, err) == MINTID_ERANDOM && says(err, ENOENT),
+          "no /dev/urandom (a chroot): MINTID_ERANDOM with the reason");
+    reset(FAIL, ENOSYS, REAL, 0, FAIL, 0);
+    check(mintid_os_random(buf, sizeof buf, err) == MINTID_ERANDOM && says(err, EIO) && fd_closed(urandom_fd),
+          "/dev/urandom at end of file: MINTID_ERANDOM (EIO), the file closed");
+    reset(FAIL, ENOSYS, REAL, 0, FAIL, EIO);
+    check(mintid_os_random(buf, sizeof buf, err) == MINTID_ERANDOM && says(err, EIO) && fd_closed(urandom_fd),
+          "/dev/urandom read failing: MINTID_ERANDOM with the reason, the file closed");
+    reset(REAL, 0, REAL, 0, REAL, 0);
+}
+
+int main(void)
+{
+    check_both_fail();
+    check_getrandom();
+    check_urandom_failures();
+    return tap_done();
+}

@@ -1,0 +1,853 @@
+/*
+ * test_vectors.c: every file of testdata/ replayed against the C core, with
+ * no Lua, so that any C compiler and host can run the conformance vectors
+ * (make test-c, test-i686, test-musl, test-mips, test-armhf, test-s390x,
+ * test-windows).
+ * Then the platform layer itself (clock, OS randomness) and the default
+ * generators under threads. Prints TAP. Usage: test_vectors testdata-dir
+ *
+ * Files are read as spec/helper.lua reads them, so both suites see the same
+ * rows: the first line is the "# columns" header and must name the
+ * README's columns; later '#' lines and blank lines are skipped; every other
+ * line has exactly one field per column. A missing or empty file, a wrong
+ * header or a malformed row fails loudly; so does a file with no rows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mintid.h"
+#include "tap.h"
+
+#if defined(_WIN32)
+#include <windows.h>
+#define HAVE_THREADS 1
+#elif !defined(TEST_NO_THREADS)
+#include <pthread.h>
+#define HAVE_THREADS 1
+#endif
+
+#define MAX_COLS 8
+#define MAX_BYTES 1024 /* longest hex field of any file, decoded */
+
+static const char *testdata_dir;
+
+/* ---- reading vector files ------------------------------------------------ */
+
+typedef struct {
+    const char *file;
+    int line;
+    char *col[MAX_COLS];
+    int ncols;
+} row;
+
+/* The checks of one file: each row's check returns 1 when it passed and
+ * reports why it did not as "# file:line: ..." diagnostics. */
+typedef int (*row_fn)(const row *r);
+
+static void diag(const row *r, const char *what)
+{
+    printf("# %s:%d: %s\n", r->file, r->line, what);
+}
+
+/* A file's whole text, NUL-terminated; NULL (reported) when unreadable. */
+static char *slurp(const char *name)
+{
+    char path[1024];
+    FILE *f;
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+
+    snprintf(path, sizeof path, "%s/%s", testdata_dir, name);
+    f = fopen(path, "rb"); /* binary: "\r\n" is handled below on every host */
+    if (f == NULL) {
+        check(0, "%s: vector file missing (%s)", name, path);
+        return NULL;
+    }
+    do {
+        if (cap - len < 4096) {
+            char *bigger = realloc(text, cap = cap * 2 + 4096);
+            if (bigger == NULL) {
+                fputs("Bail out! out of memory\n", stdout);
+                exit(1);
+            }
+            text = bigger;
+        }
+        got = fread(text + len, 1, cap - len - 1, f);
+        len += got;
+    } while (got > 0);
+    fclose(f);
+    text[len] = '\0';
+    return text;
+}
+
+static int blank(const char *s)
+{
+    return s[strspn(s, " \t\v\f")] == '\0';
+}
+
+/* Replays every row of name (header `columns`, space-separated) through
+ * check_row: one TAP line for the file, every failing row as a diagnostic.
+ * Returns the number of rows read. */
+static int each_row(const char *name, const char *columns, row_fn check_row)
+{
+    char *text = slurp(name), *line, *next;
+    int lineno = 0, rows = 0, passed = 0, ncols = 0, malformed = 0;
+    char header[256];
+
+    if (text == NULL)
+        return 0;
+    for (line = text; line != NULL && *line != '\0' ; line = next) {
+        size_t len;
+        row r;
+
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        len = strlen(line);
+        if (len > 0 && line[len - 1] == '\r')
+            line[--len] = '\0';
+        lineno++;
+        if (lineno == 1) {
+            /* The header's words, single-spaced, against the README's. */
+            char *w = line + 1;
+            size_t hl = 0;
+
+            if (line[0] != '#')
+                break;
+            header[0] = '\0';
+            while (*w != '\0') {
+                size_t wl;
+
+                w += strspn(w, " \t");
+                wl = strcspn(w, " \t");
+                if (wl == 0)
+                    break;
+                if (hl + wl + 2 > sizeof header)
+                    break;
+                if (hl > 0)
+                    header[hl++] = ' ';
+                memcpy(header + hl, w, wl);
+                header[hl += wl] = '\0';
+                ncols++;
+                w += wl;
+            }
+            if (strcmp(header, columns) != 0) {
+                check(0, "%s: header names columns '%s', want '%s'", name, header, columns);
+                free(text);
+                return 0;
+            }
+            continue;
+        }
+        if (line[0] == '#' || blank(line))
+            continue;
+        r.file = name;
+        r.line = lineno;
+        r.ncols = 0;
+        for (;;) {
+            char *tab = strchr(line, '\t');
+
+            if (r.ncols < MAX_COLS)
+                r.col[r.ncols] = line;
+            r.ncols++;
+            if (tab == NULL)
+                break;
+            *tab = '\0';
+            line = tab + 1;
+        }
+        rows++;
+        if (r.ncols != ncols) {
+            printf("# %s:%d: %d TAB-separated fields, want %d (%s)\n", name, lineno, r.ncols, ncols,
+                   columns);
+            malformed++;
+            continue;
+        }
+        passed += check_row(&r);
+    }
+    free(text);
+    if (lineno == 0 || ncols == 0) {
+        check(0, "%s: %s", name, lineno == 0 ? "empty file (no header)"
+                                             : "the first line must be the '# columns' header");
+        return 0;
+    }
+    if (rows == 0) {
+        check(0, "%s: no vectors (a test would pass vacuously)", name);
+        return 0;
+    }
+    check(passed == rows && malformed == 0, "%s: %d of %d rows pass", name, passed, rows);
+    return rows;
+}
+
+/* ---- field conversions --------------------------------------------------- */
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1; /* the files' hex is lowercase */
+}
+
+/* Lowercase hex ("-" is empty) into out; -1 for malformed or too long. */
+static int from_hex(const char *s, uint8_t out[MAX_BYTES])
+{
+    size_t len = strcmp(s, "-") == 0 ? 0 : strlen(s), i;
+
+    if (len % 2 != 0 || len / 2 > MAX_BYTES)
+        return -1;
+    for (i = 0; i < len / 2; i++) {
+        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+
+        if (hi < 0 || lo < 0)
+            return -1;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return (int)(len / 2);
+}
+
+static int same_hex(const uint8_t *got, size_t n, const char *want_hex)
+{
+    uint8_t want[MAX_BYTES];
+
+    return from_hex(want_hex, want) == (int)n && memcmp(got, want, n) == 0;
+}
+
+/* A decimal column (optionally negative) as int64_t; 0 when malformed. */
+static int to_i64(const char *s, int64_t *v)
+{
+    uint64_t u;
+    int neg = *s == '-';
+
+    if (mintid_snowflake_parse_decimal(s + neg, strlen(s + neg), &u, NULL) != MINTID_OK ||
+        u > (uint64_t)INT64_MAX)
+        return 0;
+    *v = neg ? -(int64_t)u : (int64_t)u;
+    return 1;
+}
+
+static int same_text(const char *got, size_t n, const char *want)
+{
+    return strlen(want) == n && memcmp(got, want, n) == 0;
+}
+
+/* The README's escapes of the invalid lists: \xHH, \t, \\, \s. */
+static size_t unescape(const char *s, char *out)
+{
+    size_t n = 0;
+
+    while (*s != '\0') {
+        if (s[0] == '\\' && s[1] == 'x' && hex_digit(s[2] | 0x20) >= 0 && hex_digit(s[3] | 0x20) >= 0) {
+            out[n++] = (char)(hex_digit(s[2] | 0x20) << 4 | hex_digit(s[3] | 0x20));
+            s += 4;
+        } else if (s[0] == '\\' && (s[1] == 't' || s[1] == '\\' || s[1] == 's')) {
+            out[n++] = s[1] == 't' ? '\t' : s[1] == 's' ? ' ' : '\\';
+            s += 2;
+        } else {
+            out[n++] = *s++;
+        }
+    }
+    return n;
+}
+
+/* ---- a scripted random source ------------------------------------------- */
+
+/* Hands out `bytes` in draws of exactly `step` bytes (0: any size); a draw
+ * past the end or of another size is recorded and fails. */
+typedef struct {
+    uint8_t bytes[MAX_BYTES];
+    size_t len, pos, step;
+    int wrong;
+} script;
+
+static int script_random(void *ctx, uint8_t *buf, size_t n)
+{
+    script *s = ctx;
+
+    if (n > s->len - s->pos || (s->step != 0 && n != s->step)) {
+        s->wrong = 1;
+        return MINTID_ERANDOM;
+    }
+    memcpy(buf, s->bytes + s->pos, n);
+    s->pos += n;
+    return MINTID_OK;
+}
+
+/* Loads a row's draw ("-": none) for the next call. */
+static int script_load(script *s, const char *hex, size_t step)
+{
+    int n = from_hex(hex, s->bytes);
+
+    s->len = n < 0 ? 0 : (size_t)n;
+    s->pos = 0;
+    s->step = step;
+    s->wrong = 0;
+    return n >= 0 && (n == 0 || step == 0 || (size_t)n % step == 0);
+}
+
+/* The call drew exactly what the row holds. */
+static int script_drained(const row *r, const script *s)
+{
+    if (s->wrong || s->pos != s->len) {
+        diag(r, s->wrong ? "a draw the vectors do not expect" : "an expected draw did not happen");
+        return 0;
+    }
+    return 1;
+}
+
+/* A scenario's `expect`: error:overflow / error:range, or a value. */
+static int expect_error(const row *r, const char *expect, int rc, const char *err, const char *range_reason)
+{
+    if (strcmp(expect, "error:overflow") == 0 && rc == MINTID_EOVERFLOW && strstr(err, "counter overflow"))
+        return 1;
+    if (strcmp(expect, "error:range") == 0 && rc == MINTID_ERANGE && strstr(err, range_reason))
+        return 1;
+    printf("# %s:%d: want %s, got code %d (%s)\n", r->file, r->line, expect, rc, rc ? err : "no error");
+    return 0;
+}
+
+static int is_error(const char *expect)
+{
+    return strncmp(expect, "error:", 6) == 0;
+}
+
+/* ---- ULID ---------------------------------------------------------------- */
+
+static int ulid_row(const row *r)
+{
+    uint8_t rand[MAX_BYTES], id[16], back[16];
+    char text[26], uuid[36], lower[26];
+    int64_t ms;
+    size_t i;
+    script s;
+    mintid_ulid_gen g;
+
+    if (!to_i64(r->col[0], &ms) || from_hex(r->col[1], rand) != 10)
+        return diag(r, "malformed ms or rand_hex"), 0;
+    if (mintid_ulid_from_parts(ms, rand, id, NULL) != MINTID_OK || !same_hex(id, 16, r->col[3]))
+        return diag(r, "ulid_from_parts: bytes"), 0;
+    mintid_ulid_encode(id, text);
+    mintid_uuid_encode(id, uuid);
+    if (!same_text(text, 26, r->col[2]) || !same_text(uuid, 36, r->col[4]) || mintid_ulid_time(id) != ms)
+        return diag(r, "text, UUID form or time"), 0;
+    for (i = 0; i < 26; i++)
+        lower[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] + 32 : text[i]);
+    if (mintid_ulid_decode(r->col[2], 26, back, NULL) != MINTID_OK || memcmp(back, id, 16) != 0 ||
+        mintid_ulid_decode(lower, 26, back, NULL) != MINTID_OK || memcmp(back, id, 16) != 0 ||
+        mintid_uuid_decode(r->col[4], 36, back, NULL) != MINTID_OK || memcmp(back, id, 16) != 0)
+        return diag(r, "parsing the text, its lowercase or the UUID form"), 0;
+    /* A new generator's first call draws these exact bytes. */
+    mintid_ulid_gen_init(&g);
+    script_load(&s, r->col[1], 10);
+    if (mintid_ulid_gen_next(&g, ms, script_random, &s, back, NULL) != MINTID_OK ||
+        memcmp(back, id, 16) != 0)
+        return diag(r, "a new generator's first ID"), 0;
+    return script_drained(r, &s);
+}
+
+/* One generator per scenario (a run of rows with one name), as the busted
+ * suite's replay_scenarios: the scenario state lives between rows. */
+static char scenario_name[128];
+static script scenario_random;
+static union {
+    mintid_ulid_gen ulid;
+    mintid_uuid7_gen uuid7;
+    mintid_relative_gen relative;
+    mintid_snowflake_gen snowflake;
+} scenario_gen;
+
+/* 1 when r starts a new scenario. */
+static int new_scenario(const row *r)
+{
+    if (strcmp(scenario_name, r->col[0]) == 0)
+        return 0;
+    snprintf(scenario_name, sizeof scenario_name, "%s", r->col[0]);
+    return 1;
+}
+
+/* The text of a 16-byte ID of either form. */
+typedef void (*encode_fn)(const uint8_t id[16], char *out);
+
+static int monotonic_result(const row *r, int rc, const uint8_t id[16], const char *err,
+                            encode_fn encode, size_t text_len)
+{
+    const char *expect = r->col[r->ncols - 1];
+    char text[64];
+
+    if (!script_drained(r, &scenario_random))
+        return 0;
+    if (is_error(expect))
+        return expect_error(r, expect, rc, err, "out of range");
+    if (rc != MINTID_OK) {
+        printf("# %s:%d: want %s, got an error: %s\n", r->file, r->line, expect, err);
+        return 0;
+    }
+    encode(id, text);
+    if (!same_text(text, text_len, expect)) {
+        printf("# %s:%d: want %s, got %.*s\n", r->file, r->line, expect, (int)text_len, text);
+        return 0;
+    }
+    return 1;
+}
+
+static void encode_ulid(const uint8_t id[16], char *out) { mintid_ulid_encode(id, out); }
+static void encode_uuid(const uint8_t id[16], char *out) { mintid_uuid_encode(id, out); }
+static void encode_relative(const uint8_t id[16], char *out) { mintid_relative_encode(id, out); }
+
+/* ulid_monotonic.txt and uuid7_monotonic.txt: scenario now_ms random_hex expect */
+static int monotonic_row(const row *r, int uuid7)
+{
+    uint8_t id[16];
+    char err[MINTID_ERRMSG_SIZE] = "";
+    int64_t now;
+    int rc;
+
+    if (new_scenario(r)) {
+        if (uuid7)
+            mintid_uuid7_gen_init(&scenario_gen.uuid7);
+        else
+            mintid_ulid_gen_init(&scenario_gen.ulid);
+    }
+    if (!to_i64(r->col[1], &now) || !script_load(&scenario_random, r->col[2], 10))
+        return diag(r, "malformed now_ms or random_hex"), 0;
+    if (uuid7)
+        rc = mintid_uuid7_gen_next(&scenario_gen.uuid7, now, script_random, &scenario_random, id, err);
+    else
+        rc = mintid_ulid_gen_next(&scenario_gen.ulid, now, script_random, &scenario_random, id, err);
+    return monotonic_result(r, rc, id, err, uuid7 ? encode_uuid : encode_ulid, uuid7 ? 36 : 26);
+}
+
+static int ulid_monotonic_row(const row *r) { return monotonic_row(r, 0); }
+static int uuid7_monotonic_row(const row *r) { return monotonic_row(r, 1); }
+
+/* The invalid lists: input reason. Every decoder of the kind rejects the
+ * input with a one-line message containing the reason. */
+typedef int (*decode_fn)(const char *text, size_t len, uint8_t out[16], char *err);
+
+static int invalid_row(const row *r, decode_fn decode)
+{
+    char input[MAX_BYTES], err[MINTID_ERRMSG_SIZE];
+    uint8_t out[16];
+    size_t n;
+
+    if (strlen(r->col[0]) >= sizeof input)
+        return diag(r, "input too long for this runner"), 0;
+    n = unescape(r->col[0], input);
+    err[0] = '\0';
+    if (decode(input, n, out, err) != MINTID_EPARSE || strchr(err, '\n') != NULL ||
+        strstr(err, r->col[1]) == NULL) {
+        printf("# %s:%d: want a message containing '%s', got '%s'\n", r->file, r->line, r->col[1], err);
+        return 0;
+    }
+    return 1;
+}
+
+static int ulid_invalid_row(const row *r) { return invalid_row(r, mintid_ulid_decode); }
+static int uuid_invalid_row(const row *r) { return invalid_row(r, mintid_uuid_decode); }
+static int relative_invalid_row(const row *r) { return invalid_row(r, mintid_relative_decode); }
+
+/* ---- UUID ---------------------------------------------------------------- */
+
+/* uuid.txt: input canonical bytes_hex version time */
+static int uuid_row(const row *r)
+{
+    uint8_t id[16];
+    char text[36];
+    int64_t version, ms = -1;
+
+    if (!to_i64(r->col[3], &version) || (strcmp(r->col[4], "-") != 0 && !to_i64(r->col[4], &ms)))
+        return diag(r, "malformed version or time"), 0;
+    if (mintid_uuid_decode(r->col[0], strlen(r->col[0]), id, NULL) != MINTID_OK ||
+        !same_hex(id, 16, r->col[2]))
+        return diag(r, "parsing the input"), 0;
+    mintid_uuid_encode(id, text);
+    if (!same_text(text, 36, r->col[1]) || mintid_uuid_version(id) != (unsigned)version ||
+        (ms >= 0 && mintid_ulid_time(id) != ms))
+        return diag(r, "canonical text, version or time"), 0;
+    return 1;
+}
+
+/* uuid4.txt: rand_hex text */
+static int uuid4_row(const row *r)
+{
+    uint8_t id[16];
+    char text[36];
+    script s;
+
+    if (!script_load(&s, r->col[0], 16) || s.len != 16)
+        return diag(r, "malformed rand_hex"), 0;
+    if (mintid_uuid4_make(script_random, &s, id, NULL) != MINTID_OK || !script_drained(r, &s))
+        return diag(r, "uuid4_make"), 0;
+    mintid_uuid_encode(id, text);
+    return same_text(text, 36, r->col[1]) ? 1 : (diag(r, "text"), 0);
+}
+
+/* uuid7.txt: ms rand_hex text */
+static int uuid7_row(const row *r)
+{
+    uint8_t rand[MAX_BYTES], id[16];
+    char text[36];
+    int64_t ms;
+
+    if (!to_i64(r->col[0], &ms) || from_hex(r->col[1], rand) != 10)
+        return diag(r, "malformed ms or rand_hex"), 0;
+    if (mintid_uuid7_from_parts(ms, rand, id, NULL) != MINTID_OK)
+        return diag(r, "uuid7_from_parts failed"), 0;
+    mintid_uuid_encode(id, text);
+    return same_text(text, 36, r->col[2]) && mintid_ulid_time(id) == ms ? 1 : (diag(r, "text or time"), 0);
+}
+
+/* ---- relative IDs -------------------------------------------------------- */
+
+/* relative.txt: tag ms rand text bytes_hex */
+static int relative_row(const row *r)
+{
+    int64_t tag, ms, rand, got_ms;
+    uint32_t got_tag;
+    uint64_t got_rand;
+    uint8_t id[16], back[16];
+    char text[28], short_form[26];
+
+    if (!to_i64(r->col[0], &tag) || !to_i64(r->col[1], &ms) || !to_i64(r->col[2], &rand))
+        return diag(r, "malformed tag, ms or rand"), 0;
+    if (mintid_relative_from_parts(tag, ms, rand, id, NULL) != MINTID_OK || !same_hex(id, 16, r->col[4]))
+        return diag(r, "relative_from_parts: bytes"), 0;
+    mintid_relative_encode(id, text);
+    mintid_relative_split(id, &got_tag, &got_ms, &got_rand);
+    if (!same_text(text, 28, r->col[3]) || got_tag != (uint32_t)tag || got_ms != ms ||
+        got_rand != (uint64_t)rand)
+        return diag(r, "text or split parts"), 0;
+    /* The same 26 symbols without the hyphens parse to the same ID. */
+    memcpy(short_form, text, 6);
+    memcpy(short_form + 6, text + 7, 10);
+    memcpy(short_form + 16, text + 18, 10);
+    if (mintid_relative_decode(text, 28, back, NULL) != MINTID_OK || memcmp(back, id, 16) != 0 ||
+        mintid_relative_decode(short_form, 26, back, NULL) != MINTID_OK || memcmp(back, id, 16) != 0)
+        return diag(r, "parsing the 28- and 26-character forms"), 0;
+    return 1;
+}
+
+/* relative_tag.txt: secret_hex salt_hex key_hex tag prefix */
+static int relative_tag_row(const row *r)
+{
+    uint8_t secret[MAX_BYTES], salt[MAX_BYTES], key[MAX_BYTES];
+    int sn = from_hex(r->col[0], secret), an = from_hex(r->col[1], salt), kn = from_hex(r->col[2], key);
+    int64_t want;
+    uint32_t tag = 0;
+    char prefix[7];
+    mintid_relative_gen g;
+    int ok;
+
+    if (sn < 0 || an < 0 || kn < 0 || !to_i64(r->col[3], &want))
+        return diag(r, "malformed row"), 0;
+    if (mintid_relative_tag(secret, (size_t)sn, salt, (size_t)an, key, (size_t)kn, &tag, NULL) != MINTID_OK ||
+        tag != (uint32_t)want)
+        return diag(r, "relative_tag"), 0;
+    mintid_relative_prefix(tag, prefix);
+    if (!same_text(prefix, 7, r->col[4]))
+        return diag(r, "prefix"), 0;
+    if (mintid_relative_gen_init(&g, secret, (size_t)sn, salt, (size_t)an, NULL) != MINTID_OK)
+        return diag(r, "relative_gen_init"), 0;
+    ok = mintid_relative_gen_tag(&g, key, (size_t)kn) == tag;
+    mintid_relative_gen_wipe(&g);
+    return ok ? 1 : (diag(r, "a generator's tag"), 0);
+}
+
+/* relative_monotonic.txt: scenario secret_hex salt_hex key_hex now_ms random_hex expect */
+static int relative_monotonic_row(const row *r)
+{
+    uint8_t secret[MAX_BYTES], salt[MAX_BYTES], key[MAX_BYTES], id[16];
+    int sn = from_hex(r->col[1], secret), an = from_hex(r->col[2], salt), kn = from_hex(r->col[3], key);
+    char err[MINTID_ERRMSG_SIZE] = "", prefix[7];
+    int64_t now;
+    int rc;
+
+    if (sn < 0 || an < 0 || kn < 0 || !to_i64(r->col[4], &now) ||
+        !script_load(&scenario_random, r->col[5], 7))
+        return diag(r, "malformed row"), 0;
+    /* A scenario keeps one secret and salt: the generator is made from its
+     * first row. */
+    if (new_scenario(r) &&
+        mintid_relative_gen_init(&scenario_gen.relative, secret, (size_t)sn, salt, (size_t)an, err) != MINTID_OK)
+        return diag(r, err), 0;
+    rc = mintid_relative_gen_next(&scenario_gen.relative, now, key, (size_t)kn, script_random,
+                                  &scenario_random, id, err);
+    if (!monotonic_result(r, rc, id, err, encode_relative, 28))
+        return 0;
+    mintid_relative_prefix(mintid_relative_gen_tag(&scenario_gen.relative, key, (size_t)kn), prefix);
+    if (rc == MINTID_OK && memcmp(r->col[6], prefix, 7) != 0)
+        return diag(r, "the ID does not start with the key's prefix"), 0;
+    return 1;
+}
+
+/* ---- Snowflake ----------------------------------------------------------- */
+
+/* snowflake.txt: id epoch timestamp machine_id sequence */
+static int snowflake_row(const row *r)
+{
+    uint64_t id;
+    int64_t epoch, ts, want_ts, want_machine, want_seq;
+    uint32_t machine, seq;
+    char text[20];
+    size_t n;
+
+    if (mintid_snowflake_parse_decimal(r->col[0], strlen(r->col[0]), &id, NULL) != MINTID_OK ||
+        !to_i64(r->col[1], &epoch) || !to_i64(r->col[2], &want_ts) || !to_i64(r->col[3], &want_machine) ||
+        !to_i64(r->col[4], &want_seq))
+        return diag(r, "malformed row or parse_decimal failed"), 0;
+    mintid_snowflake_split(id, epoch, &ts, &machine, &seq);
+    if (ts != want_ts || machine != (uint32_t)want_machine || seq != (uint32_t)want_seq)
+        return diag(r, "split parts"), 0;
+    n = mintid_snowflake_format_decimal(id, text);
+    return same_text(text, n, r->col[0]) ? 1 : (diag(r, "decimal text"), 0);
+}
+
+/* snowflake_sequence.txt: scenario machine_id epoch now_ms expect */
+static int snowflake_sequence_row(const row *r)
+{
+    int64_t machine, epoch, now;
+    uint64_t id = 0;
+    char err[MINTID_ERRMSG_SIZE] = "", text[20];
+    size_t n;
+    int rc;
+
+    if (!to_i64(r->col[1], &machine) || !to_i64(r->col[2], &epoch) || !to_i64(r->col[3], &now))
+        return diag(r, "malformed row"), 0;
+    if (new_scenario(r) && mintid_snowflake_gen_init(&scenario_gen.snowflake, machine, epoch, err) != MINTID_OK)
+        return diag(r, err), 0;
+    rc = mintid_snowflake_gen_try(&scenario_gen.snowflake, now, &id, err);
+    if (is_error(r->col[4]))
+        return expect_error(r, r->col[4], rc, err, "snowflake timestamp");
+    if (rc != MINTID_OK)
+        return diag(r, err), 0;
+    n = mintid_snowflake_format_decimal(id, text);
+    if (!same_text(text, n, r->col[4])) {
+        printf("# %s:%d: want %s, got %.*s\n", r->file, r->line, r->col[4], (int)n, text);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- Nano ID ------------------------------------------------------------- */
+
+/* nanoid.txt: size alphabet_hex step stream_hex output_hex ("-": the
+ * default alphabet, which the binding passes to the core as any other). */
+static int nanoid_row(const row *r)
+{
+    uint8_t alphabet[MAX_BYTES], out[MAX_BYTES];
+    int64_t size, step;
+    int alen = from_hex(r->col[1], alphabet);
+    mintid_nanoid_spec spec;
+    script s;
+
+    if (!to_i64(r->col[0], &size) || !to_i64(r->col[2], &step) || size < 1 || size > MAX_BYTES ||
+        step < 1 || alen < 0 || !script_load(&s, r->col[3], (size_t)step) || s.len == 0)
+        return diag(r, "malformed row"), 0;
+    if (strcmp(r->col[1], "-") == 0) {
+        alen = (int)strlen(mintid_nanoid_default_alphabet);
+        memcpy(alphabet, mintid_nanoid_default_alphabet, (size_t)alen);
+    }
+    if (mintid_nanoid_spec_init(&spec, alphabet, (size_t)alen, size, NULL) != MINTID_OK)
+        return diag(r, "nanoid_spec_init"), 0;
+    if (spec.step != (size_t)step)
+        return diag(r, "step"), 0;
+    if (mintid_nanoid_generate(&spec, script_random, &s, out, NULL) != MINTID_OK ||
+        !script_drained(r, &s) || !same_hex(out, (size_t)size, r->col[4]))
+        return diag(r, "output"), 0;
+    return 1;
+}
+
+/* ---- SHA-256 and HMAC ---------------------------------------------------- */
+
+static int sha256_row(const row *r)
+{
+    uint8_t msg[MAX_BYTES], digest[32];
+    int n = from_hex(r->col[0], msg), i;
+    mintid_sha256_ctx c;
+
+    if (n < 0)
+        return diag(r, "malformed message_hex"), 0;
+    mintid_sha256(msg, (size_t)n, digest);
+    if (!same_hex(digest, 32, r->col[1]))
+        return diag(r, "digest"), 0;
+    mintid_sha256_init(&c);
+    for (i = 0; i < n; i++)
+        mintid_sha256_update(&c, msg + i, 1);
+    mintid_sha256_final(&c, digest);
+    return same_hex(digest, 32, r->col[1]) ? 1 : (diag(r, "digest, byte by byte"), 0);
+}
+
+static int hmac_row(const row *r)
+{
+    uint8_t key[MAX_BYTES], msg[MAX_BYTES], mac[32];
+    int kn = from_hex(r->col[0], key), mn = from_hex(r->col[1], msg);
+
+    if (kn < 0 || mn < 0)
+        return diag(r, "malformed row"), 0;
+    mintid_hmac_sha256(key, (size_t)kn, msg, (size_t)mn, mac);
+    return same_hex(mac, 32, r->col[2]) ? 1 : (diag(r, "mac"), 0);
+}
+
+/* ---- the platform layer -------------------------------------------------- */
+
+static void check_platform(void)
+{
+    int64_t now = 0;
+    uint8_t a[64], b[64], zero[64];
+    char err[MINTID_ERRMSG_SIZE] = "";
+    int rc = mintid_clock_ms(&now, err);
+
+    /* 2020-01-01 .. 2100-01-01: catches a wrong epoch or unit (Windows
+     * FILETIME counts 100 ns from 1601) and a 32-bit time_t overflow. */
+    check(rc == MINTID_OK && now > INT64_C(1577836800000) && now < INT64_C(4102444800000),
+          "the clock reads a plausible Unix time in ms (%s)", rc == MINTID_OK ? "ok" : err);
+    memset(zero, 0, sizeof zero);
+    check(mintid_os_random(a, sizeof a, err) == MINTID_OK && mintid_os_random(b, sizeof b, err) == MINTID_OK &&
+          memcmp(a, b, sizeof a) != 0 && memcmp(a, zero, sizeof a) != 0,
+          "the OS random source gives two different 64-byte draws");
+    check(mintid_random_bytes(a, sizeof a, err) == MINTID_OK && mintid_random_bytes(b, sizeof b, err) == MINTID_OK &&
+          memcmp(a, b, sizeof a) != 0 && memcmp(a, zero, sizeof a) != 0,
+          "the pool gives two different 64-byte draws");
+    check(mintid_os_random(a, 0, err) == MINTID_OK, "an empty draw succeeds");
+}
+
+/* ---- the default generators under threads -------------------------------- */
+
+#ifdef HAVE_THREADS
+#define THREADS 4
+#define PER_THREAD 5000
+
+typedef struct {
+    int (*make)(uint8_t out[16], char *err);
+    uint8_t (*ids)[16];
+    int increasing, errors;
+} thread_job;
+
+static void run_job(thread_job *job)
+{
+    int i;
+
+    job->increasing = 1;
+    job->errors = 0;
+    for (i = 0; i < PER_THREAD; i++) {
+        if (job->make(job->ids[i], NULL) != MINTID_OK)
+            job->errors++;
+        else if (i > 0 && memcmp(job->ids[i - 1], job->ids[i], 16) >= 0)
+            job->increasing = 0;
+    }
+}
+
+#ifdef _WIN32
+static DWORD WINAPI job_thread(LPVOID arg)
+{
+    run_job(arg);
+    return 0;
+}
+#else
+static void *job_thread(void *arg)
+{
+    run_job(arg);
+    return NULL;
+}
+#endif
+
+static int compare_ids(const void *a, const void *b)
+{
+    return memcmp(a, b, 16);
+}
+
+static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *err), int monotonic)
+{
+    static uint8_t ids[THREADS * PER_THREAD][16];
+    thread_job jobs[THREADS];
+    int i, increasing = 1, errors = 0, started = 1, distinct = 1;
+#ifdef _WIN32
+    HANDLE threads[THREADS];
+#else
+    pthread_t threads[THREADS];
+#endif
+
+    for (i = 0; i < THREADS; i++) {
+        jobs[i].make = make;
+        jobs[i].ids = ids + i * PER_THREAD;
+#ifdef _WIN32
+        threads[i] = CreateThread(NULL, 0, job_thread, &jobs[i], 0, NULL);
+        started &= threads[i] != NULL;
+#else
+        started &= pthread_create(&threads[i], NULL, job_thread, &jobs[i]) == 0;
+#endif
+    }
+    if (!started) {
+        check(0, "%s: start %d threads", kind, THREADS);
+        exit(tap_done()); /* a job may still run: leave, do not free */
+    }
+    for (i = 0; i < THREADS; i++) {
+#ifdef _WIN32
+        WaitForSingleObject(threads[i], INFINITE);
+        CloseHandle(threads[i]);
+#else
+        pthread_join(threads[i], NULL);
+#endif
+        increasing &= jobs[i].increasing;
+        errors += jobs[i].errors;
+    }
+    check(errors == 0, "%s from %d threads: no errors", kind, THREADS);
+    if (monotonic)
+        check(increasing, "%s from %d threads: each thread's IDs strictly increase", kind, THREADS);
+    qsort(ids, THREADS * PER_THREAD, 16, compare_ids);
+    for (i = 1; i < THREADS * PER_THREAD; i++)
+        distinct &= memcmp(ids[i - 1], ids[i], 16) != 0;
+    check(distinct, "%s from %d threads: all %d IDs distinct", kind, THREADS, THREADS * PER_THREAD);
+}
+#endif
+
+/* ---- main ---------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *file, *columns;
+        row_fn check_row;
+    } files[] = {
+        { "ulid.txt", "ms rand_hex text bytes_hex uuid", ulid_row },
+        { "ulid_invalid.txt", "input reason", ulid_invalid_row },
+        { "ulid_monotonic.txt", "scenario now_ms random_hex expect", ulid_monotonic_row },
+        { "uuid.txt", "input canonical bytes_hex version time", uuid_row },
+        { "uuid_invalid.txt", "input reason", uuid_invalid_row },
+        { "uuid4.txt", "rand_hex text", uuid4_row },
+        { "uuid7.txt", "ms rand_hex text", uuid7_row },
+        { "uuid7_monotonic.txt", "scenario now_ms random_hex expect", uuid7_monotonic_row },
+        { "relative.txt", "tag ms rand text bytes_hex", relative_row },
+        { "relative_tag.txt", "secret_hex salt_hex key_hex tag prefix", relative_tag_row },
+        { "relative_invalid.txt", "input reason", relative_invalid_row },
+        { "relative_monotonic.txt", "scenario secret_hex salt_hex key_hex now_ms random_hex expect",
+          relative_monotonic_row },
+        { "snowflake.txt", "id epoch timestamp machine_id sequence", snowflake_row },
+        { "snowflake_sequence.txt", "scenario machine_id epoch now_ms expect", snowflake_sequence_row },
+        { "nanoid.txt", "size alphabet_hex step stream_hex output_hex", nanoid_row },
+        { "sha256.txt", "message_hex digest_hex", sha256_row },
+        { "hmac_sha256.txt", "key_hex message_hex mac_hex", hmac_row },
+    };
+    size_t i;
+    int total = 0;
+
+    if (argc != 2) {
+        fputs("usage: test_vectors testdata-dir\n", stderr);
+        return 2;
+    }
+    testdata_dir = argv[1];
+    for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+        scenario_name[0] = '\0';
+        total += each_row(files[i].file, files[i].columns, files[i].check_row);
+    }
+    printf("# %d vector rows in %u files\n", total, (unsigned)(sizeof files / sizeof files[0]));
+    check_platform();
+#ifdef HAVE_THREADS
+    check_threads("mintid_default_ulid", mintid_default_ulid, 1);
+    check_threads("mintid_default_uuid7", mintid_default_uuid7, 1);
+    check_threads("mintid_default_uuid4", mintid_default_uuid4, 0);
+#else
+    printf("# no threads in this build: thread test skipped\n");
+#endif
+    return tap_done();
+}
