@@ -67,7 +67,13 @@ $(BUILD)/%/testfork.so: spec/native/testfork.c
 NATIVE_TESTS = $(BUILD)/test_core $(BUILD)/test_default $(BUILD)/test_wipe
 .SECONDARY: $(CORE_OBJ)
 $(BUILD)/test_%: spec/native/test_%.c spec/native/tap.h $(CORE_OBJ)
-	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(TEST_LUA) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(CORE_OBJ)) $(TEST_LUA) $(LDLIBS)
+
+# test_default brings its own mintid_clock_ms (a clock it can stop, so that
+# forked children mint in their parent's millisecond), in every variant.
+TEST_DEFAULTS = $(BUILD)/test_default $(BUILD)/asan/test_default $(BUILD)/test_default_clone \
+                $(BUILD)/test_default_atfork
+$(TEST_DEFAULTS): TEST_OMIT = %/clock.o
 
 # test_wipe (plain and sanitized) embeds Lua 5.4 and #includes the binding.
 WIPE_TESTS = $(BUILD)/test_wipe $(BUILD)/asan/test_wipe
@@ -90,7 +96,7 @@ $(BUILD)/asan/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,5.4) -shared -o $@ $(BIND_SRC) $(SAN_OBJ) $(LDLIBS)
 
 $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
-	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(TEST_LUA) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(SAN_OBJ)) $(TEST_LUA) $(LDLIBS)
 
 # Out-of-memory runs (spec/native/test_alloc.c) for Lua 5.4 and 5.1, under
 # ASan/UBSan and LeakSanitizer; `make test` runs them through spec/run.sh.
@@ -170,9 +176,9 @@ $(BUILD)/test_random: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ)
 $(BUILD)/test_random_urandom: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nogetrandom/random.o
 	$(CC) $(WARN) $(CFLAGS) -DMINTID_NO_GETRANDOM -Isrc -o $@ $< $(filter %.o,$^) $(LDLIBS) $(WRAP_OS)
 $(BUILD)/test_default_clone: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ)
-	$(CC) $(WARN) $(CFLAGS) -DTEST_RAW_CLONE -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) -DTEST_RAW_CLONE -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(CORE_OBJ)) $(LDLIBS)
 $(BUILD)/test_default_atfork: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nowipe/random.o
-	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter %.o,$^) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(filter %.o,$^)) $(LDLIBS)
 
 # ---- big-endian Lua: the whole busted suite on Debian's s390x Lua 5.4 under
 # qemu-s390x. Its packages are fetched with apt-get download and unpacked
