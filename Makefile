@@ -1,5 +1,6 @@
 # mintid: `make` builds the Lua module, `make demo` shows every kind,
-# `make test` runs the whole suite, `make bench` prints timings.
+# `make test` runs the whole suite, `make bench` prints timings (and, under
+# LuaJIT, the FFI binding against the C API).
 
 LUA_VERSION ?= 5.4
 LUA         ?= $(call lua_cmd,$(LUA_VERSION))
@@ -21,7 +22,7 @@ MODULE_LDFLAGS := $(if $(filter Darwin,$(shell uname -s)),-bundle -undefined dyn
 
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
-           src/random.c src/clock.c src/default.c
+           src/random.c src/clock.c src/default.c src/abi.c
 CORE_HDR = src/mintid.h src/internal.h src/platform.h
 BIND_SRC = src/lua_mintid.c
 BIND_HDR = src/lua_compat.h
@@ -30,7 +31,7 @@ BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test test-alloc test-nginx bench install clean vectors check-vectors lint dist print-sources windows-module
+.PHONY: all deps demo test test-alloc test-nginx bench install clean vectors check-vectors lint dist print-sources windows-module cdef
 
 # Debian packages that the build and every suite of `make test` need.
 DEB_PACKAGES = build-essential ca-certificates python3 valgrind lua-busted luarocks \
@@ -262,11 +263,19 @@ test-nginx: $(BUILD)/jit/mintid/core.so
 	BUILD='$(BUILD)' sh spec/nginx/run.sh
 test: $(BUILD)/jit/mintid/core.so
 
-bench: $(MODULE)
+bench: $(MODULE) $(BUILD)/jit/mintid/core.so
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
+	@echo
+	@echo "LuaJIT: resty.mintid (FFI) against mintid (Lua C API)"
+	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/jit/?.so;;' luajit bench/ffi.lua
 
 vectors:
 	python3 testdata/generate_vectors.py
+
+# The FFI declarations of resty.mintid, generated from src/mintid.h (make test
+# fails when the committed file differs from a fresh generation).
+cdef:
+	python3 tools/gen_cdef.py
 
 check-vectors:
 	python3 testdata/generate_vectors.py --check
@@ -279,6 +288,9 @@ install: $(MODULE)
 	install -d $(DESTDIR)$(LUA_LIBDIR)/mintid $(DESTDIR)$(LUA_SHAREDIR)
 	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/mintid/core.so
 	install -m 644 lua/mintid.lua $(DESTDIR)$(LUA_SHAREDIR)/mintid.lua
+	install -d $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid
+	install -m 644 lua/resty/mintid.lua $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid.lua
+	install -m 644 lua/resty/mintid/cdef.lua $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid/cdef.lua
 
 clean:
 	rm -rf $(BUILD)

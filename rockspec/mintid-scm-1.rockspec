@@ -23,12 +23,14 @@ build = {
    type = "builtin",
    modules = {
       ["mintid"] = "lua/mintid.lua",
+      ["resty.mintid"] = "lua/resty/mintid.lua",
+      ["resty.mintid.cdef"] = "lua/resty/mintid/cdef.lua",
       ["mintid.core"] = {
          sources = {
             "src/lua_mintid.c",
             "src/error.c", "src/base32.c", "src/monotonic.c", "src/ulid.c", "src/uuid.c",
             "src/sha256.c", "src/relative.c", "src/snowflake.c", "src/nanoid.c",
-            "src/random.c", "src/clock.c", "src/default.c",
+            "src/random.c", "src/clock.c", "src/default.c", "src/abi.c",
          },
          incdirs = { "src" },
          libraries = { "pthread" },

@@ -1,6 +1,6 @@
 -- ULID (SPEC.md "ULID"): 48-bit ms + 80 random bits, Crockford base32.
 local h = require "helper"
-local mintid = require "mintid"
+local mintid = require(h.module_name)
 
 local ULID_COLUMNS = { "ms", "rand_hex", "text", "bytes_hex", "uuid" }
 local MONOTONIC_COLUMNS = { "scenario", "now_ms", "random_hex", "expect" }

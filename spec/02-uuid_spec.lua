@@ -1,7 +1,7 @@
 -- UUIDs (SPEC.md "UUIDv4 and UUIDv7", RFC 9562): parsing any version,
 -- UUIDv4 from 16 random bytes, monotonic UUIDv7.
 local h = require "helper"
-local mintid = require "mintid"
+local mintid = require(h.module_name)
 
 local MONOTONIC_COLUMNS = { "scenario", "now_ms", "random_hex", "expect" }
 local RAND = "\1\2\3\4\5\6\7\8\9\10"

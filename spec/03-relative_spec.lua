@@ -1,7 +1,7 @@
 -- Relative IDs (SPEC.md "Relative ID"): tag << 98 | ms << 50 | rand, where
 -- the 30-bit tag is the top of HMAC-SHA-256(secret, BE32(len salt) || salt || key).
 local h = require "helper"
-local mintid = require "mintid"
+local mintid = require(h.module_name)
 
 local SECRET = "0123456789abcdef" -- 16 bytes: the shortest allowed
 local unpack = unpack or table.unpack

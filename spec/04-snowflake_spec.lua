@@ -2,7 +2,7 @@
 -- id | 12-bit sequence. IDs are integers on Lua 5.3/5.4 and decimal text on
 -- 5.1/5.2/LuaJIT; values past 2^53 are compared as decimal text here.
 local h = require "helper"
-local mintid = require "mintid"
+local mintid = require(h.module_name)
 
 local SEQUENCE_COLUMNS = { "scenario", "machine_id", "epoch", "now_ms", "expect" }
 

@@ -2,7 +2,7 @@
 -- alphabet of n symbols uses mask and step and rejects i >= n, consuming the
 -- random stream in forward order, in whole draws of `step` bytes.
 local h = require "helper"
-local mintid = require "mintid"
+local mintid = require(h.module_name)
 
 -- SPEC: the smallest 2^k - 1 >= n - 1 (at least 1), and the draw size.
 local function mask_of(n)

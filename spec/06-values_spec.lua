@@ -1,7 +1,7 @@
 -- Value objects of every kind (API.md "Parsing and building values"):
 -- __tostring, __eq, __lt/__le in byte order, methods, and kinds kept apart.
 local h = require "helper"
-local mintid = require "mintid"
+local mintid = require(h.module_name)
 
 local SECRET = "0123456789abcdef"
 

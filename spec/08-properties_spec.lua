@@ -1,6 +1,6 @@
 -- Properties under load, with the OS clock and the OS random source.
 local h = require "helper"
-local mintid = require "mintid"
+local mintid = require(h.module_name)
 
 describe("properties under load", function()
     it("100,000 mintid.ulid() are unique and strictly increasing", function()

@@ -27,6 +27,10 @@ M.lua51 = _VERSION == "Lua 5.1"
 -- luaL_newmetatable sets __name (and luaL_typeerror shows it) from 5.3 on.
 M.has_names = M.has_integers
 
+-- The module under test: MINTID_MODULE=resty.mintid runs the whole suite
+-- through the LuaJIT FFI binding (spec/run.sh does, under LuaJIT).
+M.module_name = os.getenv("MINTID_MODULE") or "mintid"
+
 M.DEFAULT_ALPHABET = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"
 M.MAX_MS = 281474976710655 -- 2^48 - 1, exact in a double
 

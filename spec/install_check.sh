@@ -5,19 +5,7 @@ LUA_VERSION=${LUA_VERSION:-5.4}
 lua=lua$LUA_VERSION
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-check() { # check NAME COMMAND...
-    name=$1; shift
-    n=$((n + 1))
-    if out=$("$@" 2>&1); then
-        echo "ok $n - $name"
-    else
-        echo "not ok $n - $name"
-        echo "$out" | sed 's/^/# /'
-        fails=$((fails + 1))
-    fi
-}
+. spec/tap.sh
 
 smoke='local m = require "mintid"
 assert(#m.ulid() == 26 and #m.uuid7() == 36, "bad IDs")
@@ -83,5 +71,4 @@ else
     n=$((n + 1)); echo "not ok $n - python3 missing: cannot check testdata"; fails=$((fails + 1))
 fi
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_done

@@ -44,10 +44,24 @@ for v in $TEST_LUAS; do
         *) busted "$v" "lua$v" ;;
     esac
 done
+# The whole suite again through resty.mintid, the LuaJIT FFI binding, with
+# its own specs (spec/ffi/*_ffispec.lua, which only this pass runs).
+case " $TEST_LUAS " in *" jit "*)
+    echo "# busted on luajit through resty.mintid"
+    start=$(date +%s)
+    env LUA_PATH="lua/?.lua;spec/?.lua;;" LUA_CPATH="$BUILD/jit/?.so;;" MINTID_MODULE=resty.mintid \
+        luajit /usr/bin/busted -o TAP -p _spec -p _ffispec spec > "$log/busted-resty" 2>&1
+    rc=$?
+    grep -v '^ok ' "$log/busted-resty"
+    count "$log/busted-resty" $rc "busted (luajit, resty.mintid), $(($(date +%s) - start)) s"
+    ;;
+esac
 # Big-endian: Debian's s390x Lua 5.4 under qemu-s390x (make test S390X= skips it).
 if [ -n "$S390X_ROOT" ]; then
     start=$(date +%s)
-    busted s390x "qemu-s390x -L $S390X_ROOT $S390X_ROOT/usr/bin/lua5.4"
+    s390x_lua="qemu-s390x -L $S390X_ROOT $S390X_ROOT/usr/bin/lua5.4"
+    # MINTID_LUA: the CLI spec runs bin/mintid with this Lua too
+    busted s390x "$s390x_lua" MINTID_LUA="$s390x_lua"
     echo "# busted on s390x: $(($(date +%s) - start)) s"
 fi
 # ASan and UBSan stop at the first error; leaks are valgrind's job below.
@@ -123,6 +137,7 @@ stage "SQLite through LuaSQL (lua$DB_LUA)" $db_busted spec/db/sqlite_test.lua
 stage "PostgreSQL through LuaSQL (lua$DB_LUA)" sh spec/db/with_postgres.sh $db_busted spec/db/postgres_test.lua
 set +f
 
+stage "ABI checks" env TEST_LUAS="$TEST_LUAS" BUILD="$BUILD" sh spec/abi_check.sh
 stage "install checks" sh spec/install_check.sh
 
 echo "# nginx under load (make test-nginx)"

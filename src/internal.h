@@ -4,6 +4,19 @@
 #ifndef MINTID_INTERNAL_H
 #define MINTID_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every name declared from here on is hidden unless marked MINTID_API
+ * (mintid.h), so the core's internals never reach a host's symbol table,
+ * also in builds that pass no -fvisibility flag (luarocks). System headers
+ * must come before this point (every core file includes them first), since
+ * a hidden declaration of a C library function would not link. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
+#pragma GCC visibility push(hidden)
+#define MINTID_VISIBILITY_PUSHED 1
+#endif
+
 #include "mintid.h"
 
 #if defined(__MINGW32__)
@@ -102,5 +115,9 @@ static inline void mintid_store_be64(uint8_t *p, uint64_t v)
     mintid_store_be32(p, (uint32_t)(v >> 32));
     mintid_store_be32(p + 4, (uint32_t)v);
 }
+
+#ifdef MINTID_VISIBILITY_PUSHED
+#pragma GCC visibility pop
+#endif
 
 #endif

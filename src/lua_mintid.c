@@ -935,10 +935,8 @@ static int snowflake_gen_next(lua_State *L)
          * hosts (SPEC), so every Lua version refuses it alike; the state goes
          * back to where it was, as for any other error.
          */
-        if (id >> 63) {
+        if (mintid_snowflake_check_signed(id, err) != MINTID_OK) {
             g->state = saved;
-            snprintf(err, sizeof err, "snowflake ID %" PRIu64 " sets bit 63 (past the signed 64-bit range); "
-                     "use a later epoch", id);
             return fail_msg(L, err);
         }
         made = g->state;
@@ -1193,6 +1191,40 @@ static int m_relative_tag(lua_State *L)
     return 1;
 }
 
+/*
+ * new_values(value, n, t): t[1..n] = n new values of value's kind, all
+ * zero bytes. Not a name of the module: the registry holds it, at
+ * NEW_VALUES_KEY, for resty.mintid, whose FFI path decodes an ID straight
+ * into the 16 bytes of such a value (LuaJIT hands a userdata's payload to
+ * the FFI as a pointer): one Lua C API call then serves n parses, and the
+ * value is this module's own, with its metatable and methods.
+ */
+#define NEW_VALUES_KEY "mintid.new_values"
+
+static int m_new_values(lua_State *L)
+{
+    static const value_kind *const kinds[] = { &ulid_kind, &uuid_kind, &relative_kind };
+    static const uint8_t zero[16] = { 0 };
+    const value_kind *k = NULL;
+    lua_Integer i, n;
+    size_t j;
+
+    for (j = 0; j < sizeof kinds / sizeof kinds[0] && k == NULL; j++)
+        if (luaL_testudata(L, 1, kinds[j]->tname) != NULL)
+            k = kinds[j];
+    if (k == NULL)
+        return luaL_argerror(L, 1, "mintid value expected");
+    n = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, n >= 1 && n <= 1024, 2, "count must be 1..1024");
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lua_settop(L, 3);
+    for (i = 1; i <= n; i++) {
+        push_value(L, zero, k);
+        lua_rawseti(L, 3, (int)i);
+    }
+    return 1;
+}
+
 /* ---- metatables and the module ------------------------------------------ */
 
 /* Every value kind shares its metamethods, and every generator kind its
@@ -1298,6 +1330,9 @@ MINTID_EXPORT int luaopen_mintid_core(lua_State *L)
         return luaL_error(L, "mintid: %s", err);
     lua_pushcclosure(L, m_nanoid, 1);
     lua_setfield(L, -2, "nanoid");
+
+    lua_pushcfunction(L, m_new_values);
+    lua_setfield(L, LUA_REGISTRYINDEX, NEW_VALUES_KEY);
 
     lua_pushliteral(L, MINTID_VERSION);
     lua_setfield(L, -2, "_VERSION");

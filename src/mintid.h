@@ -30,6 +30,19 @@ extern "C" {
 
 #define MINTID_VERSION "0.1.0"
 
+/* MINTID_API marks the functions the shared object exports: the ABI for
+ * foreign callers (LuaJIT's FFI, C programs). The core's files include this
+ * header through internal.h, which makes every other name hidden, so the
+ * module adds only luaopen_mintid_core and the MINTID_API functions to a
+ * host's symbol table, whatever flags the build passes. */
+#if defined(_WIN32)
+#define MINTID_API __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define MINTID_API __attribute__((visibility("default")))
+#else
+#define MINTID_API
+#endif
+
 /* Aligns a 64-bit field to 8 bytes. i386 ABIs align uint64_t struct fields
  * to 4 only, and a 64-bit atomic on such a field is either refused (clang
  * -Watomic-alignment) or compiled to libatomic calls the module does not
@@ -75,7 +88,7 @@ extern "C" {
  */
 typedef int (*mintid_random_fn)(void *ctx, uint8_t *buf, size_t n);
 
-const char *mintid_strerror(int code);
+MINTID_API const char *mintid_strerror(int code);
 
 /* ---- random.c: OS CSPRNG and the process-wide pool ---------------------- */
 /* Direct read from the OS (getrandom, retried on EINTR and short reads;
@@ -120,20 +133,20 @@ void mintid_monotonic_init(mintid_monotonic *st);
 
 /* ---- ulid.c ------------------------------------------------------------- */
 int  mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
-void mintid_ulid_encode(const uint8_t id[16], char out[26]);
-int  mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err);
+MINTID_API void mintid_ulid_encode(const uint8_t id[16], char out[26]);
+MINTID_API int  mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err);
 int64_t mintid_ulid_time(const uint8_t id[16]); /* bytes 0..5; also UUIDv7's */
 
 typedef struct { mintid_monotonic st; } mintid_ulid_gen;
-void mintid_ulid_gen_init(mintid_ulid_gen *g);
+MINTID_API void mintid_ulid_gen_init(mintid_ulid_gen *g);
 /* SPEC monotonic ULID: 10 fresh bytes when now > last_ms (or first call),
  * else the 80-bit counter + 1; EOVERFLOW / ERANGE leave g unchanged. */
 int  mintid_ulid_gen_next(mintid_ulid_gen *g, int64_t now_ms,
                           mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
 
 /* ---- uuid.c: RFC 9562 UUIDv4 / UUIDv7 ----------------------------------- */
-void mintid_uuid_encode(const uint8_t id[16], char out[36]); /* lowercase */
-int  mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err);
+MINTID_API void mintid_uuid_encode(const uint8_t id[16], char out[36]); /* lowercase */
+MINTID_API int  mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err);
 unsigned mintid_uuid_version(const uint8_t id[16]); /* b[6] >> 4 */
 /* b[6] = (b[6] & 0x0F) | version << 4; b[8] = (b[8] & 0x3F) | 0x80 */
 void mintid_uuid_set_version(uint8_t id[16], unsigned version);
@@ -141,7 +154,7 @@ int  mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *e
 int  mintid_uuid7_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
 
 typedef struct { mintid_monotonic st; } mintid_uuid7_gen;
-void mintid_uuid7_gen_init(mintid_uuid7_gen *g);
+MINTID_API void mintid_uuid7_gen_init(mintid_uuid7_gen *g);
 /* SPEC monotonic UUIDv7: the 74-bit counter rand_a << 62 | rand_b. */
 int  mintid_uuid7_gen_next(mintid_uuid7_gen *g, int64_t now_ms,
                            mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
@@ -181,10 +194,10 @@ int  mintid_relative_tag(const uint8_t *secret, size_t secret_len,
 int  mintid_relative_from_parts(int64_t tag, int64_t ms, int64_t rand,
                                 uint8_t out[16], char *err);
 void mintid_relative_split(const uint8_t id[16], uint32_t *tag, int64_t *ms, uint64_t *rand);
-void mintid_relative_encode(const uint8_t id[16], char out[28]);
-void mintid_relative_prefix(uint32_t tag, char out[7]);
+MINTID_API void mintid_relative_encode(const uint8_t id[16], char out[28]);
+MINTID_API void mintid_relative_prefix(uint32_t tag, char out[7]);
 /* the 28-char form (hyphens at offsets 6 and 17) or the same 26 chars */
-int  mintid_relative_decode(const char *text, size_t len, uint8_t out[16], char *err);
+MINTID_API int  mintid_relative_decode(const char *text, size_t len, uint8_t out[16], char *err);
 
 #define MINTID_RELATIVE_CACHED_KEY_MAX 64 /* longer keys are always hashed */
 
@@ -203,12 +216,12 @@ typedef struct {
     int cached; /* 0 until gen_next has stored a key */
 } mintid_relative_gen;
 
-int  mintid_relative_gen_init(mintid_relative_gen *g,
-                              const uint8_t *secret, size_t secret_len,
-                              const uint8_t *salt, size_t salt_len, char *err);
-void mintid_relative_gen_wipe(mintid_relative_gen *g);
-uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g,
-                                 const uint8_t *key, size_t key_len);
+MINTID_API int  mintid_relative_gen_init(mintid_relative_gen *g,
+                                         const uint8_t *secret, size_t secret_len,
+                                         const uint8_t *salt, size_t salt_len, char *err);
+MINTID_API void mintid_relative_gen_wipe(mintid_relative_gen *g);
+MINTID_API uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g,
+                                            const uint8_t *key, size_t key_len);
 /* rand = BE56(7 fresh bytes) & (2^50 - 1) on a fresh ms, else counter + 1 */
 int  mintid_relative_gen_next(mintid_relative_gen *g, int64_t now_ms,
                               const uint8_t *key, size_t key_len,
@@ -235,10 +248,10 @@ typedef struct {
 } mintid_snowflake_gen;
 
 /* EARG for a machine_id outside 0..1023 or a negative epoch. */
-int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
-                               int64_t epoch, char *err);
+MINTID_API int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
+                                          int64_t epoch, char *err);
 /* The epochs gen_init takes (parse_snowflake's must be one of them). */
-int  mintid_snowflake_check_epoch(int64_t epoch, char *err);
+MINTID_API int  mintid_snowflake_check_epoch(int64_t epoch, char *err);
 /* One attempt at now_ms: MINTID_OK, ERANGE (now - epoch negative or not in
  * 42 bits), EFORK (made in another process: make one per process, each with
  * its own machine_id), or EAGAIN when 4096 IDs were already given at last_ms and
@@ -256,16 +269,19 @@ int  mintid_snowflake_gen_may_wait(const mintid_snowflake_gen *g, int64_t now_ms
 /* Loop over the OS clock until an ID is made (SPEC: spin), for at most
  * g->max_wait_ms of clock time; past it EAGAIN, state unchanged. */
 int  mintid_snowflake_gen_next(mintid_snowflake_gen *g, uint64_t *id, char *err);
-void mintid_snowflake_split(uint64_t id, int64_t epoch,
-                            int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence);
+MINTID_API void mintid_snowflake_split(uint64_t id, int64_t epoch,
+                                       int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence);
 /* The timestamp of id, (id >> 22) + epoch, or ERANGE when it is above
  * max_timestamp (INT64_MAX for int64 hosts, 2^53 - 1 where integers are
  * doubles) and would wrap or lose precision. */
-int  mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t max_timestamp,
-                                int64_t *timestamp, char *err);
+MINTID_API int  mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t max_timestamp,
+                                           int64_t *timestamp, char *err);
 /* Decimal text of 1..20 digits with no sign, space or leading '+'. */
-int  mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
+MINTID_API int  mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
 size_t mintid_snowflake_format_decimal(uint64_t id, char out[20]); /* returns length */
+/* ERANGE for an ID with bit 63 set, which a signed 64-bit host cannot hold
+ * (SPEC): every binding refuses it alike, in these words. */
+int  mintid_snowflake_check_signed(uint64_t id, char *err);
 
 /* ---- nanoid.c ---------------------------------------------------------- */
 extern const char mintid_nanoid_default_alphabet[65];
@@ -281,8 +297,8 @@ typedef struct {
 /* Symbols are single bytes. EARG (with a message) for an alphabet of 0 or
  * more than 256 bytes, one holding the same byte twice, one that is UTF-8
  * text with multi-byte characters, or a size outside 1..MAX_SIZE. */
-int  mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
-                             int64_t size, char *err);
+MINTID_API int  mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
+                                        int64_t size, char *err);
 /* EARG unless 1 <= size <= MINTID_NANOID_MAX_SIZE. */
 int  mintid_nanoid_check_size(int64_t size, char *err);
 /* The same alphabet at another size (the step depends on the size). */
@@ -297,6 +313,33 @@ int  mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, v
 int mintid_default_ulid(uint8_t out[16], char *err);
 int mintid_default_uuid7(uint8_t out[16], char *err);
 int mintid_default_uuid4(uint8_t out[16], char *err);
+
+/* ---- abi.c: whole calls for foreign callers ------------------------------
+ * Each reads the OS clock, draws from the process-wide pool and writes the
+ * text form in one call, so a caller through an FFI makes one crossing per
+ * ID. Outputs are fixed-size and not NUL-terminated; nothing is allocated.
+ * The return is MINTID_OK or a negative MINTID_E* code with err written,
+ * except where a length is returned. Generator states are the structs
+ * above, in the caller's memory, set up by their *_init functions. */
+MINTID_API int mintid_ulid_text(char out[26], char *err);   /* default generators */
+MINTID_API int mintid_uuid7_text(char out[36], char *err);
+MINTID_API int mintid_uuid4_text(char out[36], char *err);
+/* s->size bytes to out, from the pool (mintid_nanoid_spec_init makes s). */
+MINTID_API int mintid_nanoid_text(const mintid_nanoid_spec *s, char *out, char *err);
+MINTID_API int mintid_ulid_gen_next_text(mintid_ulid_gen *g, char out[26], char *err);
+MINTID_API int mintid_uuid7_gen_next_text(mintid_uuid7_gen *g, char out[36], char *err);
+MINTID_API int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, size_t key_len,
+                                             char out[28], char *err);
+/* The decimal text of the next snowflake ID: returns its length (1..20) or
+ * a negative code. An ID with bit 63 set is refused with ERANGE (SPEC: a
+ * signed host could not hold it), the state left as it was. */
+MINTID_API int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *err);
+/* The same 16 bytes in the other text form (EPARSE for bad text). */
+MINTID_API int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err);
+MINTID_API int mintid_uuid_to_ulid_text(const char *text, size_t len, char out[26], char *err);
+/* sizeof of a struct of this header by its typedef name ("mintid_ulid_gen"),
+ * 0 for any other name: an FFI checks its declarations against it. */
+MINTID_API size_t mintid_abi_sizeof(const char *type_name);
 
 #ifdef __cplusplus
 }

@@ -248,3 +248,11 @@ size_t mintid_snowflake_format_decimal(uint64_t id, char out[20])
         out[i] = digits[n - 1 - i];
     return n;
 }
+
+int mintid_snowflake_check_signed(uint64_t id, char *err)
+{
+    if (id >> 63)
+        return mintid_fail(err, MINTID_ERANGE, "snowflake ID %" PRIu64 " sets bit 63 (past the "
+                           "signed 64-bit range); use a later epoch", id);
+    return MINTID_OK;
+}

@@ -1,0 +1,179 @@
+-- make bench (LuaJIT part): each call through resty.mintid (the FFI) next to
+-- the same call through mintid (the Lua C API), and the floor, measured in
+-- the same run: ffi.string of a 26- or 36-byte buffer whose content changes
+-- each call, the result kept. Prints the targets and whether they were met;
+-- never fails on timing (these machines are shared and noisy).
+local ffi = require "ffi"
+local resty = require "resty.mintid"
+local mintid = require "mintid"
+
+local clock, format = os.clock, string.format
+
+local ROUND = tonumber(os.getenv("BENCH_SECONDS") or "") or 0.03
+local ROUNDS = 7
+local FLOOR_TARGET = 1.8  -- FFI ulid()/uuid7() at most this many floors
+local SPEEDUP_TARGET = 1.2 -- every FFI call at least this much faster than the C API
+
+-- Results are stored here, so that the JIT cannot drop an unused string.
+local sink = {}
+
+-- A loop of its own for each call (its own trace), running f n times.
+local function loop_of(f)
+   return assert(load([[
+      local f, sink = ...
+      return function(n)
+         for _ = 1, n do sink[1] = f() end
+      end]], "=bench"))(f, sink)
+end
+
+local function seconds(run, n)
+   local t0 = clock()
+   run(n)
+   return clock() - t0
+end
+
+local function calibrate(run)
+   local n = 1000
+   while true do
+      local dt = seconds(run, n)
+      if dt >= ROUND then return n end
+      n = n * (dt > 0.002 and math.ceil(ROUND / dt * 1.1) or 10)
+   end
+end
+
+local function median(t)
+   table.sort(t)
+   return t[(#t + 1) / 2]
+end
+
+-- ns per call of each function, the rounds of all of them interleaved so
+-- that a slow moment of the machine weighs on each alike.
+local function measure(...)
+   local fs = { ... }
+   local runs, ns, counts = {}, {}, {}
+   for i, f in ipairs(fs) do
+      runs[i] = loop_of(f)
+      counts[i] = calibrate(runs[i])
+      ns[i] = {}
+   end
+   for r = 1, ROUNDS do
+      for i = 1, #fs do
+         ns[i][r] = seconds(runs[i], counts[i]) / counts[i] * 1e9
+      end
+   end
+   local out = {}
+   for i = 1, #fs do out[i] = median(ns[i]) end
+   return unpack(out)
+end
+
+-- The floor: ffi.string of a buffer of len bytes, one byte changed per call.
+local function floor_of(len)
+   local buf = ffi.new("char[?]", len)
+   ffi.fill(buf, len, 65)
+   local k = 0
+   return function()
+      k = k + 1
+      buf[k % len] = 65 + k % 26
+      return ffi.string(buf, len)
+   end
+end
+local floors = { [26] = floor_of(26), [36] = floor_of(36), [28] = floor_of(28), [21] = floor_of(21) }
+
+-- Generators of both bindings. A snowflake generator gives at most 4096 IDs
+-- per ms (244 ns each), slower than either binding: both rotate over 16
+-- machine IDs so that the call, not that limit, is measured.
+local function both(make)
+   return make(resty), make(mintid)
+end
+local ulid_f, ulid_c = both(function(m) return m.ulid_generator() end)
+local uuid7_f, uuid7_c = both(function(m) return m.uuid7_generator() end)
+local uuid4_f, uuid4_c = both(function(m) return m.uuid4_generator() end)
+local rel_f, rel_c = both(function(m) return m.relative_generator { secret = "bench-secret-0123456789abcdef" } end)
+local nano_f, nano_c = both(function(m) return m.nanoid_generator { size = 16, alphabet = "0123456789abcdef" } end)
+local function snowflakes(m)
+   local gens, i = {}, 0
+   for id = 0, 15 do gens[id + 1] = m.snowflake_generator { machine_id = id, epoch = 1288834974657 } end
+   return function()
+      i = i % 16 + 1
+      return gens[i]:next()
+   end
+end
+local snow_f, snow_c = snowflakes(resty), snowflakes(mintid)
+
+local ULID, UUID, REL = mintid.ulid(), mintid.uuid7(), rel_c:next("customer-42")
+local SNOW = snowflakes(mintid)()
+
+-- name, FFI call, C API call, length of the text (for the floor column)
+local rows = {
+   { "ulid()", function() return resty.ulid() end, function() return mintid.ulid() end, 26 },
+   { "uuid7()", function() return resty.uuid7() end, function() return mintid.uuid7() end, 36 },
+   { "uuid4()", function() return resty.uuid4() end, function() return mintid.uuid4() end, 36 },
+   { "nanoid()", function() return resty.nanoid() end, function() return mintid.nanoid() end, 21 },
+   { "ulid_generator():next()", function() return ulid_f:next() end, function() return ulid_c:next() end, 26 },
+   { "uuid7_generator():next()", function() return uuid7_f:next() end, function() return uuid7_c:next() end, 36 },
+   { "uuid4_generator():next()", function() return uuid4_f:next() end, function() return uuid4_c:next() end, 36 },
+   { "relative_generator():next(key)", function() return rel_f:next("customer-42") end,
+      function() return rel_c:next("customer-42") end, 28 },
+   { "snowflake_generator():next() x16", snow_f, snow_c, 21 },
+   { "nanoid_generator{16, hex}:next()", function() return nano_f:next() end,
+      function() return nano_c:next() end, 21 },
+   { "parse_ulid(text)", function() return resty.parse_ulid(ULID) end, function() return mintid.parse_ulid(ULID) end },
+   { "parse_uuid(text)", function() return resty.parse_uuid(UUID) end, function() return mintid.parse_uuid(UUID) end },
+   { "parse_relative(text)", function() return resty.parse_relative(REL) end,
+      function() return mintid.parse_relative(REL) end },
+   { "parse_snowflake(text)", function() return resty.parse_snowflake(SNOW) end,
+      function() return mintid.parse_snowflake(SNOW) end },
+   { "ulid_to_uuid(text)", function() return resty.ulid_to_uuid(ULID) end,
+      function() return mintid.ulid_to_uuid(ULID) end, 36 },
+   { "uuid_to_ulid(text)", function() return resty.uuid_to_ulid(UUID) end,
+      function() return mintid.uuid_to_ulid(UUID) end, 26 },
+}
+
+print(format("mintid %s on %s; median of %d rounds of ~%.0f ms each", mintid._VERSION,
+   jit and jit.version or _VERSION, ROUNDS, ROUND * 1000))
+print()
+print(format("%-34s %9s %9s %9s %9s %9s", "call", "FFI ns", "C API ns", "floor ns", "C/FFI", "FFI/floor"))
+
+local results, slowest = {}, nil
+for _, row in ipairs(rows) do
+   local name, ffi_call, c_call, len = row[1], row[2], row[3], row[4]
+   local f_ns, c_ns, floor_ns = measure(ffi_call, c_call, floors[len or 26])
+   local speedup = c_ns / f_ns
+   results[name] = { ffi = f_ns, c = c_ns, floor = floor_ns }
+   if not slowest or speedup < slowest.speedup then slowest = { name = name, speedup = speedup } end
+   print(format("%-34s %9.1f %9.1f %9.1f %8.2fx %8.2fx%s", name, f_ns, c_ns, floor_ns, speedup,
+      f_ns / floor_ns, len and "" or " (16-byte value)"))
+end
+
+print()
+local function target(text, ok)
+   print(format("%-66s %s", text, ok and "met" or "NOT met"))
+end
+for _, name in ipairs({ "ulid()", "uuid7()" }) do
+   local r = results[name]
+   target(format("target: FFI %s within %.1fx of the floor: %.2fx", name, FLOOR_TARGET, r.ffi / r.floor),
+      r.ffi / r.floor <= FLOOR_TARGET)
+end
+target(format("target: every FFI call >= %.1fx faster than the C API: slowest %s %.2fx", SPEEDUP_TARGET,
+   slowest.name, slowest.speedup), slowest.speedup >= SPEEDUP_TARGET)
+
+-- What one clock read costs here, which bounds every clocked call whatever
+-- the binding: on some VMs (their clock source) it is several floors.
+local clock_ok, clock_ns = pcall(function()
+   ffi.cdef [[
+      struct mintid_bench_timespec { long tv_sec; long tv_nsec; };
+      int clock_gettime(int clock_id, struct mintid_bench_timespec *ts);
+   ]]
+   local ts = ffi.new("struct mintid_bench_timespec")
+   return (measure(function()
+      ffi.C.clock_gettime(0, ts) -- CLOCK_REALTIME, as the core reads it
+      return ts.tv_nsec
+   end))
+end)
+if clock_ok then
+   print(format("context: one clock_gettime(CLOCK_REALTIME) costs %.1f ns here; every clocked call", clock_ns))
+   print("(ULID, UUIDv7, relative, snowflake) reads the clock once, whatever the binding.")
+end
+print()
+print("floor = ffi.string of a buffer of the ID's length (26 for parse rows) changed each call.")
+print("parse_* return the C module's value userdata, decoded by the FFI in place.")

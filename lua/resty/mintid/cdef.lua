@@ -1,0 +1,145 @@
+-- resty.mintid.cdef: the FFI declarations of mintid's ABI.
+-- Generated from src/mintid.h by tools/gen_cdef.py (make cdef): do not edit.
+return {
+    cdef = [[
+typedef struct {
+    int64_t last_ms;
+    uint8_t counter[10];
+    uint32_t generation;
+} mintid_monotonic;
+typedef struct {
+    mintid_monotonic st;
+} mintid_ulid_gen;
+typedef struct {
+    mintid_monotonic st;
+} mintid_uuid7_gen;
+typedef struct {
+    uint32_t h[8];
+    uint64_t length;
+    uint8_t block[64];
+    size_t used;
+} mintid_sha256_ctx;
+typedef struct {
+    mintid_sha256_ctx inner, outer;
+    mintid_monotonic st;
+    uint8_t cached_key[64];
+    size_t cached_len;
+    uint32_t cached_tag;
+    int cached;
+} mintid_relative_gen;
+typedef struct {
+    __attribute__((aligned(8))) uint64_t state;
+    int64_t epoch;
+    int64_t max_wait_ms;
+    uint32_t machine_id;
+    uint32_t generation;
+} mintid_snowflake_gen;
+typedef struct {
+    uint8_t alphabet[256];
+    uint32_t n;
+    uint32_t mask;
+    size_t size;
+    size_t step;
+} mintid_nanoid_spec;
+const char *mintid_strerror(int code);
+void mintid_ulid_encode(const uint8_t id[16], char out[26]);
+int mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err);
+void mintid_ulid_gen_init(mintid_ulid_gen *g);
+void mintid_uuid_encode(const uint8_t id[16], char out[36]);
+int mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err);
+void mintid_uuid7_gen_init(mintid_uuid7_gen *g);
+void mintid_relative_encode(const uint8_t id[16], char out[28]);
+void mintid_relative_prefix(uint32_t tag, char out[7]);
+int mintid_relative_decode(const char *text, size_t len, uint8_t out[16], char *err);
+int mintid_relative_gen_init(mintid_relative_gen *g, const uint8_t *secret, size_t secret_len,
+    const uint8_t *salt, size_t salt_len, char *err);
+void mintid_relative_gen_wipe(mintid_relative_gen *g);
+uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g, const uint8_t *key, size_t key_len);
+int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id, int64_t epoch,
+    char *err);
+int mintid_snowflake_check_epoch(int64_t epoch, char *err);
+void mintid_snowflake_split(uint64_t id, int64_t epoch, int64_t *timestamp, uint32_t *machine_id,
+    uint32_t *sequence);
+int mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t max_timestamp,
+    int64_t *timestamp, char *err);
+int mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
+int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
+    int64_t size, char *err);
+int mintid_ulid_text(char out[26], char *err);
+int mintid_uuid7_text(char out[36], char *err);
+int mintid_uuid4_text(char out[36], char *err);
+int mintid_nanoid_text(const mintid_nanoid_spec *s, char *out, char *err);
+int mintid_ulid_gen_next_text(mintid_ulid_gen *g, char out[26], char *err);
+int mintid_uuid7_gen_next_text(mintid_uuid7_gen *g, char out[36], char *err);
+int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, size_t key_len,
+    char out[28], char *err);
+int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *err);
+int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err);
+int mintid_uuid_to_ulid_text(const char *text, size_t len, char out[26], char *err);
+size_t mintid_abi_sizeof(const char *type_name);
+]],
+    -- every struct declared above, checked against mintid_abi_sizeof
+    structs = {
+        "mintid_monotonic",
+        "mintid_ulid_gen",
+        "mintid_uuid7_gen",
+        "mintid_sha256_ctx",
+        "mintid_relative_gen",
+        "mintid_snowflake_gen",
+        "mintid_nanoid_spec",
+    },
+    functions = {
+        "mintid_strerror",
+        "mintid_ulid_encode",
+        "mintid_ulid_decode",
+        "mintid_ulid_gen_init",
+        "mintid_uuid_encode",
+        "mintid_uuid_decode",
+        "mintid_uuid7_gen_init",
+        "mintid_relative_encode",
+        "mintid_relative_prefix",
+        "mintid_relative_decode",
+        "mintid_relative_gen_init",
+        "mintid_relative_gen_wipe",
+        "mintid_relative_gen_tag",
+        "mintid_snowflake_gen_init",
+        "mintid_snowflake_check_epoch",
+        "mintid_snowflake_split",
+        "mintid_snowflake_timestamp",
+        "mintid_snowflake_parse_decimal",
+        "mintid_nanoid_spec_init",
+        "mintid_ulid_text",
+        "mintid_uuid7_text",
+        "mintid_uuid4_text",
+        "mintid_nanoid_text",
+        "mintid_ulid_gen_next_text",
+        "mintid_uuid7_gen_next_text",
+        "mintid_relative_gen_next_text",
+        "mintid_snowflake_gen_next_text",
+        "mintid_ulid_to_uuid_text",
+        "mintid_uuid_to_ulid_text",
+        "mintid_abi_sizeof",
+    },
+    constants = {
+        MINTID_EAGAIN = -6,
+        MINTID_EARG = -7,
+        MINTID_ECLOCK = -5,
+        MINTID_EFORK = -9,
+        MINTID_ENOMEM = -8,
+        MINTID_EOVERFLOW = -3,
+        MINTID_EPARSE = -1,
+        MINTID_ERANDOM = -4,
+        MINTID_ERANGE = -2,
+        MINTID_ERRMSG_SIZE = 128,
+        MINTID_MAX_MS = 281474976710655,
+        MINTID_NANOID_DEFAULT_SIZE = 21,
+        MINTID_NANOID_MAX_SIZE = 1048576,
+        MINTID_OK = 0,
+        MINTID_RELATIVE_CACHED_KEY_MAX = 64,
+        MINTID_RELATIVE_PREFIX_LEN = 7,
+        MINTID_RELATIVE_TEXT_LEN = 28,
+        MINTID_SNOWFLAKE_DECIMAL_MAX = 20,
+        MINTID_ULID_TEXT_LEN = 26,
+        MINTID_UUID_TEXT_LEN = 36,
+    },
+}

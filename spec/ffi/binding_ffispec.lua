@@ -1,0 +1,294 @@
+-- resty.mintid under LuaJIT: what only the FFI binding has. Run by
+-- spec/run.sh in its resty.mintid pass only (busted --pattern=_ffispec).
+local h = require "helper"
+local ffi = require "ffi"
+local resty = require "resty.mintid"
+local mintid = require "mintid"
+local abi = require "resty.mintid.cdef"
+
+local LIB = package.searchpath("mintid.core", package.cpath)
+local C = ffi.load(LIB)
+
+-- Every pattern an ID of the hot paths matches.
+local HOT = {
+    { "ulid()", function() return resty.ulid() end, h.ULID_PATTERN },
+    { "uuid7()", function() return resty.uuid7() end, h.UUID_PATTERN },
+    { "uuid4()", function() return resty.uuid4() end, h.UUID_PATTERN },
+    { "nanoid()", function() return resty.nanoid() end, "^[%w_-]+$" },
+}
+
+describe("resty.mintid (LuaJIT FFI)", function()
+    describe("the library and its declarations", function()
+        it("is found through package.cpath, as require finds mintid.core", function()
+            assert.is_string(LIB)
+            assert.is_truthy(LIB:find("mintid[/\\]core%.so$"), LIB)
+            assert.are.equal(26, #resty.ulid())
+        end)
+
+        it("declares every struct with the size the library reports", function()
+            assert.is_true(#abi.structs >= 7)
+            for _, name in ipairs(abi.structs) do
+                local reported = tonumber(C.mintid_abi_sizeof(name))
+                assert.is_true(reported > 0, name .. ": the library does not know this struct")
+                assert.are.equal(reported, ffi.sizeof(name), name)
+            end
+            assert.are.equal(0, tonumber(C.mintid_abi_sizeof("no_such_struct")))
+            assert.are.equal(0, tonumber(C.mintid_abi_sizeof(nil)))
+        end)
+
+        it("exports exactly luaopen_mintid_core and the declared functions (nm -D)", function()
+            local nm = io.popen("nm -D --defined-only '" .. LIB .. "' 2>&1")
+            local exported, n = {}, 0
+            for line in nm:lines() do
+                local name = line:match("^%x+%s+[TDBRW]%s+([%w_]+)$")
+                if name then exported[name] = true; n = n + 1 end
+            end
+            nm:close()
+            local want = { luaopen_mintid_core = true }
+            for _, f in ipairs(abi.functions) do want[f] = true end
+            for name in pairs(exported) do
+                assert.is_true(want[name] ~= nil, "exported but not declared (a hidden name leaks?): " .. name)
+            end
+            for name in pairs(want) do
+                assert.is_true(exported[name] ~= nil, "declared but not exported: " .. name)
+            end
+        end)
+
+        it("loads a second time without declaring the types again", function()
+            local saved = package.loaded["resty.mintid"]
+            package.loaded["resty.mintid"] = nil
+            local again = require "resty.mintid"
+            package.loaded["resty.mintid"] = saved
+            assert.are_not.equal(saved, again)
+            assert.is_truthy(again.ulid():match(h.ULID_PATTERN))
+        end)
+    end)
+
+    describe("one library for both bindings", function()
+        it("mintid and resty.mintid share the default generators: interleaved IDs strictly increase", function()
+            for _, kind in ipairs({ "ulid", "uuid7" }) do
+                local turn = 0
+                h.assert_strictly_increasing(function()
+                    turn = turn + 1
+                    return (turn % 2 == 0 and mintid or resty)[kind]()
+                end, 20000, kind == "ulid" and h.ULID_PATTERN or h.UUID_PATTERN, kind .. " (both bindings)")
+            end
+        end)
+
+        it("hot paths are FFI calls, and hooked generators the C module's", function()
+            assert.are_not.equal(mintid.ulid, resty.ulid)
+            local hooked = resty.ulid_generator { clock = function() return 1 end }
+            local plain = resty.ulid_generator()
+            assert.are.equal(getmetatable(mintid.ulid_generator()), getmetatable(hooked))
+            assert.are_not.equal(getmetatable(hooked), getmetatable(plain))
+            assert.are.equal(getmetatable(plain), getmetatable(resty.ulid_generator()))
+        end)
+    end)
+
+    describe("errors", function()
+        -- Each case runs on both modules from the same line, so the whole
+        -- message (position, function name, argument number) must agree.
+        local SECRET = "0123456789abcdef"
+        local function objects(m)
+            return {
+                m = m,
+                r = m.relative_generator { secret = SECRET },
+                u = m.ulid_generator(),
+                s = m.snowflake_generator(),
+                n = m.nanoid_generator(),
+                v4 = m.uuid4_generator(),
+            }
+        end
+        local cases = {
+            function(o) local x = o.r:next(4.5) return x end,
+            function(o) local x = o.r.next(o.r) return x end,
+            function(o) local x = o.r:next({}) return x end,
+            function(o) local x = o.r:prefix() return x end,
+            function(o) local x = o.r.tag() return x end,
+            function(o) local x = o.r:next_value(nil) return x end,
+            function(o) local x = o.r.next(o.u, "k") return x end,
+            function(o) local x = o.r:next(ffi.new("uint64_t", 2 ^ 63)) return x end,
+            function(o) local x = o.r:tag(ffi.new("int32_t", 5)) return x end,
+            function(o) local x = o.u.next(5) return x end,
+            function(o) local x = o.u.next() return x end,
+            function(o) local x = o.u.next_value(o.r) return x end,
+            function(o) local x = o.s.next(nil) return x end,
+            function(o) local x = o.n.next(o.s) return x end,
+            function(o) local x = o.v4.next_value() return x end,
+            function(o) local x = o.m.nanoid(0) return x end,
+            function(o) local x = o.m.nanoid(1.5) return x end,
+            function(o) local x = o.m.nanoid(false, "ab") return x end,
+            function(o) local x = o.m.nanoid(5, "aa") return x end,
+            function(o) local x = o.m.parse_ulid(nil) return x end,
+            function(o) local x = o.m.parse_uuid({}) return x end,
+            function(o) local x = o.m.ulid_to_uuid(true) return x end,
+            function(o) local x = o.m.parse_snowflake("1", -5) return x end,
+            function(o) local x = o.m.parse_snowflake({}) return x end,
+            function(o) local x = o.m.relative_range(5) return x end,
+            function(o) local x = o.m.relative_generator { secret = "short" } return x end,
+            function(o) local x = o.m.relative_generator { secret = SECRET, salt = 5 } return x end,
+            function(o) local x = o.m.snowflake_generator { machine_id = 5000 } return x end,
+            function(o) local x = o.m.snowflake_generator { machine_id = false } return x end,
+            function(o) local x = o.m.nanoid_generator { size = 0 } return x end,
+            function(o) local x = o.m.ulid_generator { secret = SECRET } return x end,
+            function(o) local x = o.m.uuid7_generator(5) return x end,
+            function(o) local x = o.m.parse_ulid() return x end,
+            function(o) local x = o.m.parse_snowflake() return x end,
+            function(o) local x = o.m.relative_range() return x end,
+            function(o) local x = o.m.ulid_to_uuid() return x end,
+            function(o) local x = o.m.nanoid(nil, 5) return x end,
+        }
+
+        it("are the C module's, word for word", function()
+            local c, f = objects(mintid), objects(resty)
+            getmetatable(c.n).__gc(c.n)
+            getmetatable(f.n).__gc(f.n)
+            for i, case in ipairs(cases) do
+                local ok_c, msg_c = pcall(case, c)
+                local _, msg_f = pcall(case, f)
+                assert.is_false(ok_c, "case " .. i .. " raised nothing")
+                assert.are.equal(msg_c, msg_f, "case " .. i)
+            end
+            -- a closed generator
+            local ok_c, msg_c = pcall(function(o) local x = o.n:next() return x end, c)
+            local ok_f, msg_f = pcall(function(o) local x = o.n:next() return x end, f)
+            assert.is_false(ok_c or ok_f)
+            assert.are.equal((msg_c:gsub("^[^:]*:%d+: ", "")), (msg_f:gsub("^[^:]*:%d+: ", "")))
+        end)
+
+        it("integer keys, int64 cdata included, give the C module's tags", function()
+            local c, f = objects(mintid), objects(resty)
+            local keys = { 42, -7, 0, 2 ^ 53, ffi.new("int64_t", -5), ffi.new("uint64_t", 123),
+                (ffi.new("int64_t", 2 ^ 62) - 1) * 2 + 1 } -- 2^63 - 1
+            for _, key in ipairs(keys) do
+                assert.are.equal(c.r:tag(key), f.r:tag(key), tostring(key))
+                assert.are.equal(c.r:prefix(key), f.r:prefix(key), tostring(key))
+                assert.are.equal(c.r:next(key):sub(1, 7), f.r:next(key):sub(1, 7), tostring(key))
+            end
+        end)
+
+        it("bad data: the same nil, message", function()
+            for _, text in ipairs({ "", "x", ("Z"):rep(26), ("U"):rep(26), "8ZZZZZZZZZZZZZZZZZZZZZZZZZ" }) do
+                for _, name in ipairs({ "parse_ulid", "parse_uuid", "parse_relative", "ulid_to_uuid",
+                    "uuid_to_ulid", "relative_range", "parse_snowflake" }) do
+                    local v1, m1 = mintid[name](text)
+                    local v2, m2 = resty[name](text)
+                    assert.are.equal(v1 == nil, v2 == nil, name .. " " .. text)
+                    assert.are.equal(m1, m2, name .. " " .. text)
+                end
+            end
+        end)
+    end)
+
+    describe("shared output buffers", function()
+        it("serve interleaved coroutines: every ID distinct and well-formed", function()
+            local gens = {
+                { "ulid_generator", resty.ulid_generator(), h.ULID_PATTERN },
+                { "relative_generator", resty.relative_generator { secret = "0123456789abcdef" }, h.RELATIVE_PATTERN },
+                { "snowflake_generator", resty.snowflake_generator { machine_id = 3 }, "^%d+$" },
+            }
+            local seen, count = {}, 0
+            local function add(id, pattern, label)
+                assert(type(id) == "string" and id:match(pattern), label .. ": " .. tostring(id))
+                assert(not seen[id], label .. ": repeated " .. id)
+                seen[id] = true
+                count = count + 1
+            end
+            local cos = {}
+            for c = 1, 8 do
+                cos[c] = coroutine.wrap(function()
+                    for i = 1, 500 do
+                        local hot = HOT[(c + i) % #HOT + 1]
+                        local id = hot[2]()
+                        coroutine.yield()
+                        add(id, hot[3], hot[1])
+                        local g = gens[(c + i) % #gens + 1]
+                        local gid = g[2]:next("key-" .. c)
+                        coroutine.yield()
+                        add(gid, g[3], g[1])
+                    end
+                    return "done"
+                end)
+            end
+            local running = #cos
+            while running > 0 do
+                running = 0
+                for c = 1, #cos do
+                    if cos[c] and cos[c]() == "done" then cos[c] = false end
+                    if cos[c] then running = running + 1 end
+                end
+            end
+            assert.are.equal(8 * 500 * 2, count)
+        end)
+    end)
+
+    describe("generators in memory the GC owns", function()
+        it("a collected generator leaves its last ID string unchanged", function()
+            local makers = {
+                function() return resty.ulid_generator(), function(g) return g:next() end end,
+                function() return resty.uuid7_generator(), function(g) return g:next() end end,
+                function() return resty.relative_generator { secret = "0123456789abcdef" }, function(g) return g:next("k") end end,
+                function() return resty.snowflake_generator(), function(g) return g:next() end end,
+                function() return resty.nanoid_generator { size = 30 }, function(g) return g:next() end end,
+            }
+            for i, make in ipairs(makers) do
+                local g, call = make()
+                local id = call(g)
+                local copy = table.concat({ id:byte(1, -1) }, ",")
+                g = nil -- luacheck: ignore
+                collectgarbage()
+                collectgarbage()
+                -- the buffers are written again by other calls
+                for _ = 1, 100 do resty.ulid(); resty.uuid7(); resty.nanoid(30) end
+                local other, other_call = make()
+                other_call(other)
+                assert.are.equal(copy, table.concat({ id:byte(1, -1) }, ","), "maker " .. i)
+            end
+        end)
+
+        it("a closed relative generator is refused, its key wiped", function()
+            local g = resty.relative_generator { secret = "0123456789abcdef" }
+            assert.is_truthy(g:next("k"))
+            getmetatable(g).__gc(g)
+            h.raises(function() return g:next("k") end, "attempt to use a closed mintid.RelativeGenerator")
+            h.raises(function() return g:prefix("k") end, "attempt to use a closed mintid.RelativeGenerator")
+            -- the core's wipe leaves no byte of the key schedule
+            local st = ffi.new("mintid_relative_gen")
+            assert.are.equal(0, C.mintid_relative_gen_init(st, "0123456789abcdef", 16, "", 0, nil))
+            C.mintid_relative_gen_wipe(st)
+            local bytes = ffi.cast("uint8_t *", st)
+            for i = 0, ffi.sizeof(st) - 1 do
+                assert(bytes[i] == 0, "byte " .. i .. " of a wiped relative generator")
+            end
+        end)
+
+        it("1M calls on the hot paths leave the Lua heap where it was", function()
+            local g = resty.ulid_generator()
+            local r = resty.relative_generator { secret = "0123456789abcdef" }
+            local s = resty.snowflake_generator()
+            local sample = resty.ulid()
+            local calls = {
+                resty.ulid, resty.uuid7, resty.uuid4, resty.nanoid,
+                function() return g:next() end,
+                function() return r:next("customer-42") end,
+                function() return s:next() end,
+                function() return resty.parse_ulid(sample) end,
+            }
+            local function run(n)
+                for i = 1, n do
+                    local id = calls[i % #calls + 1]()
+                    if id == nil then error("call " .. i .. " failed") end
+                end
+            end
+            run(10000) -- value pools and traces settle
+            collectgarbage()
+            collectgarbage()
+            local before = collectgarbage("count")
+            run(1000000)
+            collectgarbage()
+            collectgarbage()
+            local after = collectgarbage("count")
+            assert.is_true(after - before < 256, string.format("heap grew by %.0f KB", after - before))
+        end)
+    end)
+end)

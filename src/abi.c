@@ -1,0 +1,127 @@
+/*
+ * abi.c: the ABI for foreign callers. Each function composes core pieces
+ * into one whole call (clock, pool, generator step, text), so that LuaJIT's
+ * FFI, or a C program with no Lua, makes one crossing per ID, with output
+ * buffers of fixed size and nothing allocated.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* rc, after the ID was written to id by a core call that returned rc; on
+ * success its text form is written to out. */
+static int text_of(int rc, const uint8_t id[16], void (*encode)(const uint8_t *id, char *out), char *out)
+{
+    if (rc == MINTID_OK)
+        encode(id, out);
+    return rc;
+}
+
+int mintid_ulid_text(char out[26], char *err)
+{
+    uint8_t id[16];
+
+    return text_of(mintid_default_ulid(id, err), id, mintid_ulid_encode, out);
+}
+
+int mintid_uuid7_text(char out[36], char *err)
+{
+    uint8_t id[16];
+
+    return text_of(mintid_default_uuid7(id, err), id, mintid_uuid_encode, out);
+}
+
+int mintid_uuid4_text(char out[36], char *err)
+{
+    uint8_t id[16];
+
+    return text_of(mintid_default_uuid4(id, err), id, mintid_uuid_encode, out);
+}
+
+/* The pool's ctx is the err buffer, so an OS failure keeps its reason. */
+int mintid_nanoid_text(const mintid_nanoid_spec *s, char *out, char *err)
+{
+    return mintid_nanoid_generate(s, mintid_random_pool, err, (uint8_t *)out, err);
+}
+
+int mintid_ulid_gen_next_text(mintid_ulid_gen *g, char out[26], char *err)
+{
+    uint8_t id[16];
+    int64_t now;
+    int rc = mintid_clock_ms(&now, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_ulid_gen_next(g, now, mintid_random_pool, err, id, err);
+    return text_of(rc, id, mintid_ulid_encode, out);
+}
+
+int mintid_uuid7_gen_next_text(mintid_uuid7_gen *g, char out[36], char *err)
+{
+    uint8_t id[16];
+    int64_t now;
+    int rc = mintid_clock_ms(&now, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_uuid7_gen_next(g, now, mintid_random_pool, err, id, err);
+    return text_of(rc, id, mintid_uuid_encode, out);
+}
+
+int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, size_t key_len,
+                                  char out[28], char *err)
+{
+    uint8_t id[16];
+    int64_t now;
+    int rc = mintid_clock_ms(&now, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_relative_gen_next(g, now, key, key_len, mintid_random_pool, err, id, err);
+    return text_of(rc, id, mintid_relative_encode, out);
+}
+
+int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *err)
+{
+    uint64_t id = 0, saved = g->state;
+    int rc = mintid_snowflake_gen_next(g, &id, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    rc = mintid_snowflake_check_signed(id, err);
+    if (rc != MINTID_OK) {
+        g->state = saved;
+        return rc;
+    }
+    return (int)mintid_snowflake_format_decimal(id, out);
+}
+
+int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err)
+{
+    uint8_t id[16];
+
+    return text_of(mintid_ulid_decode(text, len, id, err), id, mintid_uuid_encode, out);
+}
+
+int mintid_uuid_to_ulid_text(const char *text, size_t len, char out[26], char *err)
+{
+    uint8_t id[16];
+
+    return text_of(mintid_uuid_decode(text, len, id, err), id, mintid_ulid_encode, out);
+}
+
+size_t mintid_abi_sizeof(const char *type_name)
+{
+    static const struct { const char *name; size_t size; } sizes[] = {
+        { "mintid_monotonic", sizeof(mintid_monotonic) },
+        { "mintid_ulid_gen", sizeof(mintid_ulid_gen) },
+        { "mintid_uuid7_gen", sizeof(mintid_uuid7_gen) },
+        { "mintid_sha256_ctx", sizeof(mintid_sha256_ctx) },
+        { "mintid_relative_gen", sizeof(mintid_relative_gen) },
+        { "mintid_snowflake_gen", sizeof(mintid_snowflake_gen) },
+        { "mintid_nanoid_spec", sizeof(mintid_nanoid_spec) },
+    };
+    size_t i;
+
+    for (i = 0; type_name != NULL && i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(sizes[i].name, type_name) == 0)
+            return sizes[i].size;
+    return 0;
+}
