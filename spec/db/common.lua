@@ -115,4 +115,17 @@ function M.assert_one_key(rows, key, got)
     end
 end
 
+--- Every row of a query on a LuaSQL connection, as tables by column name.
+function M.rows(conn, sql)
+    local cur = assert(conn:execute(sql))
+    local rows = {}
+    local row = cur:fetch({}, "a")
+    while row do
+        rows[#rows + 1] = row
+        row = cur:fetch({}, "a")
+    end
+    cur:close()
+    return rows
+end
+
 return M

@@ -11,15 +11,7 @@ describe("PostgreSQL (LuaSQL)", function()
     local env, conn
 
     local function query(sql)
-        local cur = assert(conn:execute(sql))
-        local rows = {}
-        local row = cur:fetch({}, "a")
-        while row do
-            rows[#rows + 1] = row
-            row = cur:fetch({}, "a")
-        end
-        cur:close()
-        return rows
+        return db.rows(conn, sql)
     end
 
     local function exec(sql)

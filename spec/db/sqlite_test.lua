@@ -11,14 +11,7 @@ describe("SQLite (LuaSQL)", function()
 
     -- One row result of a query, or all of them with `all`.
     local function query(sql, all)
-        local cur = assert(conn:execute(sql))
-        local rows = {}
-        local row = cur:fetch({}, "a")
-        while row do
-            rows[#rows + 1] = row
-            row = cur:fetch({}, "a")
-        end
-        cur:close()
+        local rows = db.rows(conn, sql)
         if all then return rows end
         return rows[1]
     end
