@@ -1,6 +1,7 @@
 -- The command-line tool bin/mintid (README "Command line"), run as a
 -- subprocess by the Lua running this suite, on the module the suite tests
--- (LUA_PATH and LUA_CPATH are inherited).
+-- (LUA_PATH and LUA_CPATH are this process's package.path and cpath, which
+-- busted may have set from .busted rather than the environment).
 local h = require "helper"
 local mintid = require "mintid"
 
@@ -19,7 +20,9 @@ teardown(function() os.remove(errfile) end)
 -- io.popen's close gives no status on Lua 5.1: the shell echoes it last.
 local function run(args, env)
     local words = {}
-    for name, value in pairs(env or {}) do
+    local vars = { LUA_PATH = package.path, LUA_CPATH = package.cpath }
+    for name, value in pairs(env or {}) do vars[name] = value end
+    for name, value in pairs(vars) do
         words[#words + 1] = value and (name .. "=" .. quote(value)) or ("-u " .. name)
     end
     table.sort(words)
