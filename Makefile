@@ -22,7 +22,7 @@ MODULE_LDFLAGS := $(if $(filter Darwin,$(shell uname -s)),-bundle -undefined dyn
 
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
-           src/random.c src/clock.c src/default.c src/abi.c
+           src/chacha20.c src/random.c src/clock.c src/default.c src/abi.c
 CORE_HDR = src/mintid.h src/internal.h src/platform.h
 BIND_SRC = src/lua_mintid.c
 BIND_HDR = src/lua_compat.h

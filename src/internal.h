@@ -60,6 +60,19 @@ int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
  * prepare handler first: locks are always taken as (its lock, pool lock). */
 void mintid_random_fork_init(void);
 
+/* chacha20.c: nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream,
+ * the first with block counter `counter`. */
+void mintid_chacha20_blocks(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
+                            uint8_t *out, size_t nblocks);
+
+/* random.c: the pool's generator takes a new key from the OS before its
+ * output under one key would pass this many bytes. */
+#define MINTID_RANDOM_RESEED_BYTES ((size_t)1 << 20)
+
+/* random.c: how many keys the pool's generator has taken from the OS in
+ * this process so far (the tests watch the reseeds with it). */
+uint64_t mintid_random_reseeds(void);
+
 /* random.c: which process this is, as generator state records it: a value
  * that differs in every process forked from this one (and in their own
  * children), read without a system call. A generator whose state carries
