@@ -233,7 +233,13 @@ test-nginx: $(BUILD)/jit/mintid/core.so
 	BUILD='$(BUILD)' sh spec/nginx/run.sh
 test: $(BUILD)/jit/mintid/core.so
 
-bench: $(MODULE) $(BUILD)/jit/mintid/core.so
+# The C core alone (bench/core.c): no Lua, the same objects as the module.
+$(BUILD)/bench_core: bench/core.c $(CORE_OBJ)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
+
+bench: $(MODULE) $(BUILD)/jit/mintid/core.so $(BUILD)/bench_core
+	$(BUILD)/bench_core
+	@echo
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
 	@echo
 	@echo "LuaJIT: resty.mintid (FFI) against mintid (Lua C API)"
