@@ -64,16 +64,6 @@
 #  endif
 #endif
 
-/* The generation is written by one thread and read by any without the lock:
- * atomic loads and stores where the compiler has them. */
-#if defined(__GNUC__) || defined(__clang__)
-#  define LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#  define STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#else
-#  define LOAD_ACQUIRE(p) (*(p))
-#  define STORE_RELEASE(p, v) (*(p) = (v))
-#endif
-
 #define RANDOM_FAILED "OS random source failed"
 
 #ifdef _WIN32
@@ -231,20 +221,20 @@ static void sentinel_setup(void)
         return;
     }
     fork_sentinel = p;
-    STORE_RELEASE(fork_sentinel, 1);
+    MINTID_STORE_RELEASE(fork_sentinel, 1);
 }
 
 /* With pool_lock held. */
 static void sentinel_check_locked(void)
 {
-    if (fork_sentinel != NULL && LOAD_ACQUIRE(fork_sentinel) == 0)
+    if (fork_sentinel != NULL && MINTID_LOAD_ACQUIRE(fork_sentinel) == 0)
         new_process_locked();
 }
 
 /* The hot path: one load; the lock only in a new process's first call. */
 static void sentinel_check(void)
 {
-    if (fork_sentinel != NULL && LOAD_ACQUIRE(fork_sentinel) == 0) {
+    if (fork_sentinel != NULL && MINTID_LOAD_ACQUIRE(fork_sentinel) == 0) {
         mintid_lock_take(&pool_lock);
         sentinel_check_locked();
         mintid_lock_release(&pool_lock);
@@ -271,16 +261,16 @@ static void pool_forget_locked(void)
 static void pool_register(void)
 {
     pool_fork_safe = 1;
-    STORE_RELEASE(&pool_registered, 1);
+    MINTID_STORE_RELEASE(&pool_registered, 1);
 }
 #else
 static void new_process_locked(void)
 {
     pool_forget_locked();
-    STORE_RELEASE(&fork_generation, fork_generation + 1);
+    MINTID_STORE_RELEASE(&fork_generation, fork_generation + 1);
 #ifdef MINTID_HAVE_WIPEONFORK
     if (fork_sentinel != NULL)
-        STORE_RELEASE(fork_sentinel, 1); /* after the generation: see sentinel_check */
+        MINTID_STORE_RELEASE(fork_sentinel, 1); /* after the generation: see sentinel_check */
 #endif
 }
 
@@ -307,13 +297,13 @@ static void pool_register(void)
 #ifdef MINTID_HAVE_WIPEONFORK
     pool_fork_safe |= fork_sentinel != NULL;
 #endif
-    STORE_RELEASE(&pool_registered, 1);
+    MINTID_STORE_RELEASE(&pool_registered, 1);
 }
 #endif
 
 void mintid_random_fork_init(void)
 {
-    if (!LOAD_ACQUIRE(&pool_registered))
+    if (!MINTID_LOAD_ACQUIRE(&pool_registered))
         mintid_run_once(&pool_once, pool_register);
 }
 
@@ -322,11 +312,11 @@ uint32_t mintid_fork_generation(void)
     mintid_random_fork_init();
     sentinel_check();
 #ifdef _WIN32
-    return LOAD_ACQUIRE(&fork_generation);
+    return MINTID_LOAD_ACQUIRE(&fork_generation);
 #else
     /* Without fork handlers or sentinel nothing bumps the counter: the
      * process id tells processes apart instead, at a system call per read. */
-    return pool_fork_safe ? LOAD_ACQUIRE(&fork_generation) : (uint32_t)getpid();
+    return pool_fork_safe ? MINTID_LOAD_ACQUIRE(&fork_generation) : (uint32_t)getpid();
 #endif
 }
 
