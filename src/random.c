@@ -246,16 +246,6 @@ static void sentinel_check(void)
 #define sentinel_check() ((void)0)
 #endif
 
-/* Forget the key and every byte not yet handed out; the next draw takes a
- * new key from the OS. pool_lock is held. */
-static void pool_forget_locked(void)
-{
-    mintid_secure_zero(pool_key, sizeof pool_key);
-    mintid_secure_zero(pool, sizeof pool);
-    pool_keyed = 0;
-    pool_next = BATCH_SIZE;
-}
-
 #ifdef _WIN32
 /* No fork on Windows: one process, one generation. */
 static void pool_register(void)
@@ -266,7 +256,12 @@ static void pool_register(void)
 #else
 static void new_process_locked(void)
 {
-    pool_forget_locked();
+    /* Forget the key and every byte not yet handed out: the next draw
+     * takes a new key from the OS. */
+    mintid_secure_zero(pool_key, sizeof pool_key);
+    mintid_secure_zero(pool, sizeof pool);
+    pool_keyed = 0;
+    pool_next = BATCH_SIZE;
     MINTID_STORE_RELEASE(&fork_generation, fork_generation + 1);
 #ifdef MINTID_HAVE_WIPEONFORK
     if (fork_sentinel != NULL)
