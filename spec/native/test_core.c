@@ -1,6 +1,6 @@
 /*
  * test_core.c: native checks of the core's SHA-256, HMAC-SHA-256, relative-ID tags,
- * the ChaCha20 block function (RFC 8439), the pool's reseed bound and the bounded wait of a Snowflake generator on the OS clock, printed as TAP.
+ * the random pool's reseed bound and the bounded wait of a Snowflake generator on the OS clock, printed as TAP.
  * Usage: test_core [testdata-dir]
  *
  * The vector files are checked, and the published FIPS 180-4 and RFC 4231
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "mintid.h"
-#include "internal.h" /* the ChaCha20 block function, the pool's reseed count */
+#include "internal.h" /* the pool's reseed count */
 #include "tap.h"
 
 #define MAX_COLS 8
@@ -546,55 +546,7 @@ static void check_random_failures(void)
           "Nano ID: a failing source with err NULL is MINTID_ERANDOM");
 }
 
-/* ---- ChaCha20 (RFC 8439) and the pool built on it ------------------------ */
-
-static void hex_to_bytes(const char *hex, uint8_t *out, size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        unsigned v;
-
-        sscanf(hex + 2 * i, "%2x", &v);
-        out[i] = (uint8_t)v;
-    }
-}
-
-/* RFC 8439 section 2.3.2 (the block function) and 2.4.2 (the keystream
- * XORed into "Ladies and Gentlemen..."): key 00..1f, block counter 1. */
-static void check_chacha20_vectors(void)
-{
-    static const char block_232[] =
-        "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
-        "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e";
-    static const char cipher_242[] =
-        "6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
-        "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
-        "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
-        "5af90bbf74a35be6b40b8eedf2785e42874d";
-    static const char plain_242[] = "Ladies and Gentlemen of the class of '99: If I could offer you "
-                                    "only one tip for the future, sunscreen would be it.";
-    static const uint8_t nonce_232[12] = { 0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0 };
-    static const uint8_t nonce_242[12] = { 0, 0, 0, 0, 0, 0, 0, 0x4a, 0, 0, 0, 0 };
-    uint8_t key[32], want[114], got[128], one[64], two[128];
-    size_t i, n = sizeof plain_242 - 1;
-
-    for (i = 0; i < 32; i++)
-        key[i] = (uint8_t)i;
-    hex_to_bytes(block_232, want, 64);
-    mintid_chacha20_blocks(key, 1, nonce_232, got, 1);
-    check(n == 114 && memcmp(got, want, 64) == 0, "ChaCha20: RFC 8439 2.3.2 block function vector");
-
-    hex_to_bytes(cipher_242, want, n);
-    mintid_chacha20_blocks(key, 1, nonce_242, got, 2);
-    for (i = 0; i < n; i++)
-        got[i] ^= (uint8_t)plain_242[i];
-    check(memcmp(got, want, n) == 0, "ChaCha20: RFC 8439 2.4.2 keystream over two blocks encrypts the sunscreen text");
-
-    mintid_chacha20_blocks(key, 7, nonce_242, two, 2);
-    mintid_chacha20_blocks(key, 8, nonce_242, one, 1);
-    check(memcmp(two + 64, one, 64) == 0, "ChaCha20: the second block of a batch is the next counter's block");
-}
+/* ---- the random pool ------------------------------------------------------- */
 
 /* The pool takes a new key from the OS before one key's output passes
  * MINTID_RANDOM_RESEED_BYTES: drawing 4 bounds' worth takes 4 or 5 keys
@@ -695,7 +647,6 @@ int main(int argc, char **argv)
     check_relative_cache();
     check_random_failures();
     check_snowflake_wait();
-    check_chacha20_vectors();
     check_pool_reseed();
 
     return tap_done();
