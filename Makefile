@@ -22,7 +22,7 @@ MODULE_LDFLAGS := $(if $(filter Darwin,$(shell uname -s)),-bundle -undefined dyn
 
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
-           src/random.c src/clock.c src/default.c src/abi.c
+           src/chacha20.c src/random.c src/clock.c src/default.c src/abi.c
 CORE_HDR = src/mintid.h src/internal.h src/platform.h
 BIND_SRC = src/lua_mintid.c
 BIND_HDR = src/lua_compat.h
@@ -263,7 +263,13 @@ test-nginx: $(BUILD)/jit/mintid/core.so
 	BUILD='$(BUILD)' sh spec/nginx/run.sh
 test: $(BUILD)/jit/mintid/core.so
 
-bench: $(MODULE) $(BUILD)/jit/mintid/core.so
+# The C core alone (bench/core.c): no Lua, the same objects as the module.
+$(BUILD)/bench_core: bench/core.c $(CORE_OBJ)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
+
+bench: $(MODULE) $(BUILD)/jit/mintid/core.so $(BUILD)/bench_core
+	$(BUILD)/bench_core
+	@echo
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
 	@echo
 	@echo "LuaJIT: resty.mintid (FFI) against mintid (Lua C API)"

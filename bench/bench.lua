@@ -118,6 +118,111 @@ row("relative_generator():next(key)", function() return rel_g:next("customer-42"
 row("snowflake_generator():next()", function() return snow_g:next() end)
 row("nanoid_generator{16, hex}:next()", function() return nano_g:next() end)
 row("mintid.parse_ulid(text)", function() return mintid.parse_ulid(sample_ulid) end)
+
+-- Targets (issue 9): each call against a fresh string of its own length,
+-- the two measured round by round in turn, so a slow moment of the machine
+-- weighs on both alike.
+local function fresh_string_of(len)
+   local off = 0
+   return function()
+      off = off % 4000 + 1
+      return sub(SOURCE, off, off + len - 1)
+   end
+end
+
+local function paired(f, floor_f)
+   local n = calibrate(f)
+   local a, b = {}, {}
+   for r = 1, ROUNDS do
+      local t0 = clock()
+      for _ = 1, n do f() end
+      a[r] = (clock() - t0) / n * 1e9
+      t0 = clock()
+      for _ = 1, n do floor_f() end
+      b[r] = (clock() - t0) / n * 1e9
+   end
+   table.sort(a)
+   table.sort(b)
+   return a[(ROUNDS + 1) / 2], b[(ROUNDS + 1) / 2]
+end
+
+print()
+print(format("%-36s %8s %10s %8s %8s  %s", "target (same-length floor)", "ns/ID", "floor ns", "ratio", "target", "met"))
+local met, total = 0, 0
+local function target(name, f, len, limit)
+   local ns, fl = paired(f, fresh_string_of(len))
+   local ok = ns / fl <= limit
+   total = total + 1
+   if ok then met = met + 1 end
+   print(format("%-36s %8.1f %10.1f %7.2fx %7.1fx  %s", name, ns, fl, ns / fl, limit, ok and "yes" or "NO"))
+end
+target("mintid.uuid4() (36)", function() return mintid.uuid4() end, 36, 1.4)
+target("mintid.nanoid() (21)", function() return mintid.nanoid() end, 21, 1.4)
+target("mintid.ulid() (26)", function() return mintid.ulid() end, 26, 1.5)
+target("mintid.uuid7() (36)", function() return mintid.uuid7() end, 36, 1.5)
+target("snowflake_generator():next() (19)", function() return snow_g:next() end, 19, 1.5)
+target("relative next(same key) (28)", function() return rel_g:next("customer-42") end, 28, 1.7)
+print(format("%d of %d targets met in this run", met, total))
+
+-- Memory: 10M calls of each kind (BENCH_CALLS to change) must leave the Lua
+-- heap and the process's resident set flat.
+local function rss_kb()
+   local f = io.open("/proc/self/statm")
+   if not f then return nil end
+   local pages = f:read("*n") and f:read("*n")
+   f:close()
+   return pages and pages * 4
+end
+
+local CALLS = tonumber(os.getenv("BENCH_CALLS") or "") or 10000000
+print()
+print(format("memory over %d calls of each (Lua heap KiB, process RSS KiB, after a full GC):", CALLS))
+print(format("%-36s %10s %10s %10s %10s", "call", "heap before", "heap after", "RSS before", "RSS after"))
+local function memory(name, f)
+   collectgarbage()
+   collectgarbage()
+   local h0, r0 = collectgarbage("count"), rss_kb()
+   for _ = 1, CALLS do f() end
+   collectgarbage()
+   collectgarbage()
+   local h1, r1 = collectgarbage("count"), rss_kb()
+   print(format("%-36s %10.0f %10.0f %10s %10s", name, h0, h1, r0 or "n/a", r1 or "n/a"))
+end
+local uuid4_g = mintid.uuid4_generator()
+memory("mintid.ulid()", function() return mintid.ulid() end)
+memory("mintid.uuid7()", function() return mintid.uuid7() end)
+memory("mintid.uuid4()", function() return mintid.uuid4() end)
+memory("mintid.nanoid()", function() return mintid.nanoid() end)
+memory("ulid_generator():next()", function() return ulid_g:next() end)
+memory("uuid7_generator():next()", function() return uuid7_g:next() end)
+memory("uuid4_generator():next()", function() return uuid4_g:next() end)
+memory("relative_generator():next(key)", function() return rel_g:next("customer-42") end)
+memory("snowflake_generator():next()", function() return snow_g:next() end)
+
+-- Generator size: the Lua heap one generator takes (its userdata, sized for
+-- its kind's state, with Lua's own header), from 1000 of them.
+print()
+print("generator objects (Lua heap per object, userdata header included):")
+local function gen_size(name, make, opts)
+   local keep = {}
+   for i = 1, 1000 do keep[i] = false end -- the table's own growth is not counted
+   collectgarbage()
+   collectgarbage()
+   collectgarbage("stop")
+   local h0 = collectgarbage("count")
+   for i = 1, 1000 do keep[i] = make(opts) end
+   local h1 = collectgarbage("count")
+   collectgarbage("restart")
+   print(format("  %-34s %6.0f bytes", name, (h1 - h0) * 1024 / #keep))
+end
+gen_size("ulid_generator()", mintid.ulid_generator)
+gen_size("uuid7_generator()", mintid.uuid7_generator)
+gen_size("uuid4_generator()", mintid.uuid4_generator)
+gen_size("relative_generator{secret}", mintid.relative_generator, { secret = "bench-secret-0123456789abcdef" })
+gen_size("snowflake_generator{machine_id}", mintid.snowflake_generator, { machine_id = 7 })
+gen_size("nanoid_generator()", mintid.nanoid_generator)
+print("  (the same userdata before sizing per kind: 344 bytes of state for every kind)")
+
 print()
 print("'faster than Lua' compares with a pure-Lua math.random implementation of the")
 print("same kind measured in this run (uuid7 against the Lua UUIDv4, the closest one).")

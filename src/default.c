@@ -12,6 +12,7 @@
  * one). Lock order is always default_lock, then random.c's pool lock. */
 static mintid_lock default_lock = MINTID_LOCK_INIT;
 static mintid_once default_once = MINTID_ONCE_INIT;
+static int default_ready; /* set (release) by default_setup: no pthread_once per ID */
 static mintid_ulid_gen ulid_gen;
 static mintid_uuid7_gen uuid7_gen;
 
@@ -44,11 +45,13 @@ static void default_setup(void)
 #ifndef _WIN32
     pthread_atfork(default_prepare, default_unlock, default_unlock);
 #endif
+    MINTID_STORE_RELEASE(&default_ready, 1);
 }
 
 static void lock_generators(void)
 {
-    mintid_run_once(&default_once, default_setup);
+    if (!MINTID_LOAD_ACQUIRE(&default_ready))
+        mintid_run_once(&default_once, default_setup);
     mintid_lock_take(&default_lock);
 }
 

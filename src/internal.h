@@ -60,6 +60,19 @@ int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
  * prepare handler first: locks are always taken as (its lock, pool lock). */
 void mintid_random_fork_init(void);
 
+/* chacha20.c: nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream,
+ * the first with block counter `counter`. */
+void mintid_chacha20_blocks(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
+                            uint8_t *out, size_t nblocks);
+
+/* random.c: the pool's generator takes a new key from the OS before its
+ * output under one key would pass this many bytes. */
+#define MINTID_RANDOM_RESEED_BYTES ((size_t)1 << 20)
+
+/* random.c: how many keys the pool's generator has taken from the OS in
+ * this process so far (the tests watch the reseeds with it). */
+uint64_t mintid_random_reseeds(void);
+
 /* random.c: which process this is, as generator state records it: a value
  * that differs in every process forked from this one (and in their own
  * children), read without a system call. A generator whose state carries
@@ -105,15 +118,18 @@ static inline void mintid_store_be32(uint8_t *p, uint32_t v)
     p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
 
+/* Written out byte by byte (not as two 32-bit halves), the form compilers
+ * turn into one byte-swapped load or store. */
 static inline uint64_t mintid_load_be64(const uint8_t *p)
 {
-    return (uint64_t)mintid_load_be32(p) << 32 | mintid_load_be32(p + 4);
+    return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
+           (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 | (uint64_t)p[6] << 8 | (uint64_t)p[7];
 }
 
 static inline void mintid_store_be64(uint8_t *p, uint64_t v)
 {
-    mintid_store_be32(p, (uint32_t)(v >> 32));
-    mintid_store_be32(p + 4, (uint32_t)v);
+    p[0] = (uint8_t)(v >> 56); p[1] = (uint8_t)(v >> 48); p[2] = (uint8_t)(v >> 40); p[3] = (uint8_t)(v >> 32);
+    p[4] = (uint8_t)(v >> 24); p[5] = (uint8_t)(v >> 16); p[6] = (uint8_t)(v >> 8);  p[7] = (uint8_t)v;
 }
 
 #ifdef MINTID_VISIBILITY_PUSHED

@@ -13,6 +13,7 @@
 #include "lua_compat.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -289,8 +290,16 @@ typedef struct {
     int busy;       /* inside a core call that may run the random option */
 } gen_hooks;
 
-/* One userdata layout for every kind, so that the shared hooks, __gc and
- * __tostring serve all of them. */
+/* Every generator userdata starts with its hooks, so that the shared hooks,
+ * __gc and __tostring serve all kinds; the state of its kind follows at
+ * GEN_STATE_OFFSET, and only as many bytes as that kind's state are
+ * allocated (gen_kind.state_size): a Snowflake generator is not as large as
+ * a relative one's HMAC key schedule. */
+typedef struct {
+    gen_hooks h;
+} gen_ud;
+
+/* Only for the offset: one past the hooks, aligned for every kind's state. */
 typedef struct {
     gen_hooks h;
     union {
@@ -300,7 +309,16 @@ typedef struct {
         mintid_snowflake_gen snowflake;
         mintid_nanoid_spec nanoid;
     } g;
-} gen_ud;
+} gen_layout;
+
+#define GEN_STATE_OFFSET offsetof(gen_layout, g)
+
+static inline void *gen_state(gen_ud *u) { return (char *)u + GEN_STATE_OFFSET; }
+static inline mintid_ulid_gen *ulid_of(gen_ud *u) { return (mintid_ulid_gen *)gen_state(u); }
+static inline mintid_uuid7_gen *uuid7_of(gen_ud *u) { return (mintid_uuid7_gen *)gen_state(u); }
+static inline mintid_relative_gen *relative_of(gen_ud *u) { return (mintid_relative_gen *)gen_state(u); }
+static inline mintid_snowflake_gen *snowflake_of(gen_ud *u) { return (mintid_snowflake_gen *)gen_state(u); }
+static inline mintid_nanoid_spec *nanoid_of(gen_ud *u) { return (mintid_nanoid_spec *)gen_state(u); }
 
 /* The inputs of one core call of a generator of 16-byte IDs. */
 typedef struct {
@@ -314,6 +332,7 @@ typedef struct {
 /* Upvalue 1 of a generator kind's metamethods and methods. */
 typedef struct {
     const char *tname;
+    size_t state_size;        /* bytes of state after the hooks */
     /* A kind with no use for the clock or random option accepts it (every
      * constructor does) but does not keep it. */
     int uses_clock;
@@ -329,21 +348,21 @@ typedef struct {
     mintid_monotonic *(*state)(gen_ud *u);
 } gen_kind;
 
-static void init_ulid(gen_ud *u) { mintid_ulid_gen_init(&u->g.ulid); }
-static void init_uuid7(gen_ud *u) { mintid_uuid7_gen_init(&u->g.uuid7); }
-static void wipe_relative(gen_ud *u) { mintid_relative_gen_wipe(&u->g.relative); }
-static mintid_monotonic *state_ulid(gen_ud *u) { return &u->g.ulid.st; }
-static mintid_monotonic *state_uuid7(gen_ud *u) { return &u->g.uuid7.st; }
-static mintid_monotonic *state_relative(gen_ud *u) { return &u->g.relative.st; }
+static void init_ulid(gen_ud *u) { mintid_ulid_gen_init(ulid_of(u)); }
+static void init_uuid7(gen_ud *u) { mintid_uuid7_gen_init(uuid7_of(u)); }
+static void wipe_relative(gen_ud *u) { mintid_relative_gen_wipe(relative_of(u)); }
+static mintid_monotonic *state_ulid(gen_ud *u) { return &ulid_of(u)->st; }
+static mintid_monotonic *state_uuid7(gen_ud *u) { return &uuid7_of(u)->st; }
+static mintid_monotonic *state_relative(gen_ud *u) { return &relative_of(u)->st; }
 
 static int make_ulid(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
 {
-    return mintid_ulid_gen_next(&u->g.ulid, a->now_ms, a->rnd, a->ctx, out, err);
+    return mintid_ulid_gen_next(ulid_of(u), a->now_ms, a->rnd, a->ctx, out, err);
 }
 
 static int make_uuid7(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
 {
-    return mintid_uuid7_gen_next(&u->g.uuid7, a->now_ms, a->rnd, a->ctx, out, err);
+    return mintid_uuid7_gen_next(uuid7_of(u), a->now_ms, a->rnd, a->ctx, out, err);
 }
 
 static int make_uuid4(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
@@ -354,16 +373,16 @@ static int make_uuid4(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
 
 static int make_relative(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
 {
-    return mintid_relative_gen_next(&u->g.relative, a->now_ms, a->key, a->key_len,
+    return mintid_relative_gen_next(relative_of(u), a->now_ms, a->key, a->key_len,
                                     a->rnd, a->ctx, out, err);
 }
 
 static const gen_kind ulid_gen_kind = {
-    .tname = "mintid.ULIDGenerator", .uses_clock = 1, .uses_random = 1, .init = init_ulid,
+    .tname = "mintid.ULIDGenerator", .state_size = sizeof(mintid_ulid_gen), .uses_clock = 1, .uses_random = 1, .init = init_ulid,
     .value = &ulid_kind, .make = make_ulid, .state = state_ulid
 };
 static const gen_kind uuid7_gen_kind = {
-    .tname = "mintid.UUID7Generator", .uses_clock = 1, .uses_random = 1, .init = init_uuid7,
+    .tname = "mintid.UUID7Generator", .state_size = sizeof(mintid_uuid7_gen), .uses_clock = 1, .uses_random = 1, .init = init_uuid7,
     .value = &uuid_kind, .make = make_uuid7, .state = state_uuid7
 };
 static const gen_kind uuid4_gen_kind = {
@@ -371,13 +390,18 @@ static const gen_kind uuid4_gen_kind = {
     .value = &uuid_kind, .make = make_uuid4
 };
 static const gen_kind relative_gen_kind = {
-    .tname = "mintid.RelativeGenerator", .uses_clock = 1, .uses_random = 1, .wipe = wipe_relative,
+    .tname = "mintid.RelativeGenerator", .state_size = sizeof(mintid_relative_gen),
+    .uses_clock = 1, .uses_random = 1, .wipe = wipe_relative,
     .value = &relative_kind, .takes_key = 1, .make = make_relative, .state = state_relative
 };
 /* Snowflakes draw no randomness. */
-static const gen_kind snowflake_gen_kind = { .tname = "mintid.SnowflakeGenerator", .uses_clock = 1 };
+static const gen_kind snowflake_gen_kind = {
+    .tname = "mintid.SnowflakeGenerator", .state_size = sizeof(mintid_snowflake_gen), .uses_clock = 1
+};
 /* Nano IDs hold no time. */
-static const gen_kind nanoid_gen_kind = { .tname = "mintid.NanoIDGenerator", .uses_random = 1 };
+static const gen_kind nanoid_gen_kind = {
+    .tname = "mintid.NanoIDGenerator", .state_size = sizeof(mintid_nanoid_spec), .uses_random = 1
+};
 
 static const gen_kind *upvalue_gen_kind(lua_State *L)
 {
@@ -409,7 +433,22 @@ static void gen_check_open(lua_State *L, const gen_kind *k, const gen_ud *u)
  * interleave two updates of one state: it raises, as a closed one does. */
 static gen_ud *check_gen(lua_State *L, const gen_kind *k)
 {
-    gen_ud *u = (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
+    gen_ud *u = (gen_ud *)lua_touserdata(L, GEN_ARG);
+
+    /* The kind's metatable is upvalue 2 (createmeta): one raw comparison
+     * instead of luaL_checkudata's registry lookup by name, which stays
+     * the way to a non-generator's error message. */
+    if (u != NULL && lua_getmetatable(L, GEN_ARG)) {
+        int same = lua_rawequal(L, -1, lua_upvalueindex(2));
+
+        lua_pop(L, 1);
+        if (!same)
+            u = NULL;
+    } else {
+        u = NULL;
+    }
+    if (u == NULL)
+        u = (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
 
     gen_check_open(L, k, u);
     if (u->h.busy)
@@ -660,9 +699,10 @@ static gen_ud *gen_new(lua_State *L, const gen_kind *k)
 {
     int with_clock = k->uses_clock && !lua_isnil(L, 2);
     int with_random = k->uses_random && !lua_isnil(L, 3);
-    gen_ud *u = (gen_ud *)mintid_newuserdatauv(L, sizeof *u, with_clock || with_random ? UV_COUNT : 0);
+    size_t size = GEN_STATE_OFFSET + k->state_size;
+    gen_ud *u = (gen_ud *)mintid_newuserdatauv(L, size, with_clock || with_random ? UV_COUNT : 0);
 
-    memset(u, 0, sizeof *u);
+    memset(u, 0, size);
     luaL_setmetatable(L, k->tname);
     if (k->init != NULL)
         k->init(u);
@@ -710,9 +750,9 @@ static int m_relative_generator(lua_State *L)
 
     u = gen_new(L, &relative_gen_kind);
     err[0] = '\0';
-    if (mintid_relative_gen_init(&u->g.relative, (const uint8_t *)secret, secret_len,
+    if (mintid_relative_gen_init(relative_of(u), (const uint8_t *)secret, secret_len,
                                  (const uint8_t *)salt, salt_len, err) != MINTID_OK) {
-        mintid_relative_gen_wipe(&u->g.relative);
+        mintid_relative_gen_wipe(relative_of(u));
         return luaL_argerror(L, 1, err);
     }
     return 1;
@@ -735,7 +775,7 @@ static int m_snowflake_generator(lua_State *L)
         mintid_snowflake_gen_set_max_wait(&g, max_wait_ms, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
     u = gen_new(L, &snowflake_gen_kind);
-    u->g.snowflake = g;
+    *snowflake_of(u) = g;
     return 1;
 }
 
@@ -767,7 +807,7 @@ static int m_nanoid_generator(lua_State *L)
     if (mintid_nanoid_spec_init(&s, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
     u = gen_new(L, &nanoid_gen_kind);
-    u->g.nanoid = s;
+    *nanoid_of(u) = s;
     return 1;
 }
 
@@ -860,7 +900,7 @@ static uint32_t relative_gen_key_tag(lua_State *L)
     size_t key_len;
     const uint8_t *key = check_key(L, 2, keybuf, &key_len);
 
-    return mintid_relative_gen_tag(&u->g.relative, key, key_len);
+    return mintid_relative_gen_tag(relative_of(u), key, key_len);
 }
 
 static int relative_gen_prefix(lua_State *L)
@@ -887,7 +927,7 @@ static int relative_gen_tag(lua_State *L)
  */
 static int snowflake_hook_next(lua_State *L, gen_ud *u, uint64_t *saved, uint64_t *id, char *err)
 {
-    mintid_snowflake_gen *g = &u->g.snowflake;
+    mintid_snowflake_gen *g = snowflake_of(u);
     uint32_t reads = 0;
 
     for (;;) {
@@ -916,7 +956,7 @@ static int snowflake_hook_next(lua_State *L, gen_ud *u, uint64_t *saved, uint64_
 static int snowflake_gen_next(lua_State *L)
 {
     gen_ud *u = check_gen(L, &snowflake_gen_kind);
-    mintid_snowflake_gen *g = &u->g.snowflake;
+    mintid_snowflake_gen *g = snowflake_of(u);
     uint64_t id = 0, saved, made;
     char err[MINTID_ERRMSG_SIZE];
     int rc;
@@ -988,7 +1028,7 @@ static int nanoid_gen_next(lua_State *L)
 {
     gen_ud *u = check_gen(L, &nanoid_gen_kind);
 
-    return push_nanoid(L, &u->g.nanoid, &u->h, nanoid_gen_kind.tname);
+    return push_nanoid(L, nanoid_of(u), &u->h, nanoid_gen_kind.tname);
 }
 
 /* mintid.nanoid([size [, alphabet]]); upvalue 1 holds the spec of the
@@ -1282,16 +1322,20 @@ static const luaL_Reg module_funcs[] = {
     { NULL, NULL }
 };
 
-/* Lua has no const light userdata; the kinds are only ever read. */
+/* Lua has no const light userdata; the kinds are only ever read. Every
+ * function also gets the metatable itself, as upvalue 2, so that the hot
+ * path tells its own objects by one comparison (check_gen). */
 static void createmeta(lua_State *L, const char *tname, const void *kind,
                        const luaL_Reg *meta, const luaL_Reg *methods)
 {
     luaL_newmetatable(L, tname);
     lua_pushlightuserdata(L, (void *)kind);
-    luaL_setfuncs(L, meta, 1);
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, meta, 2);
     lua_newtable(L);
     lua_pushlightuserdata(L, (void *)kind);
-    luaL_setfuncs(L, methods, 1);
+    lua_pushvalue(L, -3);
+    luaL_setfuncs(L, methods, 2);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
 }

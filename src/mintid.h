@@ -94,8 +94,9 @@ MINTID_API const char *mintid_strerror(int code);
 /* Direct read from the OS (getrandom, retried on EINTR and short reads;
  * /dev/urandom where getrandom is missing). */
 int mintid_os_random(uint8_t *buf, size_t n, char *err);
-/* From the process-wide pool, refilled from the OS in blocks. Thread-safe;
- * a forked child never continues its parent's pool. */
+/* From the process-wide pool: a ChaCha20 generator keyed from the OS (fast
+ * key erasure, a new OS key after 1 MiB). Thread-safe; a forked child never
+ * continues its parent's pool. Requests over 992 bytes read the OS directly. */
 int mintid_random_bytes(uint8_t *buf, size_t n, char *err);
 /* mintid_random_bytes as a mintid_random_fn. ctx is NULL or a
  * char[MINTID_ERRMSG_SIZE] that receives the OS's reason on failure: pass

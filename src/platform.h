@@ -61,4 +61,15 @@ typedef pthread_once_t mintid_once;
 #define mintid_run_once(once, fn) pthread_once((once), (fn))
 #endif
 
+/* A flag or counter written by one thread and read by any without the
+ * lock (the fork generation, "set up already"): atomic loads and stores
+ * where the compiler has them. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define MINTID_LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#  define MINTID_STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+#  define MINTID_LOAD_ACQUIRE(p) (*(p))
+#  define MINTID_STORE_RELEASE(p, v) (*(p) = (v))
+#endif
+
 #endif

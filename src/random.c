@@ -1,5 +1,6 @@
-/* random.c: the OS CSPRNG, the process-wide pool that spares the hot path
- * a system call per ID, and the one way generators draw from a source.
+/* random.c: the OS CSPRNG, the process-wide pool (a ChaCha20 generator
+ * keyed from it) that spares the hot path a system call per ID, and the
+ * one way generators draw from a source.
  *
  * Sources: BCryptGenRandom on Windows; arc4random_buf on macOS and the
  * BSDs (kernel-seeded, never fails, reseeds itself in a forked child);
@@ -61,16 +62,6 @@
 #  ifdef MADV_WIPEONFORK
 #    define MINTID_HAVE_WIPEONFORK 1
 #  endif
-#endif
-
-/* The generation is written by one thread and read by any without the lock:
- * atomic loads and stores where the compiler has them. */
-#if defined(__GNUC__) || defined(__clang__)
-#  define LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#  define STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#else
-#  define LOAD_ACQUIRE(p) (*(p))
-#  define STORE_RELEASE(p, v) (*(p) = (v))
 #endif
 
 #define RANDOM_FAILED "OS random source failed"
@@ -162,27 +153,49 @@ void mintid_secure_zero(void *p, size_t n)
 #endif
 }
 
-/* ---- the pool ---------------------------------------------------------- */
+/* ---- the pool: a user-space ChaCha20 generator -------------------------
+ *
+ * Built the way OpenBSD's arc4random and the Linux kernel's crng are: a
+ * ChaCha20 key drawn from the OS source; each refill computes a batch of
+ * keystream blocks, whose first 32 bytes at once become the next key (the
+ * old one is overwritten: "fast key erasure", so a later snapshot of this
+ * memory cannot give back bytes already handed out) and whose rest is the
+ * output. Each byte is wiped as it is handed out. A fresh key comes from
+ * the OS after MINTID_RANDOM_RESEED_BYTES of output, and in a forked child
+ * before its first byte (new_process_locked). The nonce stays zero and the
+ * block counter starts at 0 in every batch: no key ever encrypts twice. */
 
-#define POOL_SIZE 256
+#define KEY_SIZE 32
+#define BATCH_BLOCKS 16
+#define BATCH_SIZE (64 * BATCH_BLOCKS)
+#define BATCH_OUTPUT (BATCH_SIZE - KEY_SIZE)
 
 static mintid_lock pool_lock = MINTID_LOCK_INIT;
 static mintid_once pool_once = MINTID_ONCE_INIT;
+/* Set (release) once pool_register has run, so the hot path tests one flag
+ * instead of calling pthread_once. */
+static int pool_registered;
 /* Bumped in every new process (forked child) before it uses the pool or a
  * generator, so a generator object can tell, with one load and no system
  * call, that it now runs in another process than the one its state was
  * made in. Written under pool_lock; read without it (atomically). */
 static uint32_t fork_generation;
-static uint8_t pool[POOL_SIZE];
-static size_t pool_next = POOL_SIZE; /* first unused byte; POOL_SIZE = empty */
+/* The generator, all under pool_lock. */
+static uint8_t pool_key[KEY_SIZE];
+static int pool_keyed;                 /* pool_key came from the OS in this process */
+static size_t pool_since_key;          /* output bytes made with keys since the OS one */
+static uint64_t pool_reseeds;          /* OS keys taken: for the tests */
+static uint8_t pool[BATCH_SIZE];
+static size_t pool_next = BATCH_SIZE;  /* first unused byte; BATCH_SIZE = empty */
 /* Written once under pool_once, read after it: no race. Without a way to
  * see a fork a child could repeat its parent's bytes, so then no pool. */
 static int pool_fork_safe;
 
 #ifndef _WIN32
 /* This process was forked from the one the pool and generation belong to:
- * drop the parent's bytes (both processes would hand them out, hence the
- * same IDs) and move to a new generation. pool_lock is held. */
+ * drop the parent's key and bytes (both processes would hand out the same
+ * stream, hence the same IDs) and move to a new generation. pool_lock is
+ * held. */
 static void new_process_locked(void);
 #endif
 
@@ -208,20 +221,20 @@ static void sentinel_setup(void)
         return;
     }
     fork_sentinel = p;
-    STORE_RELEASE(fork_sentinel, 1);
+    MINTID_STORE_RELEASE(fork_sentinel, 1);
 }
 
 /* With pool_lock held. */
 static void sentinel_check_locked(void)
 {
-    if (fork_sentinel != NULL && LOAD_ACQUIRE(fork_sentinel) == 0)
+    if (fork_sentinel != NULL && MINTID_LOAD_ACQUIRE(fork_sentinel) == 0)
         new_process_locked();
 }
 
 /* The hot path: one load; the lock only in a new process's first call. */
 static void sentinel_check(void)
 {
-    if (fork_sentinel != NULL && LOAD_ACQUIRE(fork_sentinel) == 0) {
+    if (fork_sentinel != NULL && MINTID_LOAD_ACQUIRE(fork_sentinel) == 0) {
         mintid_lock_take(&pool_lock);
         sentinel_check_locked();
         mintid_lock_release(&pool_lock);
@@ -238,16 +251,21 @@ static void sentinel_check(void)
 static void pool_register(void)
 {
     pool_fork_safe = 1;
+    MINTID_STORE_RELEASE(&pool_registered, 1);
 }
 #else
 static void new_process_locked(void)
 {
+    /* Forget the key and every byte not yet handed out: the next draw
+     * takes a new key from the OS. */
+    mintid_secure_zero(pool_key, sizeof pool_key);
     mintid_secure_zero(pool, sizeof pool);
-    pool_next = POOL_SIZE;
-    STORE_RELEASE(&fork_generation, fork_generation + 1);
+    pool_keyed = 0;
+    pool_next = BATCH_SIZE;
+    MINTID_STORE_RELEASE(&fork_generation, fork_generation + 1);
 #ifdef MINTID_HAVE_WIPEONFORK
     if (fork_sentinel != NULL)
-        STORE_RELEASE(fork_sentinel, 1); /* after the generation: see sentinel_check */
+        MINTID_STORE_RELEASE(fork_sentinel, 1); /* after the generation: see sentinel_check */
 #endif
 }
 
@@ -274,12 +292,14 @@ static void pool_register(void)
 #ifdef MINTID_HAVE_WIPEONFORK
     pool_fork_safe |= fork_sentinel != NULL;
 #endif
+    MINTID_STORE_RELEASE(&pool_registered, 1);
 }
 #endif
 
 void mintid_random_fork_init(void)
 {
-    mintid_run_once(&pool_once, pool_register);
+    if (!MINTID_LOAD_ACQUIRE(&pool_registered))
+        mintid_run_once(&pool_once, pool_register);
 }
 
 uint32_t mintid_fork_generation(void)
@@ -287,12 +307,51 @@ uint32_t mintid_fork_generation(void)
     mintid_random_fork_init();
     sentinel_check();
 #ifdef _WIN32
-    return LOAD_ACQUIRE(&fork_generation);
+    return MINTID_LOAD_ACQUIRE(&fork_generation);
 #else
     /* Without fork handlers or sentinel nothing bumps the counter: the
      * process id tells processes apart instead, at a system call per read. */
-    return pool_fork_safe ? LOAD_ACQUIRE(&fork_generation) : (uint32_t)getpid();
+    return pool_fork_safe ? MINTID_LOAD_ACQUIRE(&fork_generation) : (uint32_t)getpid();
 #endif
+}
+
+/* A new batch: a new key from the OS first when there is none in this
+ * process or this one's output reached the bound. On failure the pool is
+ * as it was (empty). pool_lock is held. */
+static int pool_refill_locked(char *err)
+{
+    static const uint8_t zero_nonce[12];
+    int rc;
+
+    if (!pool_keyed || pool_since_key + BATCH_OUTPUT > MINTID_RANDOM_RESEED_BYTES) {
+        /* Straight into the key: a failed read leaves pool_keyed 0, so a
+         * partly written key is never used. */
+        pool_keyed = 0;
+        rc = mintid_os_random(pool_key, KEY_SIZE, err);
+        if (rc != MINTID_OK) {
+            mintid_secure_zero(pool_key, sizeof pool_key);
+            return rc;
+        }
+        pool_keyed = 1;
+        pool_since_key = 0;
+        pool_reseeds++;
+    }
+    mintid_chacha20_blocks(pool_key, 0, zero_nonce, pool, BATCH_BLOCKS);
+    memcpy(pool_key, pool, KEY_SIZE);
+    mintid_secure_zero(pool, KEY_SIZE);
+    pool_next = KEY_SIZE;
+    pool_since_key += BATCH_OUTPUT;
+    return MINTID_OK;
+}
+
+uint64_t mintid_random_reseeds(void)
+{
+    uint64_t n;
+
+    mintid_lock_take(&pool_lock);
+    n = pool_reseeds;
+    mintid_lock_release(&pool_lock);
+    return n;
 }
 
 int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
@@ -300,20 +359,19 @@ int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
     int rc = MINTID_OK;
 
     mintid_random_fork_init();
-    if (n > POOL_SIZE || !pool_fork_safe)
+    if (n > BATCH_OUTPUT || !pool_fork_safe)
         return mintid_os_random(buf, n, err);
     mintid_lock_take(&pool_lock);
     sentinel_check_locked();
     while (n > 0) {
         size_t take;
 
-        if (pool_next == POOL_SIZE) {
-            rc = mintid_os_random(pool, POOL_SIZE, err);
+        if (pool_next == BATCH_SIZE) {
+            rc = pool_refill_locked(err);
             if (rc != MINTID_OK)
                 break;
-            pool_next = 0;
         }
-        take = POOL_SIZE - pool_next;
+        take = BATCH_SIZE - pool_next;
         if (take > n)
             take = n;
         memcpy(buf, pool + pool_next, take);

@@ -1,6 +1,6 @@
 /*
- * test_core.c: native checks of the core's SHA-256, HMAC-SHA-256, relative-ID tags
- * and the bounded wait of a Snowflake generator on the OS clock, printed as TAP.
+ * test_core.c: native checks of the core's SHA-256, HMAC-SHA-256, relative-ID tags,
+ * the random pool's reseed bound and the bounded wait of a Snowflake generator on the OS clock, printed as TAP.
  * Usage: test_core [testdata-dir]
  *
  * The vector files are checked, and the published FIPS 180-4 and RFC 4231
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mintid.h"
+#include "internal.h" /* the pool's reseed count */
 #include "tap.h"
 
 #define MAX_COLS 8
@@ -585,6 +586,29 @@ static void check_nanoid_rejecting_source(void)
     }
 }
 
+/* ---- the random pool ------------------------------------------------------- */
+
+/* The pool takes a new key from the OS before one key's output passes
+ * MINTID_RANDOM_RESEED_BYTES: drawing 4 bounds' worth takes 4 or 5 keys
+ * (5 when the key in use at the start was already partly spent). */
+static void check_pool_reseed(void)
+{
+    enum { BOUNDS = 4 };
+    uint8_t buf[16];
+    uint64_t before, after;
+    size_t drawn;
+    int ok = 1;
+
+    ok &= mintid_random_bytes(buf, sizeof buf, NULL) == MINTID_OK;
+    before = mintid_random_reseeds();
+    for (drawn = 0; drawn < BOUNDS * MINTID_RANDOM_RESEED_BYTES; drawn += sizeof buf)
+        ok &= mintid_random_bytes(buf, sizeof buf, NULL) == MINTID_OK;
+    after = mintid_random_reseeds();
+    check(ok && before >= 1 && after - before >= BOUNDS && after - before <= BOUNDS + 1,
+          "pool: %d MiB drawn 16 bytes at a time took %d or %d new OS keys (took %llu)", BOUNDS,
+          BOUNDS, BOUNDS + 1, (unsigned long long)(after - before));
+}
+
 static void relative_tag_vector(char **cols, int lineno)
 {
     size_t sn = 0, an = 0, kn = 0;
@@ -664,6 +688,7 @@ int main(int argc, char **argv)
     check_random_failures();
     check_snowflake_wait();
     check_nanoid_rejecting_source();
+    check_pool_reseed();
 
     return tap_done();
 }

@@ -5,7 +5,9 @@
  * return short reads, report a kernel without getrandom (ENOSYS) or a
  * seccomp filter (EPERM), or make /dev/urandom unopenable or unreadable.
  * Built twice: as is, and with -DMINTID_NO_GETRANDOM in the core and here
- * (a C library without getrandom: /dev/urandom alone). Prints TAP.
+ * (a C library without getrandom: /dev/urandom alone). Also: the pool is
+ * the ChaCha20 keystream of the OS's key, each batch keyed by the previous
+ * batch's first 32 bytes. Prints TAP.
  */
 #define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -16,9 +18,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mintid.h"
+#include "internal.h" /* the ChaCha20 block function */
 #include "tap.h"
 
 ssize_t __real_getrandom(void *buf, size_t n, unsigned flags);
@@ -223,10 +227,56 @@ static void check_urandom_failures(void)
     reset(REAL, 0, REAL, 0, REAL, 0);
 }
 
+/* In a forked child (whose pool has no key yet), with the OS giving the
+ * known stream: the first 16 pool bytes are bytes 32..47 of the ChaCha20
+ * keystream (counter 0, nonce 0) under the OS's 32 bytes, and once that
+ * batch is used up the next one is keyed by its first 32 bytes, with no
+ * read from the OS. The child reports one bit per failed check. */
+static void check_pool_construction(void)
+{
+    static const uint8_t zero_nonce[12];
+    uint8_t key[32], batch[1024], got[1024];
+    int status = -1, i;
+    pid_t pid;
+
+    for (i = 0; i < 32; i++)
+        key[i] = (uint8_t)(i * 7 + 3);
+    mintid_chacha20_blocks(key, 0, zero_nonce, batch, 16);
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        int bad = 0;
+
+        /* /dev/urandom in pieces: in the build without getrandom too. */
+        reset(FAIL, ENOSYS, REAL, 0, SHORT, 0);
+        if (mintid_random_bytes(got, 16, NULL) != MINTID_OK || memcmp(got, batch + 32, 16) != 0)
+            bad |= 1;
+        if (mintid_random_bytes(got, 1024 - 32 - 16, NULL) != MINTID_OK ||
+            memcmp(got, batch + 48, 1024 - 48) != 0)
+            bad |= 2;
+        i = urandom_opens;
+        memcpy(key, batch, 32);
+        mintid_chacha20_blocks(key, 0, zero_nonce, batch, 16);
+        if (mintid_random_bytes(got, 16, NULL) != MINTID_OK || memcmp(got, batch + 32, 16) != 0 ||
+            urandom_opens != i)
+            bad |= 4;
+        _exit(bad);
+    }
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    check(pid > 0 && WIFEXITED(status), "pool (forked child): the child ran");
+    status = pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 7;
+    check(!(status & 1), "pool: its first bytes are the ChaCha20 keystream of the OS's key, past the next key");
+    check(!(status & 2), "pool: the whole batch is handed out in keystream order");
+    check(!(status & 4), "pool: the next batch is keyed by the previous one's first 32 bytes, "
+                         "without reading the OS");
+}
+
 int main(void)
 {
     check_both_fail();
     check_getrandom();
     check_urandom_failures();
+    check_pool_construction();
     return tap_done();
 }

@@ -3,7 +3,8 @@
  * no Lua, so that any C compiler and host can run the conformance vectors
  * (make test-c, test-i686, test-musl, test-mips, test-armhf, test-s390x,
  * test-windows).
- * Then the platform layer itself (clock, OS randomness) and the default
+ * Then the platform layer itself (clock, OS randomness, the RFC 8439
+ * ChaCha20 vectors of the pool's generator, on every host) and the default
  * generators under threads. Prints TAP. Usage: test_vectors testdata-dir
  *
  * Files are read as spec/helper.lua reads them, so both suites see the same
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "mintid.h"
+#include "internal.h" /* the ChaCha20 block function */
 #include "tap.h"
 
 #if defined(_WIN32)
@@ -690,6 +692,42 @@ static int hmac_row(const row *r)
 
 /* ---- the platform layer -------------------------------------------------- */
 
+/* RFC 8439 section 2.3.2 (the block function) and 2.4.2 (the keystream
+ * XORed into "Ladies and Gentlemen..."): key 00..1f, block counter 1. Here,
+ * so that big-endian hosts (mips, s390x) run them too. */
+static void check_chacha20_vectors(void)
+{
+    static const char block_232[] =
+        "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+        "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e";
+    static const char cipher_242[] =
+        "6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
+        "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
+        "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
+        "5af90bbf74a35be6b40b8eedf2785e42874d";
+    static const char plain_242[] = "Ladies and Gentlemen of the class of '99: If I could offer you "
+                                    "only one tip for the future, sunscreen would be it.";
+    static const uint8_t nonce_232[12] = { 0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0 };
+    static const uint8_t nonce_242[12] = { 0, 0, 0, 0, 0, 0, 0, 0x4a, 0, 0, 0, 0 };
+    uint8_t key[32], got[128], one[64];
+    size_t i, n = sizeof plain_242 - 1;
+
+    for (i = 0; i < 32; i++)
+        key[i] = (uint8_t)i;
+    mintid_chacha20_blocks(key, 1, nonce_232, got, 1);
+    check(same_hex(got, 64, block_232), "ChaCha20: RFC 8439 2.3.2 block function vector");
+
+    mintid_chacha20_blocks(key, 1, nonce_242, got, 2);
+    for (i = 0; i < n; i++)
+        got[i] ^= (uint8_t)plain_242[i];
+    check(n == 114 && same_hex(got, n, cipher_242),
+          "ChaCha20: RFC 8439 2.4.2 keystream over two blocks encrypts the sunscreen text");
+
+    mintid_chacha20_blocks(key, 7, nonce_242, got, 2);
+    mintid_chacha20_blocks(key, 8, nonce_242, one, 1);
+    check(memcmp(got + 64, one, 64) == 0, "ChaCha20: the second block of a batch is the next counter's block");
+}
+
 static void check_platform(void)
 {
     int64_t now = 0;
@@ -709,6 +747,7 @@ static void check_platform(void)
           memcmp(a, b, sizeof a) != 0 && memcmp(a, zero, sizeof a) != 0,
           "the pool gives two different 64-byte draws");
     check(mintid_os_random(a, 0, err) == MINTID_OK, "an empty draw succeeds");
+    check_chacha20_vectors();
 }
 
 /* ---- the default generators under threads -------------------------------- */

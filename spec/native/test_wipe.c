@@ -6,8 +6,8 @@
  * alive, which no Lua-level test can do. Prints TAP; exits 1 on a failure.
  *
  * The binding is compiled in by #include rather than linked, so that the
- * test sees gen_ud (its gen_hooks header, then the generator state) exactly
- * as the binding lays it out, and breaks at build time if that changes.
+ * test sees a generator userdata (its gen_hooks header, then at
+ * GEN_STATE_OFFSET the relative generator's state) exactly as the binding lays it out, and breaks at build time if that changes.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -30,6 +30,8 @@
 static const char wipe_secret[] = "wipe-me:0123456789-abcdefghijklmnopqrstuvwxyz";
 #define WINDOW 16 /* bytes of the secret that must not occur in a row */
 #define CLOSED_MSG "attempt to use a closed mintid.RelativeGenerator"
+/* A relative generator's userdata: the hooks, then its state alone. */
+#define RELATIVE_UD_SIZE (GEN_STATE_OFFSET + sizeof(mintid_relative_gen))
 
 /* Whether p[0..n) holds WINDOW bytes in a row of the secret, either as it
  * is or XOR one of the HMAC pads (K0 ^ ipad, K0 ^ opad). */
@@ -52,13 +54,13 @@ static int holds_secret(const uint8_t *p, size_t n)
 }
 
 /* Non-zero bytes of the generator state, i.e. after the gen_hooks header
- * (whose closed flag is legitimately non-zero once closed). The rest of
- * the union was zeroed by gen_new, so all of it must be zero. */
+ * (whose closed flag is legitimately non-zero once closed): all of it must
+ * be zero. */
 static size_t state_nonzero(const uint8_t *p, size_t n)
 {
     size_t i, count = 0;
 
-    for (i = offsetof(gen_ud, g); i < n; i++)
+    for (i = GEN_STATE_OFFSET; i < n; i++)
         count += p[i] != 0;
     return count;
 }
@@ -92,11 +94,11 @@ static void check_before(lua_State *L, const char *how, const char *name)
     size_t len;
     const uint8_t *p = global_ud(L, name, &len);
 
-    check(p != NULL && len == sizeof(gen_ud), "%s: the generator is a %u-byte gen_ud userdata",
-        how, (unsigned)sizeof(gen_ud));
+    check(p != NULL && len == RELATIVE_UD_SIZE, "%s: the generator is a %u-byte userdata (hooks, then its state)",
+        how, (unsigned)RELATIVE_UD_SIZE);
     check(p != NULL && state_nonzero(p, len) > 0,
         "%s: before the wipe, its state after the %u-byte header is not all zero",
-        how, (unsigned)offsetof(gen_ud, g));
+        how, (unsigned)GEN_STATE_OFFSET);
 }
 
 static void check_wiped(lua_State *L, const char *how, const char *name)
@@ -104,7 +106,7 @@ static void check_wiped(lua_State *L, const char *how, const char *name)
     size_t len, left;
     const uint8_t *p = global_ud(L, name, &len);
 
-    if (p == NULL || len != sizeof(gen_ud)) {
+    if (p == NULL || len != RELATIVE_UD_SIZE) {
         check(0, "%s: the generator is still reachable for the scan", how);
         return;
     }
@@ -207,7 +209,7 @@ static void *scanning_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     if (nsize == 0) {
         const uint8_t *p = (const uint8_t *)watched_ud;
         if (p != NULL && ptr != NULL && p >= (const uint8_t *)ptr && p < (const uint8_t *)ptr + osize) {
-            char verdict = holds_secret(p, sizeof(gen_ud)) ? 'S' : state_nonzero(p, sizeof(gen_ud)) ? 'N' : 'W';
+            char verdict = holds_secret(p, RELATIVE_UD_SIZE) ? 'S' : state_nonzero(p, RELATIVE_UD_SIZE) ? 'N' : 'W';
             if (write(report_fd, &verdict, 1) != 1)
                 _exit(3);
             watched_ud = NULL;

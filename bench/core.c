@@ -1,0 +1,221 @@
+/*
+ * bench/core.c (make bench): the C core alone, no Lua. Time per call of
+ * each whole ID call of the ABI (clock, lock, pool, step, text), of its
+ * parts (the clock, a lock pair, the text encodings) and of the randomness
+ * source per 16 bytes: the OS (getrandom) against the pool's user-space
+ * ChaCha20 generator. Each figure is the best of 5 rounds. Prints figures;
+ * never fails on timing.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "mintid.h"
+
+#define ROUNDS 5
+
+static volatile uint8_t sink; /* keeps the results alive */
+static char err[MINTID_ERRMSG_SIZE];
+static mintid_ulid_gen ulid_g;
+static mintid_uuid7_gen uuid7_g;
+static mintid_relative_gen rel_g;
+static mintid_snowflake_gen snow_g;
+static mintid_nanoid_spec nano_default, nano_hex;
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static uint8_t id16[16];
+
+static double now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+typedef void (*op_fn)(void);
+
+/* Best of ROUNDS rounds of n calls, in ns per call. */
+static double time_op(op_fn op, long n)
+{
+    double best = 0;
+    int r;
+
+    for (r = 0; r < ROUNDS; r++) {
+        double t0 = now_ns(), per;
+        long i;
+
+        for (i = 0; i < n; i++)
+            op();
+        per = (now_ns() - t0) / (double)n;
+        if (r == 0 || per < best)
+            best = per;
+    }
+    return best;
+}
+
+static void op_clock_gettime(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    sink ^= (uint8_t)ts.tv_nsec;
+}
+
+static void op_lock_pair(void)
+{
+    pthread_mutex_lock(&mutex);
+    sink ^= 1;
+    pthread_mutex_unlock(&mutex);
+}
+
+static void op_os_random(void)
+{
+    uint8_t b[16];
+
+    mintid_os_random(b, sizeof b, err);
+    sink ^= b[0];
+}
+
+static void op_pool_random(void)
+{
+    uint8_t b[16];
+
+    mintid_random_bytes(b, sizeof b, err);
+    sink ^= b[0];
+}
+
+static void op_ulid_encode(void)
+{
+    char out[26];
+
+    id16[15]++;
+    mintid_ulid_encode(id16, out);
+    sink ^= (uint8_t)out[25];
+}
+
+static void op_uuid_encode(void)
+{
+    char out[36];
+
+    id16[15]++;
+    mintid_uuid_encode(id16, out);
+    sink ^= (uint8_t)out[35];
+}
+
+static void op_ulid(void)
+{
+    char out[26];
+
+    mintid_ulid_text(out, err);
+    sink ^= (uint8_t)out[25];
+}
+
+static void op_uuid7(void)
+{
+    char out[36];
+
+    mintid_uuid7_text(out, err);
+    sink ^= (uint8_t)out[35];
+}
+
+static void op_uuid4(void)
+{
+    char out[36];
+
+    mintid_uuid4_text(out, err);
+    sink ^= (uint8_t)out[35];
+}
+
+static void op_nanoid(void)
+{
+    char out[MINTID_NANOID_DEFAULT_SIZE];
+
+    mintid_nanoid_text(&nano_default, out, err);
+    sink ^= (uint8_t)out[0];
+}
+
+static void op_ulid_gen(void)
+{
+    char out[26];
+
+    mintid_ulid_gen_next_text(&ulid_g, out, err);
+    sink ^= (uint8_t)out[25];
+}
+
+static void op_uuid7_gen(void)
+{
+    char out[36];
+
+    mintid_uuid7_gen_next_text(&uuid7_g, out, err);
+    sink ^= (uint8_t)out[35];
+}
+
+static void op_relative_gen(void)
+{
+    char out[28];
+
+    mintid_relative_gen_next_text(&rel_g, (const uint8_t *)"customer-42", 11, out, err);
+    sink ^= (uint8_t)out[27];
+}
+
+static void op_snowflake_gen(void)
+{
+    char out[20];
+
+    mintid_snowflake_gen_next_text(&snow_g, out, err);
+    sink ^= (uint8_t)out[0];
+}
+
+static void op_nanoid_hex(void)
+{
+    char out[16];
+
+    mintid_nanoid_text(&nano_hex, out, err);
+    sink ^= (uint8_t)out[0];
+}
+
+static void row(const char *name, op_fn op, long n)
+{
+    printf("%-44s %8.1f ns\n", name, time_op(op, n));
+}
+
+int main(void)
+{
+    static const char secret[] = "bench-secret-0123456789abcdef";
+    long n = 1000000;
+
+    mintid_ulid_gen_init(&ulid_g);
+    mintid_uuid7_gen_init(&uuid7_g);
+    if (mintid_relative_gen_init(&rel_g, (const uint8_t *)secret, sizeof secret - 1, NULL, 0, err) ||
+        mintid_snowflake_gen_init(&snow_g, 7, 1288834974657, err) ||
+        mintid_nanoid_spec_init(&nano_default, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
+                                MINTID_NANOID_DEFAULT_SIZE, err) ||
+        mintid_nanoid_spec_init(&nano_hex, (const uint8_t *)"0123456789abcdef", 16, 16, err)) {
+        fprintf(stderr, "bench/core: %s\n", err);
+        return 1;
+    }
+    printf("C core alone (no Lua), best of %d rounds of %ld calls\n", ROUNDS, n);
+    printf("parts of a call:\n");
+    row("  clock_gettime(CLOCK_REALTIME)", op_clock_gettime, n);
+    row("  pthread mutex lock + unlock", op_lock_pair, n);
+    row("  ULID text encoding (26 chars)", op_ulid_encode, n);
+    row("  UUID text encoding (36 chars)", op_uuid_encode, n);
+    printf("randomness source, per 16 bytes:\n");
+    row("  OS (getrandom)", op_os_random, n / 10);
+    row("  pool (user-space ChaCha20)", op_pool_random, n);
+    printf("whole ID calls (clock, lock, random, step, text):\n");
+    row("  mintid_ulid_text", op_ulid, n);
+    row("  mintid_uuid7_text", op_uuid7, n);
+    row("  mintid_uuid4_text", op_uuid4, n);
+    row("  mintid_nanoid_text (21, default)", op_nanoid, n);
+    row("  mintid_ulid_gen_next_text", op_ulid_gen, n);
+    row("  mintid_uuid7_gen_next_text", op_uuid7_gen, n);
+    row("  mintid_relative_gen_next_text (same key)", op_relative_gen, n);
+    row("  mintid_snowflake_gen_next_text", op_snowflake_gen, n);
+    row("  mintid_nanoid_text (16, hex)", op_nanoid_hex, n);
+    mintid_relative_gen_wipe(&rel_g);
+    return 0;
+}
