@@ -28,7 +28,7 @@ BIND_SRC = src/lua_mintid.c
 BIND_HDR = src/lua_compat.h
 
 BUILD   = build
-MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
+MODULE  = $(BUILD)/$(LUA_VERSION)/mintid.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
 .PHONY: all deps demo test test-alloc test-nginx bench install clean vectors check-vectors lint dist print-sources windows-module cdef
@@ -51,7 +51,7 @@ $(BUILD)/core/%.o: src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
+$(BUILD)/%/mintid.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) $(MODULE_LDFLAGS) -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
 
@@ -91,7 +91,7 @@ $(BUILD)/asan/core/%.o: src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
-$(BUILD)/asan/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
+$(BUILD)/asan/mintid.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,5.4) -shared -o $@ $(BIND_SRC) $(SAN_OBJ) $(LDLIBS)
 
@@ -167,13 +167,13 @@ test-$1: $(call platform_exe,$1)
 endef
 $(foreach p,$(PLATFORMS),$(eval $(call platform_rules,$p)))
 
-# The Lua module for Windows from the same sources: mintid\core.dll,
+# The Lua module for Windows from the same sources: mintid.dll,
 # cross-built against Lua 5.4's headers and linked to lua54.dll (the name of
 # Lua 5.4's usual Windows builds) through an import library made here from
 # the Lua functions the binding calls. No Windows Lua runs it here.
 WIN_CC = $(platform_cc_windows)
 WIN_DIR = $(BUILD)/windows
-WIN_MODULE = $(WIN_DIR)/mintid/core.dll
+WIN_MODULE = $(WIN_DIR)/mintid.dll
 windows-module: $(WIN_MODULE)
 $(WIN_MODULE): $(BIND_SRC) $(BIND_HDR) $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
@@ -231,9 +231,9 @@ $(S390X_LUA):
 s390x-lua: $(S390X_LUA)
 	$(MAKE) CC=s390x-linux-gnu-gcc BUILD=$(BUILD)/s390x/obj LUA_VERSION=5.4 \
 	    CFLAGS='$(CFLAGS) -idirafter $(S390X_ROOT)/usr/include/s390x-linux-gnu' \
-	    $(BUILD)/s390x/obj/5.4/mintid/core.so $(BUILD)/s390x/obj/5.4/testfork.so
-	mkdir -p $(BUILD)/s390x/mintid
-	cp $(BUILD)/s390x/obj/5.4/mintid/core.so $(BUILD)/s390x/mintid/core.so
+	    $(BUILD)/s390x/obj/5.4/mintid.so $(BUILD)/s390x/obj/5.4/testfork.so
+	mkdir -p $(BUILD)/s390x
+	cp $(BUILD)/s390x/obj/5.4/mintid.so $(BUILD)/s390x/mintid.so
 	cp $(BUILD)/s390x/obj/5.4/testfork.so $(BUILD)/s390x/testfork.so
 .PHONY: s390x-lua
 
@@ -246,12 +246,12 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEB_PACKAGES)
 
 demo: $(MODULE)
-	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
+	LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
 # The database specs run once, under DB_LUA (a Lua that LuaSQL is built for).
 DB_LUA ?= 5.4
-test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
-      $(BUILD)/$(DB_LUA)/mintid/core.so $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS) \
+test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid.so $(BUILD)/$(v)/testfork.so) \
+      $(BUILD)/$(DB_LUA)/mintid.so $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS) \
       $(PLATFORM_TESTS) $(PLATFORM_EXES) $(WIN_MODULE) $(if $(S390X),s390x-lua)
 	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' DB_LUA='$(DB_LUA)' PLATFORMS='$(PLATFORMS)' \
 	    S390X_ROOT='$(if $(S390X),$(S390X_ROOT))' sh spec/run.sh
@@ -259,12 +259,12 @@ test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/t
 # Debian's nginx and its Lua module (LuaJIT) under load, 4 workers:
 # spec/nginx/run.sh. make test runs it too, so it needs the LuaJIT module
 # even when TEST_LUAS has no jit.
-test-nginx: $(BUILD)/jit/mintid/core.so
+test-nginx: $(BUILD)/jit/mintid.so
 	BUILD='$(BUILD)' sh spec/nginx/run.sh
-test: $(BUILD)/jit/mintid/core.so
+test: $(BUILD)/jit/mintid.so
 
-bench: $(MODULE) $(BUILD)/jit/mintid/core.so
-	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
+bench: $(MODULE) $(BUILD)/jit/mintid.so
+	LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
 	@echo
 	@echo "LuaJIT: resty.mintid (FFI) against mintid (Lua C API)"
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/jit/?.so;;' luajit bench/ffi.lua
@@ -285,9 +285,8 @@ PREFIX ?= /usr/local
 LUA_LIBDIR ?= $(PREFIX)/lib/lua/$(LUA_VERSION)
 LUA_SHAREDIR ?= $(PREFIX)/share/lua/$(LUA_VERSION)
 install: $(MODULE)
-	install -d $(DESTDIR)$(LUA_LIBDIR)/mintid $(DESTDIR)$(LUA_SHAREDIR)
-	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/mintid/core.so
-	install -m 644 lua/mintid.lua $(DESTDIR)$(LUA_SHAREDIR)/mintid.lua
+	install -d $(DESTDIR)$(LUA_LIBDIR)
+	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/mintid.so
 	install -d $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid
 	install -m 644 lua/resty/mintid.lua $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid.lua
 	install -m 644 lua/resty/mintid/cdef.lua $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid/cdef.lua
@@ -317,6 +316,6 @@ dist:
 	rm -r $(DIST)/pack
 	@echo "$(DIST)/mintid-$(RELEASE).tar.gz $(DIST)/mintid-$(RELEASE)-1.src.rock"
 
-# The sources of mintid.core, for the check that the rockspecs list the same.
+# The sources of the module mintid, for the check that the rockspecs list the same.
 print-sources:
 	@echo $(BIND_SRC) $(CORE_SRC)

@@ -97,12 +97,12 @@ for p in $PLATFORMS; do
     count "$log/platform" $rc "test-$p"
 done
 if [ -n "$PLATFORMS" ]; then
-    echo "# Windows module: core.dll imports lua54.dll and exports luaopen_mintid_core"
-    dll=$BUILD/windows/mintid/core.dll
+    echo "# Windows module: mintid.dll imports lua54.dll and exports luaopen_mintid"
+    dll=$BUILD/windows/mintid.dll
     { x86_64-w64-mingw32-objdump -p "$dll" | grep -q 'DLL Name: lua54.dll' &&
-      x86_64-w64-mingw32-objdump -p "$dll" | grep -q ' luaopen_mintid_core$' &&
-      echo "ok 1 - $dll links against lua54.dll and exports luaopen_mintid_core" ||
-      echo "not ok 1 - $dll: no lua54.dll import or no luaopen_mintid_core export"; } > "$log/dll" 2>&1
+      x86_64-w64-mingw32-objdump -p "$dll" | grep -q ' luaopen_mintid$' &&
+      echo "ok 1 - $dll links against lua54.dll and exports luaopen_mintid" ||
+      echo "not ok 1 - $dll: no lua54.dll import or no luaopen_mintid export"; } > "$log/dll" 2>&1
     cat "$log/dll"
     count "$log/dll" 0 "windows module"
 fi
