@@ -210,6 +210,62 @@ $(BUILD)/test_default_clone: spec/native/test_default.c spec/native/tap.h $(CORE
 $(BUILD)/test_default_atfork: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nowipe/random.o
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(filter %.o,$^)) $(LDLIBS)
 
+# ---- embedding (README "Embedding"): the single-file build, the static
+# library, and examples/embed built from each.
+# - make amalgamation: build/amalgamation/mintid.c and mintid.h, generated
+#   from src/ by tools/amalgamate.py (never committed);
+# - make lib: build/libmintid.a, the core and the binding (Lua LUA_VERSION);
+# - examples/embed/host.c, a C program that embeds Lua and registers mintid
+#   statically, from the amalgamation (Lua 5.4 and 5.1) and from the library,
+#   plain and under ASan/UBSan; mint.c, a C program with no Lua, from the
+#   amalgamation built with -DMINTID_NO_LUA. spec/run.sh runs them all, and
+#   spec/amalgamation_check.sh compiles the amalgamation per Lua.
+.PHONY: amalgamation lib embed
+AMALGAMATION = $(BUILD)/amalgamation/mintid.c
+LIB = $(BUILD)/libmintid.a
+amalgamation: $(AMALGAMATION)
+lib: $(LIB)
+$(AMALGAMATION): tools/amalgamate.py $(CORE_SRC) $(CORE_HDR) $(BIND_SRC) $(BIND_HDR)
+	python3 tools/amalgamate.py $(@D) $(CORE_SRC) $(BIND_SRC)
+
+$(BUILD)/%/lua_mintid.o: $(BIND_SRC) $(BIND_HDR) $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -c -o $@ $<
+$(BUILD)/asan/lua_mintid.o: $(BIND_SRC) $(BIND_HDR) $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,5.4) -c -o $@ $<
+$(LIB): $(BUILD)/$(LUA_VERSION)/lua_mintid.o $(CORE_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/asan/libmintid.a: $(BUILD)/asan/lua_mintid.o $(SAN_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+EMBED_HOSTS = $(BUILD)/embed/host-amalgamation-5.4 $(BUILD)/embed/host-amalgamation-5.1 \
+              $(BUILD)/embed/host-lib-$(LUA_VERSION) \
+              $(BUILD)/embed/asan/host-amalgamation-5.4 $(BUILD)/embed/asan/host-lib-5.4
+EMBED_C = $(BUILD)/embed/mint $(BUILD)/embed/asan/mint
+embed: $(EMBED_HOSTS) $(EMBED_C)
+$(BUILD)/embed/host-amalgamation-%: examples/embed/host.c $(AMALGAMATION)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -I$(call lua_incdir,$*) -o $@ $< $(AMALGAMATION) -llua$* $(LDLIBS)
+$(BUILD)/embed/asan/host-amalgamation-%: examples/embed/host.c $(AMALGAMATION)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,$*) -o $@ $< $(AMALGAMATION) -llua$* $(LDLIBS)
+$(BUILD)/embed/host-lib-$(LUA_VERSION): examples/embed/host.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -I$(call lua_incdir,$(LUA_VERSION)) -o $@ $< $(LIB) -llua$(LUA_VERSION) $(LDLIBS)
+$(BUILD)/embed/asan/host-lib-5.4: examples/embed/host.c $(BUILD)/asan/libmintid.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,5.4) -o $@ $< $(BUILD)/asan/libmintid.a -llua5.4 $(LDLIBS)
+$(BUILD)/embed/mint: examples/embed/mint.c $(AMALGAMATION)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -DMINTID_NO_LUA -I$(BUILD)/amalgamation -o $@ $< $(AMALGAMATION) $(LDLIBS)
+$(BUILD)/embed/asan/mint: examples/embed/mint.c $(AMALGAMATION)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -DMINTID_NO_LUA -I$(BUILD)/amalgamation -o $@ $< $(AMALGAMATION) $(LDLIBS)
+test: $(AMALGAMATION) $(LIB) $(EMBED_HOSTS) $(EMBED_C)
+
 # ---- big-endian Lua: the whole busted suite on Debian's s390x Lua 5.4 under
 # qemu-s390x. Its packages are fetched with apt-get download and unpacked
 # into S390X_ROOT (qemu's -L prefix), never installed; busted's own Lua
@@ -254,6 +310,7 @@ test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid.so $(BUILD)/$(v)/testfo
       $(BUILD)/$(DB_LUA)/mintid.so $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS) \
       $(PLATFORM_TESTS) $(PLATFORM_EXES) $(WIN_MODULE) $(if $(S390X),s390x-lua)
 	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' DB_LUA='$(DB_LUA)' PLATFORMS='$(PLATFORMS)' \
+	    EMBED_HOSTS='$(EMBED_HOSTS) $(EMBED_C)' \
 	    S390X_ROOT='$(if $(S390X),$(S390X_ROOT))' sh spec/run.sh
 
 # Debian's nginx and its Lua module (LuaJIT) under load, 4 workers:

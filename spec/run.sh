@@ -140,6 +140,15 @@ set +f
 stage "ABI checks" env TEST_LUAS="$TEST_LUAS" BUILD="$BUILD" sh spec/abi_check.sh
 stage "install checks" sh spec/install_check.sh
 
+# Embedding (make amalgamation, make lib, examples/embed): the single file
+# per Lua and without Lua, then each build of the example host (a script
+# and two threads) and of the C-only program, plain and under ASan/UBSan.
+stage "amalgamation" env BUILD="$BUILD" CC="${CC:-cc}" sh spec/amalgamation_check.sh
+for exe in $EMBED_HOSTS; do
+    case $exe in */mint) script= ;; *) script=examples/embed/script.lua ;; esac
+    stage "embed: $exe" env ASAN_OPTIONS=detect_leaks=1 "$exe" $script
+done
+
 echo "# nginx under load (make test-nginx)"
 BUILD="$BUILD" sh spec/nginx/run.sh > "$log/nginx" 2>&1
 rc=$?
