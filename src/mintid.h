@@ -17,6 +17,51 @@
  *   outputs are NOT NUL-terminated.
  * - Timestamps are Unix milliseconds as int64_t, so a negative reading is
  *   representable and rejected with MINTID_ERANGE.
+ *
+ * Using mintid from C, with no Lua (a supported interface)
+ * - Build: compile build/amalgamation/mintid.c (make amalgamation) with
+ *   -DMINTID_NO_LUA next to this header, or link build/libmintid.a (make
+ *   lib; a program that never names luaopen_mintid pulls no Lua code from
+ *   it). Link with -pthread (POSIX) or -lbcrypt (Windows). A program calls
+ *   only the MINTID_API functions; the MINTID_INTERNAL ones are the core's
+ *   own (static in the single file).
+ * - Minting: mintid_ulid_text, mintid_uuid7_text and mintid_uuid4_text use
+ *   the process-wide default generators. A generator of one's own is a
+ *   struct in the caller's memory, set up by its *_init function:
+ *     ULID      mintid_ulid_gen + mintid_ulid_gen_next_text  -> char[26]
+ *     UUIDv7    mintid_uuid7_gen + mintid_uuid7_gen_next_text -> char[36]
+ *     relative  mintid_relative_gen_init(secret of >= 16 bytes, salt) +
+ *               mintid_relative_gen_next_text(key)            -> char[28];
+ *               mintid_relative_gen_tag + mintid_relative_prefix give a
+ *               key's 7-char prefix; mintid_relative_gen_wipe when done
+ *               (the struct is secret-equivalent)
+ *     Snowflake mintid_snowflake_gen_init(machine_id 0..1023, epoch) +
+ *               mintid_snowflake_gen_next_text -> 1..20 digits (returns the
+ *               length), EAGAIN when 4096 IDs of one ms were used and the
+ *               clock did not move on within max_wait_ms
+ *     Nano ID   mintid_nanoid_spec_init(alphabet, size) + mintid_nanoid_text
+ *               -> char[size]
+ *   Sizes: MINTID_ULID_TEXT_LEN, MINTID_UUID_TEXT_LEN,
+ *   MINTID_RELATIVE_TEXT_LEN, MINTID_RELATIVE_PREFIX_LEN,
+ *   MINTID_SNOWFLAKE_DECIMAL_MAX; add 1 for a NUL of your own.
+ * - Parsing: mintid_ulid_decode, mintid_uuid_decode (either case, version
+ *   in id[6] >> 4) and mintid_relative_decode (28- or 26-char form) give the
+ *   16 bytes, EPARSE with the reason in err for bad text; *_encode write
+ *   the canonical text back. mintid_snowflake_parse_decimal gives the
+ *   64-bit ID and mintid_snowflake_split its timestamp, machine and
+ *   sequence. mintid_ulid_to_uuid_text and mintid_uuid_to_ulid_text convert.
+ * - Errors: the return code says which kind of failure (MINTID_E* below;
+ *   mintid_strerror(code) names it), err says what and where, in the same
+ *   words the Lua module uses. ERANDOM and ECLOCK are the OS failing; EARG
+ *   a caller's mistake (a short secret, a machine id of 5000); EFORK a
+ *   snowflake generator used in a process forked after its init.
+ * - Threads: the default generators and the random pool are locked, shared
+ *   by every thread, and start afresh in a forked child. The decode, encode
+ *   and conversion functions keep no state. A generator struct of your own
+ *   is not locked: use it from one thread at a time (a snowflake generator
+ *   may be shared where GCC/clang do 64-bit compare-and-swap inline; see
+ *   snowflake.c). Every monotonic generator draws afresh after a fork.
+ * examples/embed/mint.c does each of these.
  */
 #ifndef MINTID_H
 #define MINTID_H
