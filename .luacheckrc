@@ -31,3 +31,5 @@ files["spec/nginx/load.lua"] = {
 -- scripts, which have no .lua extension.
 include_files = { "lua/**/*.lua", "bin/*", "spec/**/*.lua", "examples/**/*.lua", "bench/**/*.lua" }
 exclude_files = { "build", "luarocks-tree" }
+-- Run by examples/embed/host.c, which lends it `tap`.
+files["examples/embed/script.lua"] = { read_globals = { "tap" } }

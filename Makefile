@@ -28,7 +28,7 @@ BIND_SRC = src/lua_mintid.c
 BIND_HDR = src/lua_compat.h
 
 BUILD   = build
-MODULE  = $(BUILD)/$(LUA_VERSION)/mintid/core.so
+MODULE  = $(BUILD)/$(LUA_VERSION)/mintid.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
 .PHONY: all deps demo test test-alloc test-nginx bench install clean vectors check-vectors lint dist print-sources windows-module cdef
@@ -51,7 +51,7 @@ $(BUILD)/core/%.o: src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/%/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
+$(BUILD)/%/mintid.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) $(MODULE_LDFLAGS) -o $@ $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
 
@@ -91,7 +91,7 @@ $(BUILD)/asan/core/%.o: src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
-$(BUILD)/asan/mintid/core.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
+$(BUILD)/asan/mintid.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,5.4) -shared -o $@ $(BIND_SRC) $(SAN_OBJ) $(LDLIBS)
 
@@ -167,13 +167,13 @@ test-$1: $(call platform_exe,$1)
 endef
 $(foreach p,$(PLATFORMS),$(eval $(call platform_rules,$p)))
 
-# The Lua module for Windows from the same sources: mintid\core.dll,
+# The Lua module for Windows from the same sources: mintid.dll,
 # cross-built against Lua 5.4's headers and linked to lua54.dll (the name of
 # Lua 5.4's usual Windows builds) through an import library made here from
 # the Lua functions the binding calls. No Windows Lua runs it here.
 WIN_CC = $(platform_cc_windows)
 WIN_DIR = $(BUILD)/windows
-WIN_MODULE = $(WIN_DIR)/mintid/core.dll
+WIN_MODULE = $(WIN_DIR)/mintid.dll
 windows-module: $(WIN_MODULE)
 $(WIN_MODULE): $(BIND_SRC) $(BIND_HDR) $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
@@ -210,6 +210,62 @@ $(BUILD)/test_default_clone: spec/native/test_default.c spec/native/tap.h $(CORE
 $(BUILD)/test_default_atfork: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nowipe/random.o
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(filter %.o,$^)) $(LDLIBS)
 
+# ---- embedding (README "Embedding"): the single-file build, the static
+# library, and examples/embed built from each.
+# - make amalgamation: build/amalgamation/mintid.c and mintid.h, generated
+#   from src/ by tools/amalgamate.py (never committed);
+# - make lib: build/libmintid.a, the core and the binding (Lua LUA_VERSION);
+# - examples/embed/host.c, a C program that embeds Lua and registers mintid
+#   statically, from the amalgamation (Lua 5.4 and 5.1) and from the library,
+#   plain and under ASan/UBSan; mint.c, a C program with no Lua, from the
+#   amalgamation built with -DMINTID_NO_LUA. spec/run.sh runs them all, and
+#   spec/amalgamation_check.sh compiles the amalgamation per Lua.
+.PHONY: amalgamation lib embed
+AMALGAMATION = $(BUILD)/amalgamation/mintid.c
+LIB = $(BUILD)/libmintid.a
+amalgamation: $(AMALGAMATION)
+lib: $(LIB)
+$(AMALGAMATION): tools/amalgamate.py $(CORE_SRC) $(CORE_HDR) $(BIND_SRC) $(BIND_HDR)
+	python3 tools/amalgamate.py $(@D) $(CORE_SRC) $(BIND_SRC)
+
+$(BUILD)/%/lua_mintid.o: $(BIND_SRC) $(BIND_HDR) $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -c -o $@ $<
+$(BUILD)/asan/lua_mintid.o: $(BIND_SRC) $(BIND_HDR) $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,5.4) -c -o $@ $<
+$(LIB): $(BUILD)/$(LUA_VERSION)/lua_mintid.o $(CORE_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/asan/libmintid.a: $(BUILD)/asan/lua_mintid.o $(SAN_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+EMBED_HOSTS = $(BUILD)/embed/host-amalgamation-5.4 $(BUILD)/embed/host-amalgamation-5.1 \
+              $(BUILD)/embed/host-lib-$(LUA_VERSION) \
+              $(BUILD)/embed/asan/host-amalgamation-5.4 $(BUILD)/embed/asan/host-lib-5.4
+EMBED_C = $(BUILD)/embed/mint $(BUILD)/embed/asan/mint
+embed: $(EMBED_HOSTS) $(EMBED_C)
+$(BUILD)/embed/host-amalgamation-%: examples/embed/host.c $(AMALGAMATION)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -I$(call lua_incdir,$*) -o $@ $< $(AMALGAMATION) -llua$* $(LDLIBS)
+$(BUILD)/embed/asan/host-amalgamation-%: examples/embed/host.c $(AMALGAMATION)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,$*) -o $@ $< $(AMALGAMATION) -llua$* $(LDLIBS)
+$(BUILD)/embed/host-lib-$(LUA_VERSION): examples/embed/host.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -I$(call lua_incdir,$(LUA_VERSION)) -o $@ $< $(LIB) -llua$(LUA_VERSION) $(LDLIBS)
+$(BUILD)/embed/asan/host-lib-5.4: examples/embed/host.c $(BUILD)/asan/libmintid.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,5.4) -o $@ $< $(BUILD)/asan/libmintid.a -llua5.4 $(LDLIBS)
+$(BUILD)/embed/mint: examples/embed/mint.c $(AMALGAMATION)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -DMINTID_NO_LUA -I$(BUILD)/amalgamation -o $@ $< $(AMALGAMATION) $(LDLIBS)
+$(BUILD)/embed/asan/mint: examples/embed/mint.c $(AMALGAMATION)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -DMINTID_NO_LUA -I$(BUILD)/amalgamation -o $@ $< $(AMALGAMATION) $(LDLIBS)
+test: $(AMALGAMATION) $(LIB) $(EMBED_HOSTS) $(EMBED_C)
+
 # ---- big-endian Lua: the whole busted suite on Debian's s390x Lua 5.4 under
 # qemu-s390x. Its packages are fetched with apt-get download and unpacked
 # into S390X_ROOT (qemu's -L prefix), never installed; busted's own Lua
@@ -231,9 +287,9 @@ $(S390X_LUA):
 s390x-lua: $(S390X_LUA)
 	$(MAKE) CC=s390x-linux-gnu-gcc BUILD=$(BUILD)/s390x/obj LUA_VERSION=5.4 \
 	    CFLAGS='$(CFLAGS) -idirafter $(S390X_ROOT)/usr/include/s390x-linux-gnu' \
-	    $(BUILD)/s390x/obj/5.4/mintid/core.so $(BUILD)/s390x/obj/5.4/testfork.so
-	mkdir -p $(BUILD)/s390x/mintid
-	cp $(BUILD)/s390x/obj/5.4/mintid/core.so $(BUILD)/s390x/mintid/core.so
+	    $(BUILD)/s390x/obj/5.4/mintid.so $(BUILD)/s390x/obj/5.4/testfork.so
+	mkdir -p $(BUILD)/s390x
+	cp $(BUILD)/s390x/obj/5.4/mintid.so $(BUILD)/s390x/mintid.so
 	cp $(BUILD)/s390x/obj/5.4/testfork.so $(BUILD)/s390x/testfork.so
 .PHONY: s390x-lua
 
@@ -246,28 +302,29 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEB_PACKAGES)
 
 demo: $(MODULE)
-	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
+	LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) examples/demo.lua
 
 # The database specs run once, under DB_LUA (a Lua that LuaSQL is built for).
 DB_LUA ?= 5.4
-test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid/core.so $(BUILD)/$(v)/testfork.so) \
-      $(BUILD)/$(DB_LUA)/mintid/core.so $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS) \
+test: $(foreach v,$(TEST_LUAS) asan,$(BUILD)/$(v)/mintid.so $(BUILD)/$(v)/testfork.so) \
+      $(BUILD)/$(DB_LUA)/mintid.so $(NATIVE_TESTS) $(SAN_TESTS) $(ALLOC_TESTS) \
       $(PLATFORM_TESTS) $(PLATFORM_EXES) $(WIN_MODULE) $(if $(S390X),s390x-lua)
 	CC='$(CC)' TEST_LUAS='$(TEST_LUAS)' BUILD='$(BUILD)' DB_LUA='$(DB_LUA)' PLATFORMS='$(PLATFORMS)' \
+	    EMBED_HOSTS='$(EMBED_HOSTS) $(EMBED_C)' \
 	    S390X_ROOT='$(if $(S390X),$(S390X_ROOT))' sh spec/run.sh
 
 # Debian's nginx and its Lua module (LuaJIT) under load, 4 workers:
 # spec/nginx/run.sh. make test runs it too, so it needs the LuaJIT module
 # even when TEST_LUAS has no jit.
-test-nginx: $(BUILD)/jit/mintid/core.so
+test-nginx: $(BUILD)/jit/mintid.so
 	BUILD='$(BUILD)' sh spec/nginx/run.sh
-test: $(BUILD)/jit/mintid/core.so
+test: $(BUILD)/jit/mintid.so
 
 # The C core alone (bench/core.c): no Lua, the same objects as the module.
 $(BUILD)/bench_core: bench/core.c $(CORE_OBJ)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
 
-bench: $(MODULE) $(BUILD)/jit/mintid/core.so $(BUILD)/bench_core
+bench: $(MODULE) $(BUILD)/jit/mintid.so $(BUILD)/bench_core
 	$(BUILD)/bench_core
 	@echo
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
@@ -291,9 +348,8 @@ PREFIX ?= /usr/local
 LUA_LIBDIR ?= $(PREFIX)/lib/lua/$(LUA_VERSION)
 LUA_SHAREDIR ?= $(PREFIX)/share/lua/$(LUA_VERSION)
 install: $(MODULE)
-	install -d $(DESTDIR)$(LUA_LIBDIR)/mintid $(DESTDIR)$(LUA_SHAREDIR)
-	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/mintid/core.so
-	install -m 644 lua/mintid.lua $(DESTDIR)$(LUA_SHAREDIR)/mintid.lua
+	install -d $(DESTDIR)$(LUA_LIBDIR)
+	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/mintid.so
 	install -d $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid
 	install -m 644 lua/resty/mintid.lua $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid.lua
 	install -m 644 lua/resty/mintid/cdef.lua $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid/cdef.lua
@@ -323,6 +379,6 @@ dist:
 	rm -r $(DIST)/pack
 	@echo "$(DIST)/mintid-$(RELEASE).tar.gz $(DIST)/mintid-$(RELEASE)-1.src.rock"
 
-# The sources of mintid.core, for the check that the rockspecs list the same.
+# The sources of the module mintid, for the check that the rockspecs list the same.
 print-sources:
 	@echo $(BIND_SRC) $(CORE_SRC)

@@ -24,10 +24,9 @@ dependencies = {
 build = {
    type = "builtin",
    modules = {
-      ["mintid"] = "lua/mintid.lua",
       ["resty.mintid"] = "lua/resty/mintid.lua",
       ["resty.mintid.cdef"] = "lua/resty/mintid/cdef.lua",
-      ["mintid.core"] = {
+      ["mintid"] = {
          sources = {
             "src/lua_mintid.c",
             "src/error.c", "src/base32.c", "src/monotonic.c", "src/ulid.c", "src/uuid.c",

@@ -60,7 +60,7 @@ describe("API conventions", function()
         end)
 
         it("the one-shot calls are the C functions themselves, or FFI calls (no Lua wrapper around a C API call)", function()
-            local core = require "mintid.core"
+            local core = require "mintid"
             -- resty.mintid under LuaJIT: Lua functions the JIT compiles, around one FFI call
             local ffi_path = h.module_name == "resty.mintid" and jit ~= nil
             for _, name in ipairs({ "ulid", "uuid4", "uuid7", "nanoid" }) do

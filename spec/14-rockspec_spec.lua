@@ -44,14 +44,14 @@ describe("rockspecs", function()
             release.source.url)
     end)
 
-    it("mintid.core is built from the Makefile's sources", function()
+    it("mintid is built from the Makefile's sources", function()
         local p = assert(io.popen("env -u LD_PRELOAD make -s --no-print-directory print-sources"))
         local out = p:read("*a")
         p:close()
         local make_sources = {}
         for word in out:gmatch("%S+") do make_sources[#make_sources + 1] = word end
         assert.is_true(#make_sources > 1, "make print-sources: " .. out)
-        assert.are.same(set_of(make_sources), set_of(scm.build.modules["mintid.core"].sources))
+        assert.are.same(set_of(make_sources), set_of(scm.build.modules["mintid"].sources))
     end)
 
     it("every file the rockspec installs exists, the command-line tool among them", function()

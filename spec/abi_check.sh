@@ -1,5 +1,5 @@
 #!/bin/sh
-# The exported ABI of core.so and the FFI declarations of resty.mintid.
+# The exported ABI of mintid.so and the FFI declarations of resty.mintid.
 # Prints TAP.
 BUILD=${BUILD:-build}
 TEST_LUAS=${TEST_LUAS:-5.4}
@@ -10,26 +10,26 @@ trap 'rm -rf "$tmp"' EXIT
 check "lua/resty/mintid/cdef.lua matches a fresh generation from src/mintid.h" \
     python3 tools/gen_cdef.py --check
 
-# The names core.so may export: the opener and the declared ABI functions.
+# The names mintid.so may export: the opener and the declared ABI functions.
 sed -n '/^    functions = {$/,/^    },$/s/^        "\(mintid_[a-z0-9_]*\)",$/\1/p' lua/resty/mintid/cdef.lua > "$tmp/declared"
-echo luaopen_mintid_core >> "$tmp/declared"
+echo luaopen_mintid >> "$tmp/declared"
 sort -o "$tmp/declared" "$tmp/declared"
 exports() { # exports SO: its defined dynamic symbols are exactly the declared ones
     nm -D --defined-only "$1" | awk 'NF == 3 { print $3 }' | sort > "$tmp/exported" &&
     diff "$tmp/declared" "$tmp/exported"
 }
 for v in $TEST_LUAS; do
-    check "nm -D of $BUILD/$v/mintid/core.so: only luaopen_mintid_core and the ABI" \
-        exports "$BUILD/$v/mintid/core.so"
+    check "nm -D of $BUILD/$v/mintid.so: only luaopen_mintid and the ABI" \
+        exports "$BUILD/$v/mintid.so"
 done
 
 # luarocks passes no flag of ours: the hiding is in the sources.
 rocks_exports() {
     mkdir -p "$tmp/src" && cp -R src lua bin rockspec "$tmp/src/" &&
     (cd "$tmp/src" && luarocks --lua-version=5.4 make --tree="$tmp/rocks" rockspec/mintid-scm-1.rockspec >/dev/null) &&
-    exports "$tmp/rocks/lib/lua/5.4/mintid/core.so"
+    exports "$tmp/rocks/lib/lua/5.4/mintid.so"
 }
-check "nm -D of a luarocks build: only luaopen_mintid_core and the ABI" rocks_exports
+check "nm -D of a luarocks build: only luaopen_mintid and the ABI" rocks_exports
 
 # Without ffi (plain Lua), resty.mintid is the mintid module itself.
 plain() {
@@ -47,7 +47,7 @@ installed() {
         local r = require "resty.mintid"
         assert(r.ulid ~= require("mintid").ulid, "not the FFI path")
         assert(#r.ulid() == 26 and #r.ulid_generator():next() == 26)
-        assert(package.searchpath("mintid.core", package.cpath):find("^'"$tmp"'"))'
+        assert(package.searchpath("mintid", package.cpath):find("^'"$tmp"'"))'
 }
 case " $TEST_LUAS " in *" jit "*) check "make install, then luajit: resty.mintid from the installed tree" installed ;; esac
 

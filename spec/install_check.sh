@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 smoke='local m = require "mintid"
 assert(#m.ulid() == 26 and #m.uuid7() == 36, "bad IDs")
-assert(package.searchpath("mintid.core", package.cpath), "core not found")
+assert(package.searchpath("mintid", package.cpath), "module not found")
 print(m.ulid())'
 
 rocks() {

@@ -6,7 +6,7 @@ n=0
 fails=0
 for script in examples/demo.lua spec/memcheck.lua; do
     n=$((n + 1))
-    if out=$(LUA_PATH="lua/?.lua;;" LUA_CPATH="$BUILD/5.4/?.so;;" \
+    if out=$(LUA_CPATH="$BUILD/5.4/?.so;;" \
         valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
         lua5.4 "$script" 2>&1); then
         echo "ok $n - valgrind clean: $script"

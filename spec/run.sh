@@ -97,12 +97,12 @@ for p in $PLATFORMS; do
     count "$log/platform" $rc "test-$p"
 done
 if [ -n "$PLATFORMS" ]; then
-    echo "# Windows module: core.dll imports lua54.dll and exports luaopen_mintid_core"
-    dll=$BUILD/windows/mintid/core.dll
+    echo "# Windows module: mintid.dll imports lua54.dll and exports luaopen_mintid"
+    dll=$BUILD/windows/mintid.dll
     { x86_64-w64-mingw32-objdump -p "$dll" | grep -q 'DLL Name: lua54.dll' &&
-      x86_64-w64-mingw32-objdump -p "$dll" | grep -q ' luaopen_mintid_core$' &&
-      echo "ok 1 - $dll links against lua54.dll and exports luaopen_mintid_core" ||
-      echo "not ok 1 - $dll: no lua54.dll import or no luaopen_mintid_core export"; } > "$log/dll" 2>&1
+      x86_64-w64-mingw32-objdump -p "$dll" | grep -q ' luaopen_mintid$' &&
+      echo "ok 1 - $dll links against lua54.dll and exports luaopen_mintid" ||
+      echo "not ok 1 - $dll: no lua54.dll import or no luaopen_mintid export"; } > "$log/dll" 2>&1
     cat "$log/dll"
     count "$log/dll" 0 "windows module"
 fi
@@ -139,6 +139,15 @@ set +f
 
 stage "ABI checks" env TEST_LUAS="$TEST_LUAS" BUILD="$BUILD" sh spec/abi_check.sh
 stage "install checks" sh spec/install_check.sh
+
+# Embedding (make amalgamation, make lib, examples/embed): the single file
+# per Lua and without Lua, then each build of the example host (a script
+# and two threads) and of the C-only program, plain and under ASan/UBSan.
+stage "amalgamation" env BUILD="$BUILD" CC="${CC:-cc}" sh spec/amalgamation_check.sh
+for exe in $EMBED_HOSTS; do
+    case $exe in */mint) script= ;; *) script=examples/embed/script.lua ;; esac
+    stage "embed: $exe" env ASAN_OPTIONS=detect_leaks=1 "$exe" $script
+done
 
 echo "# nginx under load (make test-nginx)"
 BUILD="$BUILD" sh spec/nginx/run.sh > "$log/nginx" 2>&1

@@ -1,13 +1,13 @@
 /* base32.c: the Crockford alphabet of SPEC (ULID and relative IDs). */
 #include "internal.h"
 
-const char mintid_base32_alphabet[33] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+MINTID_INTERNAL_DATA const char mintid_base32_alphabet[33] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /* Indexed by the ASCII value of the input byte (IDs are ASCII text).
  * Both cases map to the same value (decoding is case-insensitive), and
  * I, L, O, U stay -1: SPEC drops Crockford's aliases so that every ID has
  * exactly one text form. */
-const signed char mintid_base32_values[256] = {
+MINTID_INTERNAL_DATA const signed char mintid_base32_values[256] = {
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x00 */
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x10 */
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* 0x20 */

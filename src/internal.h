@@ -30,35 +30,35 @@
 #endif
 
 /* error.c: write a one-line message to err (if not NULL) and return code. */
-int mintid_fail(char *err, int code, const char *fmt, ...) MINTID_PRINTF(3, 4);
+MINTID_INTERNAL int mintid_fail(char *err, int code, const char *fmt, ...) MINTID_PRINTF(3, 4);
 
 /* error.c: describe the byte c for a message: "'U'" for printable ASCII,
  * "0x00" otherwise. out must hold 8 bytes. */
-const char *mintid_describe_byte(unsigned char c, char out[8]);
+MINTID_INTERNAL const char *mintid_describe_byte(unsigned char c, char out[8]);
 
 /* base32.c: the table behind mintid_base32_value, for decoders whose
  * per-symbol lookup must be inlined (value 0..31, or -1). UUID decoding
  * uses it for hex digits too: the alphabet starts 0-9, A-F. */
-extern const signed char mintid_base32_values[256];
+MINTID_INTERNAL const signed char mintid_base32_values[256];
 
 /* error.c: the shared range check of every 48-bit timestamp:
  * "<kind> timestamp <ms> out of range 0..281474976710655". */
-int mintid_check_ms(int64_t ms, const char *kind, char *err);
+MINTID_INTERNAL int mintid_check_ms(int64_t ms, const char *kind, char *err);
 
 /* error.c: "<what>: <strerror text of errnum>" (thread-safe strerror_r). */
-int mintid_fail_errno(char *err, int code, const char *what, int errnum);
+MINTID_INTERNAL int mintid_fail_errno(char *err, int code, const char *what, int errnum);
 
 /* random.c: fill buf with n bytes from rnd. On failure the code is negative
  * (a positive one becomes MINTID_ERANDOM) and err holds the source's own
  * message if it wrote one, else "<kind> random source failed". */
-int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
-                       const char *kind, char *err);
+MINTID_INTERNAL int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
+                                       const char *kind, char *err);
 
 /* random.c: registers the pool's fork handlers (once; cheap to call again).
  * A module that holds its own lock while drawing from the pool calls this
  * before its own pthread_atfork, so that POSIX's reverse order runs its
  * prepare handler first: locks are always taken as (its lock, pool lock). */
-void mintid_random_fork_init(void);
+MINTID_INTERNAL void mintid_random_fork_init(void);
 
 /* chacha20.c: nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream,
  * the first with block counter `counter`. */
@@ -77,7 +77,7 @@ uint64_t mintid_random_reseeds(void);
  * that differs in every process forked from this one (and in their own
  * children), read without a system call. A generator whose state carries
  * another value was made before a fork and must not continue that state. */
-uint32_t mintid_fork_generation(void);
+MINTID_INTERNAL uint32_t mintid_fork_generation(void);
 
 /* monotonic.c: one call of the SPEC rule.
  * - now_ms > last_ms (always on a new generator's first call, whose last_ms
@@ -90,10 +90,10 @@ uint32_t mintid_fork_generation(void);
  * the counter is then masked to `bits` bits.
  * On success *ms and counter hold the values to encode. */
 typedef void (*mintid_counter_load_fn)(const uint8_t *drawn, uint8_t counter[10]);
-int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
-                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
-                          mintid_random_fn rnd, void *ctx, const char *kind,
-                          int64_t *ms, uint8_t counter[10], char *err);
+MINTID_INTERNAL int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
+                                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
+                                          mintid_random_fn rnd, void *ctx, const char *kind,
+                                          int64_t *ms, uint8_t counter[10], char *err);
 
 /* Big-endian stores and loads by shifts, so byte order never depends on the host. */
 static inline void mintid_store_be48(uint8_t *p, uint64_t v)

@@ -145,7 +145,7 @@ static void mintid_getuservalue(lua_State *L, int idx, int n)
  * cdata at idx, written to buf, or NULL for any other value. The C API
  * cannot see a ctype, but tostring shows it: "-12LL" for an int64_t,
  * "12ULL" for a uint64_t; any other cdata (a pointer, a double, a struct)
- * prints otherwise. The tostring is the one luaopen_mintid_core kept, so a
+ * prints otherwise. The tostring is the one luaopen_mintid kept, so a
  * redefined global cannot make a table pass for a number. Cold path: only
  * values whose lua_type is neither number nor string come here.
  */

@@ -1,5 +1,7 @@
 /*
- * lua_mintid.c: the Lua binding of the mintid core, module mintid.core.
+ * lua_mintid.c: the Lua binding of the mintid core: the module mintid, whole
+ * in C, so a host that links it statically registers luaopen_mintid and
+ * ships no Lua file.
  *
  * Bad data returns nil, message (the core's message); bad arguments raise
  * through luaL_argerror. The core never sees a Lua error: Lua code (an
@@ -28,7 +30,7 @@
 #define MINTID_EXPORT
 #endif
 
-MINTID_EXPORT int luaopen_mintid_core(lua_State *L);
+MINTID_EXPORT int luaopen_mintid(lua_State *L);
 
 /* Text of a Nano ID up to this size is built on the C stack. */
 #define NANOID_STACK_SIZE 256
@@ -1231,6 +1233,44 @@ static int m_relative_tag(lua_State *L)
     return 1;
 }
 
+/* lo, hi = relative_range(prefix_or_id): the bounds of every relative ID of
+ * one tag, for `id >= lo AND id < hi` scans: "TAG6CH-" and "TAG6CH." ('.'
+ * is the byte after '-'). Takes the 7-char prefix of g:prefix(key), or any
+ * relative ID text, in either case; anything else gives nil, message. */
+static int m_relative_range(lua_State *L)
+{
+    /* A prefix padded with the smallest time and rand fields is a relative
+     * ID, so the parser checks it with the same rules and messages. */
+    static const char padding[] = "0000000000-0000000000";
+    size_t len;
+    const char *text = check_text(L, 1, &len);
+    char padded[MINTID_RELATIVE_TEXT_LEN];
+    char bound[MINTID_RELATIVE_PREFIX_LEN];
+    uint8_t id[16];
+    uint32_t tag;
+    int64_t ms;
+    uint64_t rnd;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    if (len == MINTID_RELATIVE_PREFIX_LEN && text[len - 1] == '-') {
+        memcpy(padded, text, len);
+        memcpy(padded + len, padding, sizeof padding - 1);
+        text = padded;
+        len = sizeof padded;
+    }
+    err[0] = '\0';
+    rc = mintid_relative_decode(text, len, id, err);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    mintid_relative_split(id, &tag, &ms, &rnd);
+    mintid_relative_prefix(tag, bound);
+    lua_pushlstring(L, bound, sizeof bound);
+    bound[sizeof bound - 1] = '.';
+    lua_pushlstring(L, bound, sizeof bound);
+    return 2;
+}
+
 /*
  * new_values(value, n, t): t[1..n] = n new values of value's kind, all
  * zero bytes. Not a name of the module: the registry holds it, at
@@ -1319,6 +1359,7 @@ static const luaL_Reg module_funcs[] = {
     { "relative_tag", m_relative_tag },
     { "ulid_to_uuid", m_ulid_to_uuid },
     { "uuid_to_ulid", m_uuid_to_ulid },
+    { "relative_range", m_relative_range },
     { NULL, NULL }
 };
 
@@ -1350,7 +1391,7 @@ static void create_gen_meta(lua_State *L, const gen_kind *k, const luaL_Reg *met
     createmeta(L, k->tname, k, gen_meta, methods);
 }
 
-MINTID_EXPORT int luaopen_mintid_core(lua_State *L)
+MINTID_EXPORT int luaopen_mintid(lua_State *L)
 {
     mintid_nanoid_spec *def;
     char err[MINTID_ERRMSG_SIZE];

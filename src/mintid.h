@@ -17,6 +17,51 @@
  *   outputs are NOT NUL-terminated.
  * - Timestamps are Unix milliseconds as int64_t, so a negative reading is
  *   representable and rejected with MINTID_ERANGE.
+ *
+ * Using mintid from C, with no Lua (a supported interface)
+ * - Build: compile build/amalgamation/mintid.c (make amalgamation) with
+ *   -DMINTID_NO_LUA next to this header, or link build/libmintid.a (make
+ *   lib; a program that never names luaopen_mintid pulls no Lua code from
+ *   it). Link with -pthread (POSIX) or -lbcrypt (Windows). A program calls
+ *   only the MINTID_API functions; the MINTID_INTERNAL ones are the core's
+ *   own (static in the single file).
+ * - Minting: mintid_ulid_text, mintid_uuid7_text and mintid_uuid4_text use
+ *   the process-wide default generators. A generator of one's own is a
+ *   struct in the caller's memory, set up by its *_init function:
+ *     ULID      mintid_ulid_gen + mintid_ulid_gen_next_text  -> char[26]
+ *     UUIDv7    mintid_uuid7_gen + mintid_uuid7_gen_next_text -> char[36]
+ *     relative  mintid_relative_gen_init(secret of >= 16 bytes, salt) +
+ *               mintid_relative_gen_next_text(key)            -> char[28];
+ *               mintid_relative_gen_tag + mintid_relative_prefix give a
+ *               key's 7-char prefix; mintid_relative_gen_wipe when done
+ *               (the struct is secret-equivalent)
+ *     Snowflake mintid_snowflake_gen_init(machine_id 0..1023, epoch) +
+ *               mintid_snowflake_gen_next_text -> 1..20 digits (returns the
+ *               length), EAGAIN when 4096 IDs of one ms were used and the
+ *               clock did not move on within max_wait_ms
+ *     Nano ID   mintid_nanoid_spec_init(alphabet, size) + mintid_nanoid_text
+ *               -> char[size]
+ *   Sizes: MINTID_ULID_TEXT_LEN, MINTID_UUID_TEXT_LEN,
+ *   MINTID_RELATIVE_TEXT_LEN, MINTID_RELATIVE_PREFIX_LEN,
+ *   MINTID_SNOWFLAKE_DECIMAL_MAX; add 1 for a NUL of your own.
+ * - Parsing: mintid_ulid_decode, mintid_uuid_decode (either case, version
+ *   in id[6] >> 4) and mintid_relative_decode (28- or 26-char form) give the
+ *   16 bytes, EPARSE with the reason in err for bad text; *_encode write
+ *   the canonical text back. mintid_snowflake_parse_decimal gives the
+ *   64-bit ID and mintid_snowflake_split its timestamp, machine and
+ *   sequence. mintid_ulid_to_uuid_text and mintid_uuid_to_ulid_text convert.
+ * - Errors: the return code says which kind of failure (MINTID_E* below;
+ *   mintid_strerror(code) names it), err says what and where, in the same
+ *   words the Lua module uses. ERANDOM and ECLOCK are the OS failing; EARG
+ *   a caller's mistake (a short secret, a machine id of 5000); EFORK a
+ *   snowflake generator used in a process forked after its init.
+ * - Threads: the default generators and the random pool are locked, shared
+ *   by every thread, and start afresh in a forked child. The decode, encode
+ *   and conversion functions keep no state. A generator struct of your own
+ *   is not locked: use it from one thread at a time (a snowflake generator
+ *   may be shared where GCC/clang do 64-bit compare-and-swap inline; see
+ *   snowflake.c). Every monotonic generator draws afresh after a fork.
+ * examples/embed/mint.c does each of these.
  */
 #ifndef MINTID_H
 #define MINTID_H
@@ -33,14 +78,29 @@ extern "C" {
 /* MINTID_API marks the functions the shared object exports: the ABI for
  * foreign callers (LuaJIT's FFI, C programs). The core's files include this
  * header through internal.h, which makes every other name hidden, so the
- * module adds only luaopen_mintid_core and the MINTID_API functions to a
- * host's symbol table, whatever flags the build passes. */
+ * module adds only luaopen_mintid and the MINTID_API functions to a host's
+ * symbol table, whatever flags the build passes. */
 #if defined(_WIN32)
 #define MINTID_API __declspec(dllexport)
 #elif defined(__GNUC__) || defined(__clang__)
 #define MINTID_API __attribute__((visibility("default")))
 #else
 #define MINTID_API
+#endif
+
+/* MINTID_INTERNAL marks the core's own functions and tables: declared in
+ * this header (and internal.h) for the core's files and tests, but not part
+ * of the ABI. In the split build they are extern and hidden (internal.h);
+ * the single-file build (make amalgamation) defines MINTID_INTERNAL as
+ * static first, as Lua's onelua.c does with LUAI_FUNC, so they never reach
+ * a host's symbol table there either. A table's definition carries
+ * MINTID_INTERNAL_DATA (nothing, or static), since `extern` there would
+ * declare rather than define it. */
+#ifndef MINTID_INTERNAL
+#define MINTID_INTERNAL extern
+#endif
+#ifndef MINTID_INTERNAL_DATA
+#define MINTID_INTERNAL_DATA
 #endif
 
 /* Aligns a 64-bit field to 8 bytes. i386 ABIs align uint64_t struct fields
@@ -93,27 +153,27 @@ MINTID_API const char *mintid_strerror(int code);
 /* ---- random.c: OS CSPRNG and the process-wide pool ---------------------- */
 /* Direct read from the OS (getrandom, retried on EINTR and short reads;
  * /dev/urandom where getrandom is missing). */
-int mintid_os_random(uint8_t *buf, size_t n, char *err);
+MINTID_INTERNAL int mintid_os_random(uint8_t *buf, size_t n, char *err);
 /* From the process-wide pool: a ChaCha20 generator keyed from the OS (fast
  * key erasure, a new OS key after 1 MiB). Thread-safe; a forked child never
  * continues its parent's pool. Requests over 992 bytes read the OS directly. */
-int mintid_random_bytes(uint8_t *buf, size_t n, char *err);
+MINTID_INTERNAL int mintid_random_bytes(uint8_t *buf, size_t n, char *err);
 /* mintid_random_bytes as a mintid_random_fn. ctx is NULL or a
  * char[MINTID_ERRMSG_SIZE] that receives the OS's reason on failure: pass
  * the err buffer of the generator call as ctx, and that call's message is
  * "OS random source failed: <strerror text>" instead of a generic one. */
-int mintid_random_pool(void *ctx, uint8_t *buf, size_t n);
+MINTID_INTERNAL int mintid_random_pool(void *ctx, uint8_t *buf, size_t n);
 /* Overwrite memory in a way the compiler may not elide (secrets). */
-void mintid_secure_zero(void *p, size_t n);
+MINTID_INTERNAL void mintid_secure_zero(void *p, size_t n);
 
 /* ---- clock.c ------------------------------------------------------------ */
-int mintid_clock_ms(int64_t *now_ms, char *err);
+MINTID_INTERNAL int mintid_clock_ms(int64_t *now_ms, char *err);
 
 /* ---- base32.c: Crockford base32, SPEC alphabet, no aliases --------------- */
-extern const char mintid_base32_alphabet[33]; /* "0123456789ABCDEFGHJKMNPQRSTVWXYZ" */
+MINTID_INTERNAL const char mintid_base32_alphabet[33]; /* "0123456789ABCDEFGHJKMNPQRSTVWXYZ" */
 /* 0..31 for a symbol of the alphabet in either case, -1 for anything else
  * (I, L, O, U included). */
-int mintid_base32_value(unsigned char c);
+MINTID_INTERNAL int mintid_base32_value(unsigned char c);
 
 /* ---- monotonic.c: the (last_ms, last_rand) rule shared by ULID, UUIDv7 and
  * relative IDs. The counter is an unsigned big-endian integer of `bits` bits
@@ -130,35 +190,35 @@ typedef struct {
     uint32_t generation;
 } mintid_monotonic;
 
-void mintid_monotonic_init(mintid_monotonic *st);
+MINTID_INTERNAL void mintid_monotonic_init(mintid_monotonic *st);
 
 /* ---- ulid.c ------------------------------------------------------------- */
-int  mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
+MINTID_INTERNAL int  mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
 MINTID_API void mintid_ulid_encode(const uint8_t id[16], char out[26]);
 MINTID_API int  mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err);
-int64_t mintid_ulid_time(const uint8_t id[16]); /* bytes 0..5; also UUIDv7's */
+MINTID_INTERNAL int64_t mintid_ulid_time(const uint8_t id[16]); /* bytes 0..5; also UUIDv7's */
 
 typedef struct { mintid_monotonic st; } mintid_ulid_gen;
 MINTID_API void mintid_ulid_gen_init(mintid_ulid_gen *g);
 /* SPEC monotonic ULID: 10 fresh bytes when now > last_ms (or first call),
  * else the 80-bit counter + 1; EOVERFLOW / ERANGE leave g unchanged. */
-int  mintid_ulid_gen_next(mintid_ulid_gen *g, int64_t now_ms,
-                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+MINTID_INTERNAL int  mintid_ulid_gen_next(mintid_ulid_gen *g, int64_t now_ms,
+                                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
 
 /* ---- uuid.c: RFC 9562 UUIDv4 / UUIDv7 ----------------------------------- */
 MINTID_API void mintid_uuid_encode(const uint8_t id[16], char out[36]); /* lowercase */
 MINTID_API int  mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err);
-unsigned mintid_uuid_version(const uint8_t id[16]); /* b[6] >> 4 */
+MINTID_INTERNAL unsigned mintid_uuid_version(const uint8_t id[16]); /* b[6] >> 4 */
 /* b[6] = (b[6] & 0x0F) | version << 4; b[8] = (b[8] & 0x3F) | 0x80 */
-void mintid_uuid_set_version(uint8_t id[16], unsigned version);
-int  mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
-int  mintid_uuid7_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
+MINTID_INTERNAL void mintid_uuid_set_version(uint8_t id[16], unsigned version);
+MINTID_INTERNAL int  mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+MINTID_INTERNAL int  mintid_uuid7_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
 
 typedef struct { mintid_monotonic st; } mintid_uuid7_gen;
 MINTID_API void mintid_uuid7_gen_init(mintid_uuid7_gen *g);
 /* SPEC monotonic UUIDv7: the 74-bit counter rand_a << 62 | rand_b. */
-int  mintid_uuid7_gen_next(mintid_uuid7_gen *g, int64_t now_ms,
-                           mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+MINTID_INTERNAL int  mintid_uuid7_gen_next(mintid_uuid7_gen *g, int64_t now_ms,
+                                           mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
 
 /* ---- sha256.c: FIPS 180-4 SHA-256 and RFC 2104 HMAC ---------------------- */
 typedef struct {
@@ -168,33 +228,33 @@ typedef struct {
     size_t used;         /* bytes waiting in block */
 } mintid_sha256_ctx;
 
-void mintid_sha256_init(mintid_sha256_ctx *c);
-void mintid_sha256_update(mintid_sha256_ctx *c, const uint8_t *data, size_t n);
-void mintid_sha256_final(mintid_sha256_ctx *c, uint8_t digest[32]);
-void mintid_sha256(const uint8_t *data, size_t n, uint8_t digest[32]);
+MINTID_INTERNAL void mintid_sha256_init(mintid_sha256_ctx *c);
+MINTID_INTERNAL void mintid_sha256_update(mintid_sha256_ctx *c, const uint8_t *data, size_t n);
+MINTID_INTERNAL void mintid_sha256_final(mintid_sha256_ctx *c, uint8_t digest[32]);
+MINTID_INTERNAL void mintid_sha256(const uint8_t *data, size_t n, uint8_t digest[32]);
 /* The two contexts every HMAC with this key starts from: inner has absorbed
  * K0 ^ ipad, outer K0 ^ opad. Secret-equivalent: sha256_final wipes them,
  * a caller that keeps them wipes them itself (mintid_secure_zero). Then
  * HMAC(key, msg) = final(outer + final(inner + msg)). */
-void mintid_hmac_sha256_init(mintid_sha256_ctx *inner, mintid_sha256_ctx *outer,
-                             const uint8_t *key, size_t key_len);
-void mintid_hmac_sha256(const uint8_t *key, size_t key_len,
-                        const uint8_t *msg, size_t msg_len, uint8_t mac[32]);
+MINTID_INTERNAL void mintid_hmac_sha256_init(mintid_sha256_ctx *inner, mintid_sha256_ctx *outer,
+                                             const uint8_t *key, size_t key_len);
+MINTID_INTERNAL void mintid_hmac_sha256(const uint8_t *key, size_t key_len,
+                                        const uint8_t *msg, size_t msg_len, uint8_t mac[32]);
 
 /* ---- relative.c: relative IDs (tag << 98 | ms << 50 | rand) -------------- */
 #define MINTID_RELATIVE_MAX_TAG  UINT32_C(0x3FFFFFFF)          /* 2^30 - 1 */
 #define MINTID_RELATIVE_MAX_RAND UINT64_C(0x3FFFFFFFFFFFF)     /* 2^50 - 1 */
 
 /* tag = BE32(HMAC-SHA-256(secret, BE32(len(salt)) || salt || key)[0..4]) >> 2 */
-int  mintid_relative_tag(const uint8_t *secret, size_t secret_len,
-                         const uint8_t *salt, size_t salt_len,
-                         const uint8_t *key, size_t key_len,
-                         uint32_t *tag, char *err); /* EARG: secret < 16 bytes */
+MINTID_INTERNAL int  mintid_relative_tag(const uint8_t *secret, size_t secret_len,
+                                         const uint8_t *salt, size_t salt_len,
+                                         const uint8_t *key, size_t key_len,
+                                         uint32_t *tag, char *err); /* EARG: secret < 16 bytes */
 /* ERANGE for a tag, ms or rand outside its field (negative ones included:
  * the parts are host integers, checked here for every binding). */
-int  mintid_relative_from_parts(int64_t tag, int64_t ms, int64_t rand,
-                                uint8_t out[16], char *err);
-void mintid_relative_split(const uint8_t id[16], uint32_t *tag, int64_t *ms, uint64_t *rand);
+MINTID_INTERNAL int  mintid_relative_from_parts(int64_t tag, int64_t ms, int64_t rand,
+                                                uint8_t out[16], char *err);
+MINTID_INTERNAL void mintid_relative_split(const uint8_t id[16], uint32_t *tag, int64_t *ms, uint64_t *rand);
 MINTID_API void mintid_relative_encode(const uint8_t id[16], char out[28]);
 MINTID_API void mintid_relative_prefix(uint32_t tag, char out[7]);
 /* the 28-char form (hyphens at offsets 6 and 17) or the same 26 chars */
@@ -224,9 +284,9 @@ MINTID_API void mintid_relative_gen_wipe(mintid_relative_gen *g);
 MINTID_API uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g,
                                             const uint8_t *key, size_t key_len);
 /* rand = BE56(7 fresh bytes) & (2^50 - 1) on a fresh ms, else counter + 1 */
-int  mintid_relative_gen_next(mintid_relative_gen *g, int64_t now_ms,
-                              const uint8_t *key, size_t key_len,
-                              mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+MINTID_INTERNAL int  mintid_relative_gen_next(mintid_relative_gen *g, int64_t now_ms,
+                                              const uint8_t *key, size_t key_len,
+                                              mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
 
 /* ---- snowflake.c: 42-bit ms | 10-bit machine id | 12-bit sequence -------- */
 #define MINTID_SNOWFLAKE_MAX_MACHINE 1023
@@ -257,19 +317,19 @@ MINTID_API int  mintid_snowflake_check_epoch(int64_t epoch, char *err);
  * 42 bits), EFORK (made in another process: make one per process, each with
  * its own machine_id), or EAGAIN when 4096 IDs were already given at last_ms and
  * now_ms has not passed it (the caller reads its clock again). */
-int  mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
-                              uint64_t *id, char *err);
+MINTID_INTERNAL int  mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
+                                              uint64_t *id, char *err);
 /* EARG unless 0 <= max_wait_ms <= MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS. */
-int  mintid_snowflake_gen_set_max_wait(mintid_snowflake_gen *g, int64_t max_wait_ms, char *err);
+MINTID_INTERNAL int  mintid_snowflake_gen_set_max_wait(mintid_snowflake_gen *g, int64_t max_wait_ms, char *err);
 /* After gen_try's EAGAIN at now_ms: MINTID_OK if the clock has to pass
  * last_ms within g->max_wait_ms (read it again), else EAGAIN with
  * "snowflake: clock moved back N ms ..." (or, at the same ms, "snowflake:
  * 4096 IDs used at ms ..."). Lets a caller with its own clock share the
  * bound that gen_next applies to the OS clock. */
-int  mintid_snowflake_gen_may_wait(const mintid_snowflake_gen *g, int64_t now_ms, char *err);
+MINTID_INTERNAL int  mintid_snowflake_gen_may_wait(const mintid_snowflake_gen *g, int64_t now_ms, char *err);
 /* Loop over the OS clock until an ID is made (SPEC: spin), for at most
  * g->max_wait_ms of clock time; past it EAGAIN, state unchanged. */
-int  mintid_snowflake_gen_next(mintid_snowflake_gen *g, uint64_t *id, char *err);
+MINTID_INTERNAL int  mintid_snowflake_gen_next(mintid_snowflake_gen *g, uint64_t *id, char *err);
 MINTID_API void mintid_snowflake_split(uint64_t id, int64_t epoch,
                                        int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence);
 /* The timestamp of id, (id >> 22) + epoch, or ERANGE when it is above
@@ -279,13 +339,13 @@ MINTID_API int  mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t m
                                            int64_t *timestamp, char *err);
 /* Decimal text of 1..20 digits with no sign, space or leading '+'. */
 MINTID_API int  mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
-size_t mintid_snowflake_format_decimal(uint64_t id, char out[20]); /* returns length */
+MINTID_INTERNAL size_t mintid_snowflake_format_decimal(uint64_t id, char out[20]); /* returns length */
 /* ERANGE for an ID with bit 63 set, which a signed 64-bit host cannot hold
  * (SPEC): every binding refuses it alike, in these words. */
-int  mintid_snowflake_check_signed(uint64_t id, char *err);
+MINTID_INTERNAL int  mintid_snowflake_check_signed(uint64_t id, char *err);
 
 /* ---- nanoid.c ---------------------------------------------------------- */
-extern const char mintid_nanoid_default_alphabet[65];
+MINTID_INTERNAL const char mintid_nanoid_default_alphabet[65];
 
 typedef struct {
     uint8_t alphabet[256];
@@ -301,19 +361,19 @@ typedef struct {
 MINTID_API int  mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
                                         int64_t size, char *err);
 /* EARG unless 1 <= size <= MINTID_NANOID_MAX_SIZE. */
-int  mintid_nanoid_check_size(int64_t size, char *err);
+MINTID_INTERNAL int  mintid_nanoid_check_size(int64_t size, char *err);
 /* The same alphabet at another size (the step depends on the size). */
-int  mintid_nanoid_spec_resize(mintid_nanoid_spec *s, int64_t size, char *err);
+MINTID_INTERNAL int  mintid_nanoid_spec_resize(mintid_nanoid_spec *s, int64_t size, char *err);
 /* Writes exactly s->size bytes to out. Draws s->step bytes at a time. */
-int  mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, void *ctx,
-                            uint8_t *out, char *err);
+MINTID_INTERNAL int  mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, void *ctx,
+                                            uint8_t *out, char *err);
 
 /* ---- default.c: process-wide default generators ------------------------ */
 /* Shared by every Lua state and thread of the process, guarded by a mutex;
  * fresh in a forked child, as every generator is (mintid_monotonic). */
-int mintid_default_ulid(uint8_t out[16], char *err);
-int mintid_default_uuid7(uint8_t out[16], char *err);
-int mintid_default_uuid4(uint8_t out[16], char *err);
+MINTID_INTERNAL int mintid_default_ulid(uint8_t out[16], char *err);
+MINTID_INTERNAL int mintid_default_uuid7(uint8_t out[16], char *err);
+MINTID_INTERNAL int mintid_default_uuid4(uint8_t out[16], char *err);
 
 /* ---- abi.c: whole calls for foreign callers ------------------------------
  * Each reads the OS clock, draws from the process-wide pool and writes the

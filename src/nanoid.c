@@ -24,7 +24,7 @@
  */
 #define MAX_EMPTY_DRAWS 64
 
-const char mintid_nanoid_default_alphabet[65] =
+MINTID_INTERNAL_DATA const char mintid_nanoid_default_alphabet[65] =
     "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict";
 
 /* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no

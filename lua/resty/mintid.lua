@@ -2,7 +2,7 @@
 --
 -- Every name of the mintid module, with the same values and errors. Under
 -- LuaJIT a Lua C API call ends a trace; these calls go through the FFI into
--- the ABI that the same shared object (mintid/core.so) exports, with one
+-- the ABI that the same shared object (mintid.so) exports, with one
 -- reusable output buffer and ffi.string for the result, so the JIT compiles
 -- them. What the FFI path does not cover (generators with clock/random hooks
 -- or options it does not know, arguments of unusual types) is the mintid
@@ -14,15 +14,15 @@ if not has_ffi then
     return mintid
 end
 
--- The C module first: the FFI then opens the very file require loaded, so
--- both bindings share one library and its process-wide statics (the default
--- generators, the random pool).
-local core = require "mintid.core"
+-- The C module, required above, is loaded first: the FFI then opens the
+-- very file require loaded, so both bindings share one library and its
+-- process-wide statics (the default generators, the random pool).
+local core = mintid
 local abi = require "resty.mintid.cdef"
 
 local C
 do
-    local path = package.searchpath("mintid.core", package.cpath)
+    local path = package.searchpath("mintid", package.cpath)
     -- Guarded: a second load of this module (package.loaded cleared) must
     -- not declare the types again.
     if not pcall(ffi.typeof, "mintid_ulid_gen") then
@@ -33,7 +33,7 @@ do
     C = path and ffi.load(path) or ffi.C
     if not pcall(function() return C.mintid_abi_sizeof end) then
         error("resty.mintid: the mintid ABI is not in " .. (path or "the host program")
-            .. " (is mintid.core on package.cpath?)", 2)
+            .. " (is mintid on package.cpath?)", 2)
     end
 end
 
@@ -119,7 +119,7 @@ end
 -- registry, not a name of the module), so a parse costs no Lua C API call
 -- of its own. A value taken from a pool is returned only once decoded.
 
-local new_values = assert(debug.getregistry()["mintid.new_values"], "mintid.core has no new_values")
+local new_values = assert(debug.getregistry()["mintid.new_values"], "the mintid module has no new_values")
 local BATCH = 64
 local function value_pool(sample)
     local pool, n = {}, 0

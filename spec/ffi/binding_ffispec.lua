@@ -6,7 +6,7 @@ local resty = require "resty.mintid"
 local mintid = require "mintid"
 local abi = require "resty.mintid.cdef"
 
-local LIB = package.searchpath("mintid.core", package.cpath)
+local LIB = package.searchpath("mintid", package.cpath)
 local C = ffi.load(LIB)
 
 -- Every pattern an ID of the hot paths matches.
@@ -19,9 +19,9 @@ local HOT = {
 
 describe("resty.mintid (LuaJIT FFI)", function()
     describe("the library and its declarations", function()
-        it("is found through package.cpath, as require finds mintid.core", function()
+        it("is found through package.cpath, as require finds mintid", function()
             assert.is_string(LIB)
-            assert.is_truthy(LIB:find("mintid[/\\]core%.so$"), LIB)
+            assert.is_truthy(LIB:find("mintid%.so$"), LIB)
             assert.are.equal(26, #resty.ulid())
         end)
 
@@ -36,7 +36,7 @@ describe("resty.mintid (LuaJIT FFI)", function()
             assert.are.equal(0, tonumber(C.mintid_abi_sizeof(nil)))
         end)
 
-        it("exports exactly luaopen_mintid_core and the declared functions (nm -D)", function()
+        it("exports exactly luaopen_mintid and the declared functions (nm -D)", function()
             local nm = io.popen("nm -D --defined-only '" .. LIB .. "' 2>&1")
             local exported, n = {}, 0
             for line in nm:lines() do
@@ -44,7 +44,7 @@ describe("resty.mintid (LuaJIT FFI)", function()
                 if name then exported[name] = true; n = n + 1 end
             end
             nm:close()
-            local want = { luaopen_mintid_core = true }
+            local want = { luaopen_mintid = true }
             for _, f in ipairs(abi.functions) do want[f] = true end
             for name in pairs(exported) do
                 assert.is_true(want[name] ~= nil, "exported but not declared (a hidden name leaks?): " .. name)

@@ -142,7 +142,7 @@ static void check_refuses(lua_State *L, const char *how, const char *name)
 }
 
 static const char setup_chunk[] =
-    "core = require 'mintid.core'\n"
+    "core = require 'mintid'\n"
     "function new_gen() return core.relative_generator{ secret = SECRET, salt = 'x' } end\n"
     "function use_closed(g, method)\n"
     "  local ok, err = pcall(g[method], g, 'k')\n"
@@ -245,7 +245,7 @@ static void run_exit_child(int fd)
     if (L == NULL)
         _exit(2);
     luaL_openlibs(L);
-    luaL_requiref(L, "mintid.core", luaopen_mintid_core, 0);
+    luaL_requiref(L, "mintid", luaopen_mintid, 0);
     lua_setglobal(L, "core");
     lua_pushstring(L, wipe_secret);
     lua_setglobal(L, "SECRET");
@@ -293,14 +293,14 @@ int main(void)
         return 1;
     }
     luaL_openlibs(L);
-    luaL_requiref(L, "mintid.core", luaopen_mintid_core, 0);
+    luaL_requiref(L, "mintid", luaopen_mintid, 0);
     lua_pop(L, 1);
     lua_pushstring(L, wipe_secret);
     /* The scan itself finds the secret where it is. */
     check(holds_secret((const uint8_t *)lua_tostring(L, -1), sizeof wipe_secret - 1),
         "the scan finds the secret in the Lua string SECRET");
     lua_setglobal(L, "SECRET");
-    if (run(L, "load mintid.core", setup_chunk)) {
+    if (run(L, "load mintid", setup_chunk)) {
         check_gc(L);
         check_close(L);
     }
