@@ -62,8 +62,8 @@ MINTID_INTERNAL void mintid_random_fork_init(void);
 
 /* chacha20.c: nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream,
  * the first with block counter `counter`. */
-void mintid_chacha20_blocks(const uint8_t key[32], uint32_t counter, const uint8_t nonce[12],
-                            uint8_t *out, size_t nblocks);
+MINTID_INTERNAL void mintid_chacha20_blocks(const uint8_t key[32], uint32_t counter,
+                                            const uint8_t nonce[12], uint8_t *out, size_t nblocks);
 
 /* random.c: the pool's generator takes a new key from the OS before its
  * output under one key would pass this many bytes. */
@@ -71,7 +71,7 @@ void mintid_chacha20_blocks(const uint8_t key[32], uint32_t counter, const uint8
 
 /* random.c: how many keys the pool's generator has taken from the OS in
  * this process so far (the tests watch the reseeds with it). */
-uint64_t mintid_random_reseeds(void);
+MINTID_INTERNAL uint64_t mintid_random_reseeds(void);
 
 /* random.c: which process this is, as generator state records it: a value
  * that differs in every process forked from this one (and in their own
