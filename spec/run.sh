@@ -31,11 +31,13 @@ busted() {
     dir=$1 lua=$2
     shift 2
     echo "# busted on $lua ($dir)"
+    t0=$(date +%s)
     env LUA_PATH="lua/?.lua;spec/?.lua;;" LUA_CPATH="$BUILD/$dir/?.so;;" "$@" \
         $lua /usr/bin/busted -o TAP spec > "$log/busted-$dir" 2>&1
     rc=$?
     grep -v '^ok ' "$log/busted-$dir"
     count "$log/busted-$dir" $rc "busted ($lua, $dir)"
+    echo "# busted on $lua ($dir) took $(($(date +%s) - t0)) s"
 }
 
 for v in $TEST_LUAS; do
@@ -108,10 +110,12 @@ if [ -n "$PLATFORMS" ]; then
 fi
 
 echo "# memory checks"
+t0=$(date +%s)
 sh spec/memcheck.sh > "$log/memcheck" 2>&1
 rc=$?
 cat "$log/memcheck"
 count "$log/memcheck" $rc "valgrind"
+echo "# memory checks took $(($(date +%s) - t0)) s"
 
 # stage NAME COMMAND...: one more suite, its output shown, its time printed
 stage() {
