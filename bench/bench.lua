@@ -74,15 +74,19 @@ local function lua_nanoid()
    return concat(out)
 end
 
--- string.sub of a long text at a moving offset: one C call that returns a
--- new 26-char string each time, the least any ID-returning C call costs.
+-- string.sub of a long random text at a moving offset: one C call that
+-- returns a new 26-char string each time, the least any ID-returning C call
+-- costs. The text is long enough that no string repeats within a round: Lua
+-- interns short strings, and a repeated one still in the string table would
+-- be found there instead of allocated, a floor no ID could reach.
+local OFFSETS = 1048576
 local SOURCE = {}
-for i = 1, 4096 do SOURCE[i] = B32[random(0, 31)] end
+for i = 1, OFFSETS + 64 do SOURCE[i] = B32[random(0, 31)] end
 SOURCE = concat(SOURCE)
 local offset = 0
 local sub = string.sub
 local function c_fresh_string()
-   offset = offset % 4000 + 1
+   offset = offset % OFFSETS + 1
    return sub(SOURCE, offset, offset + 25)
 end
 
@@ -125,7 +129,7 @@ row("mintid.parse_ulid(text)", function() return mintid.parse_ulid(sample_ulid) 
 local function fresh_string_of(len)
    local off = 0
    return function()
-      off = off % 4000 + 1
+      off = off % OFFSETS + 1
       return sub(SOURCE, off, off + len - 1)
    end
 end

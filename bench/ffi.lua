@@ -66,14 +66,17 @@ local function measure(...)
    return unpack(out)
 end
 
--- The floor: ffi.string of a buffer of len bytes, one byte changed per call.
+-- The floor: ffi.string of a buffer of len bytes holding a call counter, so
+-- that every call makes a string never made before: a repeated one would be
+-- found interned instead of allocated, a floor no ID could reach.
 local function floor_of(len)
    local buf = ffi.new("char[?]", len)
    ffi.fill(buf, len, 65)
+   local counter = ffi.cast("uint32_t *", buf)
    local k = 0
    return function()
       k = k + 1
-      buf[k % len] = 65 + k % 26
+      counter[0] = k
       return ffi.string(buf, len)
    end
 end
@@ -175,5 +178,5 @@ if clock_ok then
    print("(ULID, UUIDv7, relative, snowflake) reads the clock once, whatever the binding.")
 end
 print()
-print("floor = ffi.string of a buffer of the ID's length (26 for parse rows) changed each call.")
+print("floor = ffi.string of a buffer of the ID's length (26 for parse rows) whose content never repeats.")
 print("parse_* return the C module's value userdata, decoded by the FFI in place.")

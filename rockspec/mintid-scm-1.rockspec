@@ -38,4 +38,19 @@ build = {
    install = {
       bin = { mintid = "bin/mintid" },
    },
+   -- Windows has no pthread: the core uses SRW locks there, and
+   -- BCryptGenRandom for randomness.
+   platforms = {
+      windows = {
+         modules = {
+            ["mintid"] = { libraries = { "bcrypt" } },
+         },
+      },
+   },
+}
+-- From a checkout: every suite, every Lua, as CI runs it (needs the Debian
+-- packages of `make deps`).
+test = {
+   type = "command",
+   command = "make test",
 }
