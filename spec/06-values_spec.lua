@@ -1,4 +1,4 @@
--- Value objects of every kind (API.md "Parsing and building values"):
+-- Value objects of every kind (README "Tour", doc/reference.md):
 -- __tostring, __eq, __lt/__le in byte order, methods, and kinds kept apart.
 local h = require "helper"
 local mintid = require(h.module_name)

@@ -1,4 +1,4 @@
--- API conventions (API.md "Conventions"): bad data returns nil, message;
+-- API conventions (README "Errors"): bad data returns nil, message;
 -- bad arguments raise, naming the argument; options are validated.
 local h = require "helper"
 local mintid = require(h.module_name)
@@ -43,7 +43,7 @@ local DRAWING = {
 
 describe("API conventions", function()
     describe("the module", function()
-        it("exports every name of API.md", function()
+        it("exports every documented module function", function()
             local names = {
                 "ulid", "uuid4", "uuid7", "nanoid",
                 "ulid_generator", "uuid7_generator", "uuid4_generator", "relative_generator",

@@ -271,7 +271,7 @@ class MonotonicGenerator:
     - otherwise (same ms or clock backwards): counter + 1, keep last_ms;
       if that would pass 2^bits - 1: overflow error, state unchanged.
     A new generator has no previous state, so its first call always draws
-    (API.md), even at ms 0.
+    (README "Details worth knowing"), even at ms 0.
     """
 
     def __init__(self, kind, bits, draw_len, load, exhausted):

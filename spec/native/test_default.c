@@ -1,7 +1,8 @@
 /*
  * test_default.c: the process-wide default generators and random pool under
- * threads and fork (API.md: safe from several OS threads; a forked child never
- * continues its parent's pool or counter). Prints TAP; exits 1 on a failure.
+ * threads and fork (README "Details worth knowing": safe from several OS
+ * threads; a forked child never continues its parent's pool or counter).
+ * Prints TAP; exits 1 on a failure.
  *
  * Built with -DTEST_RAW_CLONE, every child is made by
  * syscall(SYS_clone, SIGCHLD, 0), which runs no pthread_atfork handler:
