@@ -3,7 +3,9 @@
  * LuaJIT, included before anything else of Lua. It shims only the calls the
  * binding makes, carries user values of userdata (built into 5.4 only),
  * and the helpers that move 64-bit integers in and out of Lua, where
- * lua_Integer may be 32 bits and numbers may be doubles.
+ * lua_Integer may be 32 bits and numbers may be doubles. Its helpers are
+ * static inline and prefixed compat_, so they read apart from the core's
+ * mintid_ ABI.
  */
 #ifndef MINTID_LUA_COMPAT_H
 #define MINTID_LUA_COMPAT_H
@@ -21,7 +23,7 @@
 #define luaL_newlib(L, l) \
     (lua_createtable((L), 0, (int)(sizeof(l) / sizeof((l)[0]) - 1)), luaL_setfuncs((L), (l), 0))
 
-static void luaL_setfuncs(lua_State *L, const luaL_Reg *l, int nup)
+static inline void luaL_setfuncs(lua_State *L, const luaL_Reg *l, int nup)
 {
     luaL_checkstack(L, nup + 1, "too many upvalues");
     for (; l->name != NULL; l++) {
@@ -34,13 +36,13 @@ static void luaL_setfuncs(lua_State *L, const luaL_Reg *l, int nup)
     lua_pop(L, nup);
 }
 
-static void luaL_setmetatable(lua_State *L, const char *tname)
+static inline void luaL_setmetatable(lua_State *L, const char *tname)
 {
     luaL_getmetatable(L, tname);
     lua_setmetatable(L, -2);
 }
 
-static void *luaL_testudata(lua_State *L, int ud, const char *tname)
+static inline void *luaL_testudata(lua_State *L, int ud, const char *tname)
 {
     void *p = lua_touserdata(L, ud);
 
@@ -64,10 +66,10 @@ static void *luaL_testudata(lua_State *L, int ud, const char *tname)
  * uservalue (5.2, 5.3) or its environment (5.1, LuaJIT), made here.
  *
  * Set and get only user values 1..nuv of a userdata that
- * mintid_newuserdatauv made: on 5.1 any other userdata's environment is a
- * table too (the globals, most likely), which mintid_setuservalue would write.
+ * compat_newuserdatauv made: on 5.1 any other userdata's environment is a
+ * table too (the globals, most likely), which compat_setuservalue would write.
  */
-static void *mintid_newuserdatauv(lua_State *L, size_t size, int nuv)
+static inline void *compat_newuserdatauv(lua_State *L, size_t size, int nuv)
 {
 #if LUA_VERSION_NUM >= 504
     return lua_newuserdatauv(L, size, nuv);
@@ -88,7 +90,7 @@ static void *mintid_newuserdatauv(lua_State *L, size_t size, int nuv)
 
 #if LUA_VERSION_NUM < 504
 /* Pushes the table of user values of the userdata at idx. */
-static void mintid_pushuservalues(lua_State *L, int idx)
+static inline void compat_pushuservalues(lua_State *L, int idx)
 {
 #if LUA_VERSION_NUM >= 502
     lua_getuservalue(L, idx);
@@ -99,14 +101,14 @@ static void mintid_pushuservalues(lua_State *L, int idx)
 #endif
 
 /* Pops a value and makes it user value n of the userdata at idx. */
-static void mintid_setuservalue(lua_State *L, int idx, int n)
+static inline void compat_setuservalue(lua_State *L, int idx, int n)
 {
 #if LUA_VERSION_NUM >= 504
     lua_setiuservalue(L, idx, n);
 #else
     if (idx < 0 && idx > LUA_REGISTRYINDEX)
         idx = lua_gettop(L) + idx + 1; /* the table is pushed below */
-    mintid_pushuservalues(L, idx);
+    compat_pushuservalues(L, idx);
     lua_insert(L, -2);
     lua_rawseti(L, -2, n);
     lua_pop(L, 1);
@@ -114,12 +116,12 @@ static void mintid_setuservalue(lua_State *L, int idx, int n)
 }
 
 /* Pushes user value n of the userdata at idx. */
-static void mintid_getuservalue(lua_State *L, int idx, int n)
+static inline void compat_getuservalue(lua_State *L, int idx, int n)
 {
 #if LUA_VERSION_NUM >= 504
     lua_getiuservalue(L, idx, n);
 #else
-    mintid_pushuservalues(L, idx);
+    compat_pushuservalues(L, idx);
     lua_rawgeti(L, -1, n);
     lua_remove(L, -2);
 #endif
@@ -149,7 +151,7 @@ static void mintid_getuservalue(lua_State *L, int idx, int n)
  * redefined global cannot make a table pass for a number. Cold path: only
  * values whose lua_type is neither number nor string come here.
  */
-static const char *mintid_cdata_digits(lua_State *L, int idx, char buf[MINTID_CDATA_DIGITS_SIZE])
+static inline const char *compat_cdata_digits(lua_State *L, int idx, char buf[MINTID_CDATA_DIGITS_SIZE])
 {
     const char *s;
     size_t len, n, i, first = 0;
@@ -186,10 +188,10 @@ static const char *mintid_cdata_digits(lua_State *L, int idx, char buf[MINTID_CD
 }
 
 /* An int64_t or uint64_t cdata whose value fits in an int64. */
-static int mintid_cdata_toint64(lua_State *L, int idx, int64_t *out)
+static inline int compat_cdata_toint64(lua_State *L, int idx, int64_t *out)
 {
     char buf[MINTID_CDATA_DIGITS_SIZE];
-    const char *d = mintid_cdata_digits(L, idx, buf);
+    const char *d = compat_cdata_digits(L, idx, buf);
     uint64_t v = 0, limit;
     int neg;
 
@@ -222,12 +224,12 @@ static int mintid_cdata_toint64(lua_State *L, int idx, int64_t *out)
  * LuaJIT int64_t/uint64_t cdata that fits.
  * Strings are not numbers here: an ID library should not guess at "12".
  */
-static int mintid_toint64(lua_State *L, int idx, int64_t *out)
+static inline int compat_toint64(lua_State *L, int idx, int64_t *out)
 {
     lua_Number x;
 
     if (lua_type(L, idx) != LUA_TNUMBER)
-        return mintid_cdata_toint64(L, idx, out);
+        return compat_cdata_toint64(L, idx, out);
 #if LUA_VERSION_NUM >= 503
     {
         int isint;
@@ -249,12 +251,12 @@ static int mintid_toint64(lua_State *L, int idx, int64_t *out)
     return 1;
 }
 
-/* mintid_toint64 or a Lua argument error, in the words Lua 5.3 uses. */
-static int64_t mintid_checkint64(lua_State *L, int arg)
+/* compat_toint64 or a Lua argument error, in the words Lua 5.3 uses. */
+static inline int64_t compat_checkint64(lua_State *L, int arg)
 {
     int64_t v = 0;
 
-    if (!mintid_toint64(L, arg, &v)) {
+    if (!compat_toint64(L, arg, &v)) {
         if (lua_type(L, arg) == LUA_TNUMBER)
             luaL_argerror(L, arg, "number has no integer representation");
         else
@@ -265,7 +267,7 @@ static int64_t mintid_checkint64(lua_State *L, int arg)
 
 /* An integer on 5.3+, a number below (exact up to 2^53, which bounds every
  * timestamp, tag and rand of this library). */
-static void mintid_pushint64(lua_State *L, int64_t v)
+static inline void compat_pushint64(lua_State *L, int64_t v)
 {
 #if MINTID_LUA_INT64
     lua_pushinteger(L, (lua_Integer)v);

@@ -95,7 +95,7 @@ static const uint8_t *check_number_key(lua_State *L, int arg, char buf[KEY_NUMBE
 {
     int64_t v = 0;
 
-    if (!mintid_toint64(L, arg, &v))
+    if (!compat_toint64(L, arg, &v))
         luaL_argerror(L, arg, lua_pushfstring(L, "key must be a string or a 64-bit integer, got %s",
                                               describe_non_integer(L, arg)));
     *len = strlen(i64str(buf, v));
@@ -141,7 +141,7 @@ typedef void (*push_id_fn)(lua_State *L, const uint8_t id[16], const value_kind 
 
 static void push_value(lua_State *L, const uint8_t id[16], const value_kind *k)
 {
-    uint8_t *p = (uint8_t *)mintid_newuserdatauv(L, 16, 0);
+    uint8_t *p = (uint8_t *)compat_newuserdatauv(L, 16, 0);
 
     memcpy(p, id, 16);
     luaL_setmetatable(L, k->tname);
@@ -219,7 +219,7 @@ static int uuid_ulid(lua_State *L) { return value_as(L, &uuid_kind, &ulid_kind);
 
 static int ulid_time(lua_State *L)
 {
-    mintid_pushint64(L, mintid_ulid_time(check_value(L, 1, &ulid_kind)));
+    compat_pushint64(L, mintid_ulid_time(check_value(L, 1, &ulid_kind)));
     return 1;
 }
 
@@ -229,7 +229,7 @@ static int uuid_time(lua_State *L)
     const uint8_t *id = check_value(L, 1, &uuid_kind);
 
     if (mintid_uuid_version(id) == 7)
-        mintid_pushint64(L, mintid_ulid_time(id));
+        compat_pushint64(L, mintid_ulid_time(id));
     else
         lua_pushnil(L);
     return 1;
@@ -257,7 +257,7 @@ static relative_parts check_relative_parts(lua_State *L)
 
 static int relative_time(lua_State *L)
 {
-    mintid_pushint64(L, check_relative_parts(L).ms);
+    compat_pushint64(L, check_relative_parts(L).ms);
     return 1;
 }
 
@@ -269,7 +269,7 @@ static int relative_tag_method(lua_State *L)
 
 static int relative_rand(lua_State *L)
 {
-    mintid_pushint64(L, (int64_t)check_relative_parts(L).rand);
+    compat_pushint64(L, (int64_t)check_relative_parts(L).rand);
     return 1;
 }
 
@@ -465,7 +465,7 @@ static int random_checked(lua_State *L)
     char w[24];
     size_t len;
 
-    mintid_toint64(L, 1, &want);
+    compat_toint64(L, 1, &want);
     i64str(w, want);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_pushvalue(L, 1);
@@ -525,7 +525,7 @@ static void random_begin(lua_State *L, gen_hooks *h, const char *tname, random_c
     /* Room for the function, its copy, n and the result, checked before
      * the core runs. */
     luaL_checkstack(L, 4, "mintid random");
-    mintid_getuservalue(L, GEN_ARG, UV_RANDOM);
+    compat_getuservalue(L, GEN_ARG, UV_RANDOM);
     c->fn = lua_gettop(L);
     *fn = random_from_lua;
     *ctx = c;
@@ -558,9 +558,9 @@ static int64_t hook_now(lua_State *L, const gen_kind *k, const gen_ud *u)
 {
     int64_t now = 0;
 
-    mintid_getuservalue(L, GEN_ARG, UV_CLOCK);
+    compat_getuservalue(L, GEN_ARG, UV_CLOCK);
     lua_call(L, 0, 1);
-    if (!mintid_toint64(L, -1, &now))
+    if (!compat_toint64(L, -1, &now))
         luaL_error(L, "clock must return an integer (ms), got %s", describe_non_integer(L, -1));
     lua_pop(L, 1);
     /* The clock may have closed its own generator (__gc, __close). */
@@ -600,11 +600,11 @@ static int gen_gc(lua_State *L)
     /* Let the hooks go now, not when the userdata itself is collected. */
     if (u->h.has_clock) {
         lua_pushnil(L);
-        mintid_setuservalue(L, GEN_ARG, UV_CLOCK);
+        compat_setuservalue(L, GEN_ARG, UV_CLOCK);
     }
     if (u->h.has_random) {
         lua_pushnil(L);
-        mintid_setuservalue(L, GEN_ARG, UV_RANDOM);
+        compat_setuservalue(L, GEN_ARG, UV_RANDOM);
     }
     u->h.has_clock = 0;
     u->h.has_random = 0;
@@ -683,7 +683,7 @@ static int64_t opt_int64(lua_State *L, int idx, const char *name, int64_t def)
 
     if (lua_isnil(L, idx))
         return def;
-    if (!mintid_toint64(L, idx, &v))
+    if (!compat_toint64(L, idx, &v))
         opt_error(L, "an integer", name, describe_non_integer(L, idx));
     return v;
 }
@@ -702,7 +702,7 @@ static gen_ud *gen_new(lua_State *L, const gen_kind *k)
     int with_clock = k->uses_clock && !lua_isnil(L, 2);
     int with_random = k->uses_random && !lua_isnil(L, 3);
     size_t size = GEN_STATE_OFFSET + k->state_size;
-    gen_ud *u = (gen_ud *)mintid_newuserdatauv(L, size, with_clock || with_random ? UV_COUNT : 0);
+    gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size, with_clock || with_random ? UV_COUNT : 0);
 
     memset(u, 0, size);
     luaL_setmetatable(L, k->tname);
@@ -710,13 +710,13 @@ static gen_ud *gen_new(lua_State *L, const gen_kind *k)
         k->init(u);
     if (with_clock) {
         lua_pushvalue(L, 2);
-        mintid_setuservalue(L, -2, UV_CLOCK);
+        compat_setuservalue(L, -2, UV_CLOCK);
         u->h.has_clock = 1;
     }
     if (with_random) {
         lua_pushvalue(L, 3);
         lua_pushcclosure(L, random_checked, 1);
-        mintid_setuservalue(L, -2, UV_RANDOM);
+        compat_setuservalue(L, -2, UV_RANDOM);
         u->h.has_random = 1;
     }
     return u;
@@ -1015,7 +1015,7 @@ static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h, 
     int rc;
 
     if (s->size > sizeof stackbuf)
-        out = (char *)mintid_newuserdatauv(L, s->size, 0);
+        out = (char *)compat_newuserdatauv(L, s->size, 0);
     random_begin(L, h, tname, &c, &fn, &ctx, err);
     err[0] = '\0';
     rc = mintid_nanoid_generate(s, fn, ctx, (uint8_t *)out, err);
@@ -1047,7 +1047,7 @@ static int m_nanoid(lua_State *L)
     if (lua_isnoneornil(L, 1) && lua_isnoneornil(L, 2))
         return push_nanoid(L, def, NULL, NULL);
     if (!lua_isnoneornil(L, 1)) {
-        size = mintid_checkint64(L, 1);
+        size = compat_checkint64(L, 1);
         check_nanoid_size(L, 1, size);
     }
     if (lua_isnoneornil(L, 2)) {
@@ -1106,12 +1106,12 @@ static int m_parse_snowflake(lua_State *L)
     } else if (lua_type(L, 1) == LUA_TNUMBER) {
         int64_t v;
 #if MINTID_LUA_INT64
-        v = mintid_checkint64(L, 1);
+        v = compat_checkint64(L, 1);
 #else
         /* A double holds every integer only up to 2^53; above it the ID
          * the caller meant may already be lost. */
         lua_Number x = lua_tonumber(L, 1);
-        if (!(x < 9007199254740992.0) || !mintid_toint64(L, 1, &v))
+        if (!(x < 9007199254740992.0) || !compat_toint64(L, 1, &v))
             return luaL_argerror(L, 1, "a number snowflake ID must be an integer below 2^53 "
                                        "on this Lua; pass larger IDs as decimal text");
 #endif
@@ -1123,7 +1123,7 @@ static int m_parse_snowflake(lua_State *L)
             text = i64str(buf, v);
             len = strlen(text);
         }
-    } else if ((text = mintid_cdata_digits(L, 1, buf)) != NULL) {
+    } else if ((text = compat_cdata_digits(L, 1, buf)) != NULL) {
         /* LuaJIT's uint64 cdata reaches 2^64 - 1, as decimal text does. */
         len = strlen(text);
     } else {
@@ -1134,7 +1134,7 @@ static int m_parse_snowflake(lua_State *L)
     if (text != NULL && mintid_snowflake_parse_decimal(text, len, &id, err) != MINTID_OK)
         return fail(L, MINTID_EPARSE, err);
     if (!lua_isnoneornil(L, 2)) {
-        epoch = mintid_checkint64(L, 2);
+        epoch = compat_checkint64(L, 2);
         err[0] = '\0';
         if (mintid_snowflake_check_epoch(epoch, err) != MINTID_OK)
             return luaL_argerror(L, 2, err);
@@ -1144,7 +1144,7 @@ static int m_parse_snowflake(lua_State *L)
     if (mintid_snowflake_timestamp(id, epoch, MINTID_LUA_MAX_EXACT, &timestamp, err) != MINTID_OK)
         return fail(L, MINTID_ERANGE, err);
     mintid_snowflake_split(id, epoch, &timestamp, &machine_id, &sequence);
-    mintid_pushint64(L, timestamp);
+    compat_pushint64(L, timestamp);
     lua_pushinteger(L, (lua_Integer)machine_id);
     lua_pushinteger(L, (lua_Integer)sequence);
     return 3;
@@ -1152,7 +1152,7 @@ static int m_parse_snowflake(lua_State *L)
 
 static int m_ulid_from(lua_State *L)
 {
-    int64_t ms = mintid_checkint64(L, 1);
+    int64_t ms = compat_checkint64(L, 1);
     size_t len;
     const char *rnd = check_text(L, 2, &len);
     uint8_t id[16];
@@ -1191,9 +1191,9 @@ static int m_uuid_from_bytes(lua_State *L) { return from_bytes(L, &uuid_kind); }
 /* relative_from(tag, ms, rand): the core checks all three ranges. */
 static int m_relative_from(lua_State *L)
 {
-    int64_t tag = mintid_checkint64(L, 1);
-    int64_t ms = mintid_checkint64(L, 2);
-    int64_t rnd = mintid_checkint64(L, 3);
+    int64_t tag = compat_checkint64(L, 1);
+    int64_t ms = compat_checkint64(L, 2);
+    int64_t rnd = compat_checkint64(L, 3);
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE];
     int rc;
@@ -1408,7 +1408,7 @@ MINTID_EXPORT int luaopen_mintid(lua_State *L)
 
     luaL_newlib(L, module_funcs);
 
-    def = (mintid_nanoid_spec *)mintid_newuserdatauv(L, sizeof *def, 0);
+    def = (mintid_nanoid_spec *)compat_newuserdatauv(L, sizeof *def, 0);
     err[0] = '\0';
     if (mintid_nanoid_spec_init(def, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
                                 MINTID_NANOID_DEFAULT_SIZE, err) != MINTID_OK)
@@ -1423,7 +1423,7 @@ MINTID_EXPORT int luaopen_mintid(lua_State *L)
     lua_setfield(L, -2, "_VERSION");
 
     /* LuaJIT's int64 cdata tell their ctype only through tostring
-     * (lua_compat.h, mintid_cdata_digits); keep the one of this state. */
+     * (lua_compat.h, compat_cdata_digits); keep the one of this state. */
     lua_getglobal(L, "tostring");
     lua_setfield(L, LUA_REGISTRYINDEX, MINTID_TOSTRING_KEY);
     return 1;

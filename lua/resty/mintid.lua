@@ -41,7 +41,7 @@ local K = abi.constants
 local ffi_new, ffi_string, ffi_cast, ffi_gc = ffi.new, ffi.string, ffi.cast, ffi.gc
 local type, tostring, tonumber, getmetatable, error, pairs, select = type, tostring, tonumber, getmetatable, error,
     pairs, select
-local format, byte = string.format, string.byte
+local format = string.format
 
 local M = {}
 for name, value in pairs(mintid) do
@@ -60,7 +60,6 @@ local BUF_SIZE = 256
 
 local buf = ffi_new("char[?]", BUF_SIZE)
 local errbuf = ffi_new("char[?]", K.MINTID_ERRMSG_SIZE)
-local idbuf = ffi_new("uint8_t[16]")
 local u64box = ffi_new("uint64_t[1]")
 local i64box = ffi_new("int64_t[1]")
 local u32box = ffi_new("uint32_t[2]")
@@ -215,31 +214,6 @@ do
     end
 end
 
--- Both bounds of one tag's relative IDs; the rules and messages are
--- mintid.relative_range's, which anything but a string goes to.
-do
-    local relative_range = mintid.relative_range
-    local relative_decode, relative_encode = C.mintid_relative_decode, C.mintid_relative_encode
-    local PREFIX_PADDING = "0000000000-0000000000"
-
-    function M.relative_range(...)
-        local s = ...
-        if type(s) ~= "string" then
-            return relative_range(...) -- a tail call: its error blames our caller
-        end
-        local text = s
-        if #s == PREFIX_LEN and byte(s, PREFIX_LEN) == 45 then -- '-'
-            text = s .. PREFIX_PADDING
-        end
-        errbuf[0] = 0
-        local rc = relative_decode(text, #text, idbuf, errbuf)
-        if rc ~= 0 then return fail(rc) end
-        relative_encode(idbuf, buf)
-        local tag = ffi_string(buf, 6)
-        return tag .. "-", tag .. "."
-    end
-end
-
 ---------------------------------------------------------------------------
 -- One-shot calls: the process-wide default generators, shared with mintid.
 
@@ -391,6 +365,8 @@ local function monotonic_kind(tname, c_generator, ctype, init, next_text, len, f
         if rc ~= 0 then return fail(rc) end
         return ffi_string(buf, len)
     end
+    -- Not through next: fail must be tail-called from the method itself,
+    -- so that a raised error names the caller's position.
     function methods.next_value(...)
         local st = check_gen(kind, 0, select("#", ...), ...)
         errbuf[0] = 0
