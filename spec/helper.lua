@@ -610,4 +610,58 @@ function M.assert_strictly_increasing(fn, count, pattern, label)
     luassert.is_truthy(prev:match(pattern), label .. ": " .. prev)
 end
 
+---------------------------------------------------------------------------
+-- The command-line tool bin/mintid, run as a subprocess by the Lua running
+-- this suite (MINTID_LUA: another, e.g. s390x's under qemu), on the module
+-- the suite tests: LUA_PATH and LUA_CPATH are this process's package.path
+-- and cpath, which busted may have set from .busted, not the environment.
+
+local CLI_LUA = os.getenv("MINTID_LUA") or (jit and "luajit") or ("lua" .. _VERSION:match("%d+%.%d+"))
+
+local function shell_quote(s)
+    return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+--- Runs `mintid ARGS...` (a list of words); `env` is a table of environment
+-- variables to set (false unsets); `redirect` a shell redirection of its
+-- stdout (">/dev/full"). Returns stdout, stderr and the exit status.
+-- io.popen's close gives no status on Lua 5.1: the shell echoes it last.
+function M.cli_run(args, env, redirect)
+    local words = {}
+    local vars = { LUA_PATH = package.path, LUA_CPATH = package.cpath }
+    for name, value in pairs(env or {}) do vars[name] = value end
+    for name, value in pairs(vars) do
+        words[#words + 1] = value and (name .. "=" .. shell_quote(value)) or ("-u " .. name)
+    end
+    table.sort(words)
+    local cmd = { "env", table.concat(words, " "), CLI_LUA, "bin/mintid" }
+    for _, a in ipairs(args) do cmd[#cmd + 1] = shell_quote(a) end
+    if redirect then cmd[#cmd + 1] = redirect end
+    local errfile = os.tmpname()
+    local p = assert(io.popen(table.concat(cmd, " ") .. " 2>" .. errfile .. '; echo "exit:$?"'))
+    local out = p:read("*a")
+    p:close()
+    local f = assert(io.open(errfile, "rb"))
+    local err = f:read("*a")
+    f:close()
+    os.remove(errfile)
+    local status = tonumber(out:match("exit:(%d+)\n$"))
+    assert(status, "no exit status in the output of " .. table.concat(args, " "))
+    return (out:gsub("exit:%d+\n$", "")), err, status
+end
+
+--- Runs the command, its stdout sent to `redirect` (nil: captured), and
+-- expects `status` with exactly one line on stderr containing each of the
+-- given strings; returns stdout and that line.
+function M.cli_fails_to(redirect, status, args, env, ...)
+    local out, err, got = M.cli_run(args, env, redirect)
+    local where = table.concat(args, " ") .. (redirect and (" " .. redirect) or "")
+    luassert.are.equal(status, got, where .. ": " .. err)
+    luassert.is_truthy(err:match("^mintid: [^\n]+\n$"), where .. ": want one line on stderr, got: " .. err)
+    for _, s in ipairs({ ... }) do
+        luassert.is_truthy(err:find(s, 1, true), where .. ": '" .. err .. "' does not contain '" .. s .. "'")
+    end
+    return out, err
+end
+
 return M
