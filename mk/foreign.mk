@@ -1,5 +1,6 @@
 # ---- foreign Luas: the whole busted suite on Debian's own Lua of another
-# architecture, under qemu-user: big-endian s390x Lua 5.4. Each one's
+# architecture, under qemu-user: big-endian s390x Lua 5.4, and 32-bit armhf
+# Lua 5.1 (a 32-bit lua_Integer, size_t and pointer). Each one's
 # packages are fetched and unpacked into $(BUILD)/ARCH/root (qemu's -L
 # prefix) by .ci/foreign-root.sh, never installed (`make deps` adds the
 # architecture's package lists); busted's own Lua files are the host's. The
@@ -7,12 +8,17 @@
 # $(BUILD)/ARCH, where the stage's LUA_CPATH finds it.
 # `make foreign-lua-ARCH` builds one; `make test FOREIGN=` skips them all.
 # Another ARCH is five lines: its triplet, Lua, qemu and packages.
-FOREIGN ?= s390x
+FOREIGN ?= s390x armhf
 foreign_triplet_s390x = s390x-linux-gnu
 foreign_lua_s390x     = 5.4
 foreign_qemu_s390x    = qemu-s390x
 foreign_debs_s390x    = libc6 libgcc-s1 libstdc++6 libreadline8 libtinfo6 liblua5.4-0 liblua5.4-dev \
                         lua5.4 lua-filesystem lua-system lua-term
+foreign_triplet_armhf = arm-linux-gnueabihf
+foreign_lua_armhf     = 5.1
+foreign_qemu_armhf    = qemu-arm
+foreign_debs_armhf    = libc6 libgcc-s1 libstdc++6 libreadline8 libtinfo6 liblua5.1-0 liblua5.1-0-dev \
+                        lua5.1 lua-filesystem lua-system lua-term
 
 foreign_root = $(BUILD)/$1/root
 TEST_DEPS += $(FOREIGN:%=foreign-lua-%)
