@@ -8,8 +8,9 @@
 # `make rockspecs`, the amalgamation and `make print-sources` read it).
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
-           src/chacha20.c src/random.c src/clock.c src/default.c src/abi.c
-CORE_HDR = src/mintid.h src/internal.h src/platform.h
+           src/chacha20.c src/random.c src/default.c src/abi.c \
+           src/os_posix.c src/os_win32.c
+CORE_HDR = src/mintid.h src/internal.h
 BIND_SRC = src/lua_mintid.c
 BIND_HDR = src/lua_compat.h
 # The version is written once, as MINTID_VERSION in src/mintid.h.

@@ -24,7 +24,7 @@ $(BUILD)/asan/mintid.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,$(SAN_LUA)) -shared -o $@ $(BIND_SRC) $(SAN_OBJ) $(LDLIBS)
 
 $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
-	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(SAN_OBJ)) $(TEST_LUA) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(TEST_LUA) $(LDLIBS) $(TEST_WRAP)
 
 # The static library, sanitized, for the embed example (mk/embed.mk).
 $(BUILD)/asan/lua_mintid.o: $(BIND_SRC) $(BIND_HDR) $(CORE_HDR)
