@@ -30,8 +30,8 @@ build = {
          sources = {
             "src/lua_mintid.c",
             "src/error.c", "src/base32.c", "src/monotonic.c", "src/ulid.c", "src/uuid.c",
-            "src/sha256.c", "src/relative.c", "src/snowflake.c", "src/nanoid.c",
-            "src/chacha20.c", "src/random.c", "src/clock.c", "src/default.c", "src/abi.c",
+            "src/sha256.c", "src/relative.c", "src/snowflake.c", "src/nanoid.c", "src/chacha20.c",
+            "src/random.c", "src/default.c", "src/abi.c", "src/os_posix.c", "src/os_win32.c",
          },
          incdirs = { "src" },
          libraries = { "pthread" },

@@ -1,5 +1,6 @@
--- The rockspecs: the scm one and the release one build the same way, and
--- build what the Makefile builds (one list of sources in spirit, checked).
+-- The rockspecs (written by `make rockspecs` from tools/rockspec.in; install_check.sh
+-- fails when they are stale): the scm one and the release one build the same way, and
+-- build what the Makefile builds (its one list of sources).
 local mintid = require "mintid"
 
 local function load_rockspec(path)

@@ -6,6 +6,8 @@ lua=lua$LUA_VERSION
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . spec/tap.sh
+# The version, as the Makefile reads it from src/mintid.h.
+version=$(make -s --no-print-directory print-version)
 
 smoke='local m = require "mintid"
 assert(#m.ulid() == 26 and #m.uuid7() == 36, "bad IDs")
@@ -47,9 +49,9 @@ check "make install into a DESTDIR, then require" makeinstall
 # committed tree, installed as `luarocks install mintid` will, and its
 # command run from that tree.
 release_rock() {
-    rock=${BUILD:-build}/dist/mintid-0.1.0-1.src.rock
+    rock=${BUILD:-build}/dist/mintid-$version-1.src.rock
     make -s dist BUILD="${BUILD:-build}" >/dev/null &&
-    unzip -p "$rock" mintid-0.1.0-1.rockspec | cmp - rockspec/mintid-0.1.0-1.rockspec &&
+    unzip -p "$rock" "mintid-$version-1.rockspec" | cmp - "rockspec/mintid-$version-1.rockspec" &&
     luarocks --lua-version="$LUA_VERSION" install --tree="$tmp/release" "$rock" &&
     out=$("$tmp/release/bin/mintid" inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV) &&
     echo "$out" && echo "$out" | grep -q '^  time: *2016-07-30T23:54:10.259Z$' &&
@@ -62,8 +64,9 @@ else
     # a release tarball has no commits to pack
     n=$((n + 1)); echo "ok $n - # SKIP make dist packs HEAD: not a git checkout"
 fi
+check "the rockspecs are those of a fresh make rockspecs" make -s --no-print-directory check-rockspecs
 check "both rockspecs pass luarocks lint" sh -c \
-    "luarocks lint rockspec/mintid-scm-1.rockspec && luarocks lint rockspec/mintid-0.1.0-1.rockspec"
+    "luarocks lint rockspec/mintid-scm-1.rockspec && luarocks lint rockspec/mintid-$version-1.rockspec"
 
 if command -v python3 >/dev/null 2>&1; then
     check "testdata matches generate_vectors.py" python3 testdata/generate_vectors.py --check

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates lua/resty/mintid/cdef.lua, the FFI declarations of the ABI,
-from src/mintid.h: every struct typedef and every MINTID_API function, with
+from src/mintid.h: every (opaque) state typedef and every MINTID_API function, with
 the header's numeric macros written out, and the status codes and text
 lengths as Lua numbers. The FFI binding never holds a hand-written copy of
 the header, so the two cannot drift.
@@ -16,8 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = os.path.join(ROOT, "src", "mintid.h")
 OUTPUT = os.path.join(ROOT, "lua", "resty", "mintid", "cdef.lua")
 
-# The one attribute a struct field carries, as LuaJIT's C parser reads it.
-ATTRIBUTES = {"MINTID_ALIGNED8": "__attribute__((aligned(8)))"}
+# The one attribute an opaque state carries, as LuaJIT's C parser reads it.
+ATTRIBUTES = {"MINTID_ALIGNED": "__attribute__((aligned(8)))"}
 
 
 def strip_comments(text):

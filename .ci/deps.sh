@@ -1,0 +1,29 @@
+#!/bin/sh
+# .ci/deps.sh [ARCH...]: as root on Debian, installs every package that the
+# build and the stages of `make test` need (this is the one list), and adds
+# the package lists of each foreign ARCH, whose Lua .ci/foreign-root.sh
+# fetches without installing it. `make deps` runs it with the Makefile's
+# FOREIGN architectures.
+set -eu
+
+# the build, the busted suite on every Lua, the release (make dist)
+packages="make build-essential ca-certificates python3 git zip unzip
+    lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev lua5.2 liblua5.2-dev
+    lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev lua-busted luarocks lua-check"
+# the memory checks, and libFuzzer (its runtime is libclang-rt-dev, which
+# clang only recommends)
+packages="$packages valgrind clang libclang-rt-dev"
+# nginx under load, and the database specs
+packages="$packages nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-resty-core
+    lua-resty-lrucache wrk curl lua-sql-sqlite3 lua-sql-postgres postgresql sqlite3"
+# cross toolchains, qemu-user and wine for every platform (make test-<target>)
+packages="$packages gcc-i686-linux-gnu musl-tools gcc-mips-linux-gnu gcc-arm-linux-gnueabihf
+    gcc-s390x-linux-gnu gcc-mingw-w64-x86-64 qemu-user wine wine64"
+
+for arch in "$@"; do
+    dpkg --add-architecture "$arch"
+done
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+# shellcheck disable=SC2086 # one package a word
+apt-get install -y $packages

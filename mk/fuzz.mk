@@ -1,0 +1,29 @@
+# ---- libFuzzer targets, one per file of fuzz/, on the core built with
+# clang's coverage, ASan and UBSan; `make fuzz` (and `make test`, through
+# fuzz/run.sh) runs each for FUZZ_SECONDS on seeds taken from testdata/
+# (build/fuzz/corpus, not committed).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS = ulid_decode uuid_decode relative_decode snowflake_decode nanoid roundtrip generators
+FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_OBJ     = $(CORE_SRC:src/%.c=$(BUILD)/fuzz/core/%.o)
+FUZZ_BINS    = $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+FUZZ_SEEDED  = $(BUILD)/fuzz/corpus/.seeded
+TEST_DEPS   += $(FUZZ_BINS) $(FUZZ_SEEDED)
+export FUZZ_SECONDS FUZZ_TARGETS
+.PHONY: fuzz
+.SECONDARY: $(FUZZ_OBJ)
+
+$(BUILD)/fuzz/core/%.o: src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BINS): $(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz.h $(FUZZ_OBJ)
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+$(FUZZ_SEEDED): fuzz/seed_corpus.py $(wildcard testdata/*.txt)
+	python3 fuzz/seed_corpus.py testdata $(BUILD)/fuzz/corpus
+	@touch $@
+
+fuzz: $(FUZZ_BINS) $(FUZZ_SEEDED)
+	BUILD='$(BUILD)' sh fuzz/run.sh
