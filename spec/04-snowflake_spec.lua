@@ -16,12 +16,6 @@ local function assert_native(id, where)
     end
 end
 
-local function parts(id, epoch)
-    local ts, mid, seq = mintid.parse_snowflake(id, epoch)
-    assert(ts ~= nil, "parse_snowflake(" .. tostring(id) .. ") returned nil, " .. tostring(mid))
-    return ts, mid, seq
-end
-
 describe("snowflake", function()
     describe("vectors", function()
         it("snowflake.txt: parse_snowflake of decimal text (and of integers where Lua has them)", function()
@@ -70,7 +64,7 @@ describe("snowflake", function()
                         assert(id ~= nil, w .. ": want " .. r.expect .. ", got nil, " .. tostring(msg))
                         assert_native(id, w)
                         assert.are.equal(r.expect, h.dec(id), w)
-                        local _, mid = parts(id, h.num(r.epoch))
+                        local _, mid = h.snowflake_parts(id, h.num(r.epoch))
                         assert.are.equal(h.num(r.machine_id), mid, w)
                     end
                 end,
@@ -103,7 +97,7 @@ describe("snowflake", function()
             for i = 0, 4095 do
                 local id, err = g:next()
                 assert(id ~= nil, "ID " .. i .. ": " .. tostring(err))
-                local ts, mid, seq = parts(id)
+                local ts, mid, seq = h.snowflake_parts(id)
                 assert.are.equal(T, ts)
                 assert.are.equal(7, mid)
                 assert.are.equal(i, seq)
@@ -115,7 +109,7 @@ describe("snowflake", function()
             advance_after = calls + 5
             local id, err = g:next()
             assert(id ~= nil, "4097th ID: " .. tostring(err))
-            local ts, mid, seq = parts(id)
+            local ts, mid, seq = h.snowflake_parts(id)
             assert.are.equal(T + 1, ts)
             assert.are.equal(7, mid)
             assert.are.equal(0, seq)
@@ -135,7 +129,7 @@ describe("snowflake", function()
             assert.is_truthy(msg:find("4096 IDs used", 1, true), msg)
             assert.is_true(calls - before > 1000, "the clock was read only " .. (calls - before) .. " times")
             now = T + 1
-            local ts, _, seq = parts(g:next())
+            local ts, _, seq = h.snowflake_parts(g:next())
             assert.are.equal(T + 1, ts)
             assert.are.equal(0, seq)
         end)
@@ -161,7 +155,7 @@ describe("snowflake", function()
             assert.are.equal("9223372036850585600", h.dec(id))
             -- a later epoch moves the limit
             local g2 = mintid.snowflake_generator { epoch = 1000, clock = function() return h.int(2 ^ 41) end }
-            local ts = parts(g2:next(), 1000)
+            local ts = h.snowflake_parts(g2:next(), 1000)
             assert.are.equal(h.int(2 ^ 41), ts)
         end)
 
@@ -180,7 +174,7 @@ describe("snowflake", function()
             h.assert_bad_data(id, msg, nil, "past 42 bits")
             assert.are.equal("snowflake timestamp 4398046511104 is more than 42 bits past epoch 0", msg)
             now = 10
-            local ts, _, seq = parts(g:next(), 10)
+            local ts, _, seq = h.snowflake_parts(g:next(), 10)
             assert.are.equal(10, ts)
             assert.are.equal(0, seq)
         end)
@@ -228,7 +222,7 @@ describe("snowflake", function()
                 assert.is_true(h.dec_cmp(prev, id) < 0, h.dec(prev) .. " !< " .. h.dec(id))
                 prev = id
             end
-            local ts, mid = parts(prev, epoch)
+            local ts, mid = h.snowflake_parts(prev, epoch)
             assert.are.equal(1023, mid)
             assert.is_true(math.abs(ts - os.time() * 1000) < 5000, "timestamp " .. tostring(ts))
         end)

@@ -173,8 +173,12 @@ describe("API conventions", function()
                 "secret must be at least 16 bytes, got 5")
             h.raises(function() return mintid.relative_generator {} end, "secret")
             h.raises(function() return mintid.relative_generator() end, "secret")
-            assert.is_not_nil(mintid.relative_generator { secret = SECRET })
-            assert.is_not_nil(mintid.relative_tag(SECRET, "", "k"))
+            -- 16 bytes are enough, and the 16th byte is part of the key
+            local tag = mintid.relative_tag(SECRET, "", "k")
+            local id = mintid.relative_generator { secret = SECRET }:next("k")
+            assert.are.equal(tag, assert(mintid.parse_relative(id)):tag(), id)
+            local other = SECRET:sub(1, 15) .. "g"
+            assert.are_not.equal(tag, mintid.relative_tag(other, "", "k"), "the secrets differ in byte 16 only")
         end)
 
         it("machine_id outside 0..1023", function()
@@ -245,12 +249,26 @@ describe("API conventions", function()
                 h.raises(function() return mintid[c[1]]("clock") end)
                 h.raises(function() return mintid[c[1]](true) end)
             end
-            -- no options at all is fine where nothing is required
-            for _, name in ipairs({ "ulid_generator", "uuid7_generator", "uuid4_generator",
-                "snowflake_generator", "nanoid_generator" }) do
-                assert.is_not_nil(mintid[name]())
-                assert.is_not_nil(mintid[name](nil))
-                assert.is_not_nil(mintid[name]({}))
+            -- no options at all is fine where nothing is required, and gives
+            -- the defaults: the generator mints an ID of its kind
+            local mints = {
+                ulid_generator = function(id) return id:match(h.ULID_PATTERN) ~= nil end,
+                uuid7_generator = function(id) return assert(mintid.parse_uuid(id)):version() == 7 end,
+                uuid4_generator = function(id) return assert(mintid.parse_uuid(id)):version() == 4 end,
+                -- machine_id 1 and epoch 0: a time within a day of now
+                snowflake_generator = function(id)
+                    local ts, mid = h.snowflake_parts(id, 0)
+                    return mid == 1 and math.abs(ts - os.time() * 1000) < 86400000
+                end,
+                nanoid_generator = function(id)
+                    return #id == 21 and not id:find("[^" .. h.DEFAULT_ALPHABET:gsub("%-", "%%-") .. "]")
+                end,
+            }
+            for name, is_default in pairs(mints) do
+                for _, g in ipairs({ mintid[name](), mintid[name](nil), mintid[name]({}) }) do
+                    local id = g:next()
+                    assert.is_true(is_default(id), name .. " with no options: " .. tostring(id))
+                end
             end
         end)
 

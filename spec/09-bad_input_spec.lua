@@ -320,6 +320,32 @@ row("A userdata or cdata where an integer is expected", function()
     end
 end)
 
+row("A bad `mintid` option value", function()
+    local out = h.cli_fails_to(nil, 2, { "inspect", "--epoch", "-5", "4194304", "4194305" }, nil,
+        "mintid: epoch must be >= 0, got -5 (see mintid --help)")
+    assert.are.equal("", out)
+    assert.are.equal("", (h.cli_fails_to(nil, 2, { "snowflake", "--machine-id", "1024" }, nil,
+        "machine_id must be 0..1023, got 1024")))
+end)
+
+row("A `mintid` integer option this Lua cannot hold exactly", function()
+    assert.are.equal("", (h.cli_fails_to(nil, 2, { "ulid", "-n", "99999999999999999999" }, nil,
+        "-n wants an integer that this Lua's numbers", "hold exactly, got '99999999999999999999'")))
+    local out, _, status = h.cli_run({ "inspect", "--json", "--epoch", "9007199254740993", "0" })
+    if h.has_integers then
+        assert.are.equal(0, status)
+        assert.is_truthy(out:find('"epoch":9007199254740993,', 1, true), out)
+    else
+        assert.are.equal(2, status)
+        assert.are.equal("", out)
+    end
+end)
+
+row("`mintid` output that cannot be written", function()
+    h.cli_fails_to(">/dev/full", 1, { "ulid", "-n", "3" }, nil, "mintid: cannot write to stdout: No space left on device")
+    h.cli_fails_to(">&-", 1, { "ulid" }, nil, "mintid: cannot write to stdout: ")
+end)
+
 -- The rows of the README table: the first cell of each line after the
 -- header row of the "Errors" section's table.
 local function readme_rows()

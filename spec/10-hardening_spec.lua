@@ -16,12 +16,6 @@ local function arg_error(fn, pos, ...)
     return msg
 end
 
-local function snowflake_parts(id, epoch)
-    local ts, mid, seq = mintid.parse_snowflake(id, epoch)
-    assert(ts ~= nil, "parse_snowflake(" .. tostring(id) .. "): nil, " .. tostring(mid))
-    return ts, mid, seq
-end
-
 describe("hardening", function()
     describe("text arguments are strings on every Lua", function()
         -- call, argument position, the call with a number there
@@ -46,7 +40,7 @@ describe("hardening", function()
 
         it("numbers stay accepted where a number is a key, ms or size", function()
             assert.are.equal(10, #mintid.nanoid(10))
-            assert.are.equal(1000, (snowflake_parts(4194308096)))
+            assert.are.equal(1000, (h.snowflake_parts(4194308096)))
             assert.are.equal(mintid.relative_tag(SECRET, "", "42"), mintid.relative_tag(SECRET, "", 42))
             assert.is_not_nil(mintid.ulid_from(1, ZERO10))
         end)
@@ -55,7 +49,7 @@ describe("hardening", function()
     describe("options are read as Lua reads a table field", function()
         it("snowflake_generator sees machine_id through __index", function()
             local opts = setmetatable({ clock = function() return T end }, { __index = { machine_id = 7 } })
-            local _, mid = snowflake_parts(mintid.snowflake_generator(opts):next())
+            local _, mid = h.snowflake_parts(mintid.snowflake_generator(opts):next())
             assert.are.equal(7, mid)
         end)
 
@@ -80,14 +74,14 @@ describe("hardening", function()
 
     describe("parse_snowflake's range", function()
         it("a sum up to 2^53 - 1 parses on every Lua", function()
-            assert.are.equal(h.int(2 ^ 53 - 1), (snowflake_parts("4194304", h.int(2 ^ 53 - 2))))
+            assert.are.equal(h.int(2 ^ 53 - 1), (h.snowflake_parts("4194304", h.int(2 ^ 53 - 2))))
         end)
 
         if h.has_integers then
             it("on Lua 5.3/5.4 an epoch whose sum passes math.maxinteger is bad data, not a wrap", function()
                 local ts, msg = mintid.parse_snowflake(4194304, math.maxinteger)
                 h.assert_bad_data(ts, msg, "does not fit", "maxinteger epoch")
-                assert.are.equal(math.maxinteger, (snowflake_parts(0, math.maxinteger)))
+                assert.are.equal(math.maxinteger, (h.snowflake_parts(0, math.maxinteger)))
             end)
         else
             it("where integers are doubles a sum past 2^53 - 1 is bad data", function()
@@ -99,7 +93,7 @@ describe("hardening", function()
         end
 
         it("an ID with bit 63 set parses on every Lua (only the generator refuses it)", function()
-            local ts, mid, seq = snowflake_parts("9223372036854775808")
+            local ts, mid, seq = h.snowflake_parts("9223372036854775808")
             assert.are.equal(h.int(2 ^ 41), ts)
             assert.are.equal(0, mid)
             assert.are.equal(0, seq)
@@ -107,14 +101,20 @@ describe("hardening", function()
     end)
 
     describe("a Snowflake generator waits for its clock at most max_wait_ms", function()
-        -- A generator at clock c whose 4096 IDs of ms T are used.
-        local function exhausted(options)
-            local c = h.clock_var("snowflake")
-            options.clock = c.fn
+        -- A generator whose 4096 IDs of ms T are used, and its clock: a
+        -- clock_var, or with `after` a clock_list of those readings.
+        local function exhausted(options, after)
+            local c, exhausting = h.clock_var("snowflake"), true
+            local later = after and h.clock_list(after, "snowflake")
+            options.clock = function()
+                if exhausting or not later then return c.fn() end
+                return later.fn()
+            end
             local g = mintid.snowflake_generator(options)
             c.now = T
             for i = 1, 4096 do assert(g:next(), "ID " .. i) end
-            return g, c
+            exhausting = false
+            return g, later or c
         end
 
         it("max_wait_ms must be an integer 0..60000", function()
@@ -123,31 +123,25 @@ describe("hardening", function()
             end
         end)
 
-        it("max_wait_ms 0 and 60000 take effect: the wait each allows, and no more", function()
-            -- The next ID after the 4096 of ms T, the clock then reading `readings` in turn.
-            local function after_exhaustion(options, readings)
-                local n, now = 0, T
-                options.clock = function()
-                    if now then return now end
-                    n = n + 1
-                    return readings[math.min(n, #readings)]
-                end
-                local g = mintid.snowflake_generator(options)
-                for i = 1, 4096 do assert(g:next(), "ID " .. i) end
-                now = nil
-                return g:next()
-            end
-            local back, same = { T - 59999, T + 1 }, { T, T + 1 }
-            local ts, _, seq = snowflake_parts(after_exhaustion({ max_wait_ms = 60000 }, back))
+        it("max_wait_ms = 60000 waits through a clock 59999 ms behind, not 60000", function()
+            -- the wait is last ms + 1 - reading: 60000 ms at T - 59999
+            local g, c = exhausted({ max_wait_ms = 60000 }, { T - 59999, T - 1, T + 1 })
+            local ts, _, seq = h.snowflake_parts(g:next())
             assert.are.equal(T + 1, ts)
             assert.are.equal(0, seq)
-            local id, msg = after_exhaustion({ max_wait_ms = 59999 }, back)
-            h.assert_bad_data(id, msg, "snowflake: clock moved back 59999 ms", "max_wait_ms 59999")
-            id, msg = after_exhaustion({}, back)
-            h.assert_bad_data(id, msg, "snowflake: clock moved back 59999 ms", "default max_wait_ms")
-            assert.are.equal(T + 1, (snowflake_parts(after_exhaustion({}, same))))
-            id, msg = after_exhaustion({ max_wait_ms = 0 }, same)
-            h.assert_bad_data(id, msg, "snowflake: 4096 IDs used at ms " .. T, "max_wait_ms 0")
+            assert.are.equal(3, c.calls)
+            g, c = exhausted({ max_wait_ms = 60000 }, { T - 60000 })
+            local id, msg = g:next()
+            h.assert_bad_data(id, msg, "snowflake: clock moved back 60000 ms", "60000 ms behind")
+            assert.is_truthy(msg:find("more than max_wait_ms 60000", 1, true), msg)
+            assert.are.equal(1, c.calls)
+            -- 59999 and the default bound (1000) refuse the wait that 60000 allows
+            for _, options in ipairs({ { max_wait_ms = 59999 }, {} }) do
+                g, c = exhausted(options, { T - 59999 })
+                id, msg = g:next()
+                h.assert_bad_data(id, msg, "more than max_wait_ms " .. (options.max_wait_ms or 1000), "59999 ms behind")
+                assert.are.equal(1, c.calls)
+            end
         end)
 
         it("a clock an hour back gives nil, 'snowflake: clock moved back ...' at once, state unchanged", function()
@@ -158,28 +152,18 @@ describe("hardening", function()
             h.assert_bad_data(id, msg, "snowflake: clock moved back 3600000 ms", "an hour back")
             assert.is_true(c.calls - before <= 2, "the clock was read " .. (c.calls - before) .. " times")
             c.now = T + 1
-            local ts, mid, seq = snowflake_parts(g:next())
+            local ts, mid, seq = h.snowflake_parts(g:next())
             assert.are.equal(T + 1, ts)
             assert.are.equal(3, mid)
             assert.are.equal(0, seq)
         end)
 
         it("within max_wait_ms it waits for the clock, as SPEC's spin", function()
-            local list = { T - 3, T - 2, T, T + 1 }
-            local reads = 0
-            local c = h.clock_var("snowflake")
-            local g = mintid.snowflake_generator { max_wait_ms = 5, clock = function()
-                if c.now then return c.fn() end
-                reads = reads + 1
-                return list[reads]
-            end }
-            c.now = T
-            for i = 1, 4096 do assert(g:next(), "ID " .. i) end
-            c.now = nil
-            local ts, _, seq = snowflake_parts(g:next())
+            local g, c = exhausted({ max_wait_ms = 5 }, { T - 3, T - 2, T, T + 1 })
+            local ts, _, seq = h.snowflake_parts(g:next())
             assert.are.equal(T + 1, ts)
             assert.are.equal(0, seq)
-            assert.are.equal(4, reads)
+            assert.are.equal(4, c.calls)
         end)
 
         it("a clock that keeps falling back gives up once the wait would pass max_wait_ms", function()
@@ -198,12 +182,21 @@ describe("hardening", function()
         end)
 
         it("max_wait_ms = 0 never waits, even for the next ms", function()
-            local g, c = exhausted({ max_wait_ms = 0 })
+            -- at once: one reading, where max_wait_ms = 1 waits for T + 1
+            local g, c = exhausted({ max_wait_ms = 0 }, { T, T + 1 })
             local id, msg = g:next()
-            h.assert_bad_data(id, msg, "snowflake: ", "max_wait_ms 0")
-            assert.is_truthy(msg:find("max_wait_ms 0", 1, true), msg)
-            c.now = T + 1
-            assert.is_not_nil(g:next())
+            h.assert_bad_data(id, msg, "snowflake: 4096 IDs used at ms " .. T .. " and max_wait_ms 0 forbids waiting",
+                "max_wait_ms 0")
+            assert.are.equal(1, c.calls)
+            -- the state as it was: the next ms gives its first ID
+            local ts, _, seq = h.snowflake_parts(g:next())
+            assert.are.equal(T + 1, ts)
+            assert.are.equal(0, seq)
+            g, c = exhausted({ max_wait_ms = 1 }, { T, T + 1 })
+            ts, _, seq = h.snowflake_parts(g:next())
+            assert.are.equal(T + 1, ts)
+            assert.are.equal(0, seq)
+            assert.are.equal(2, c.calls)
         end)
     end)
 

@@ -1,43 +1,10 @@
 -- The command-line tool bin/mintid (README "Command line"), run as a
--- subprocess by the Lua running this suite, on the module the suite tests
--- (LUA_PATH and LUA_CPATH are this process's package.path and cpath, which
--- busted may have set from .busted rather than the environment).
+-- subprocess (helper.lua's cli_run) by the Lua running this suite.
 local h = require "helper"
 local mintid = require "mintid"
 
-local LUA = os.getenv("MINTID_LUA") or (jit and "luajit") or ("lua" .. _VERSION:match("%d+%.%d+"))
 local SECRET = "0123456789abcdef0123"
-
-local function quote(s)
-    return "'" .. s:gsub("'", "'\\''") .. "'"
-end
-
-local errfile = os.tmpname()
-teardown(function() os.remove(errfile) end)
-
---- Runs `mintid ARGS...` (a list of words); `env` is a table of environment
--- variables to set (false unsets). Returns stdout, stderr and the exit status.
--- io.popen's close gives no status on Lua 5.1: the shell echoes it last.
-local function run(args, env)
-    local words = {}
-    local vars = { LUA_PATH = package.path, LUA_CPATH = package.cpath }
-    for name, value in pairs(env or {}) do vars[name] = value end
-    for name, value in pairs(vars) do
-        words[#words + 1] = value and (name .. "=" .. quote(value)) or ("-u " .. name)
-    end
-    table.sort(words)
-    local cmd = { "env", table.concat(words, " "), LUA, "bin/mintid" }
-    for _, a in ipairs(args) do cmd[#cmd + 1] = quote(a) end
-    local p = assert(io.popen(table.concat(cmd, " ") .. " 2>" .. errfile .. '; echo "exit:$?"'))
-    local out = p:read("*a")
-    p:close()
-    local f = assert(io.open(errfile, "rb"))
-    local err = f:read("*a")
-    f:close()
-    local status = tonumber(out:match("exit:(%d+)\n$"))
-    assert(status, "no exit status in the output of " .. table.concat(args, " "))
-    return out:gsub("exit:%d+\n$", ""), err, status
-end
+local run = h.cli_run
 
 local function lines(s)
     local t = {}
@@ -53,17 +20,10 @@ local function ok_lines(args, env)
     return lines(out)
 end
 
---- Runs the command and expects `status` with exactly one line on stderr
--- containing each of the given strings; returns stdout and that line.
+local fails_to = h.cli_fails_to
+
 local function fails(status, args, env, ...)
-    local out, err, got = run(args, env)
-    local where = table.concat(args, " ")
-    assert.are.equal(status, got, where .. ": " .. err)
-    assert.is_truthy(err:match("^mintid: [^\n]+\n$"), where .. ": want one line on stderr, got: " .. err)
-    for _, s in ipairs({ ... }) do
-        assert.is_truthy(err:find(s, 1, true), where .. ": '" .. err .. "' does not contain '" .. s .. "'")
-    end
-    return out, err
+    return fails_to(nil, status, args, env, ...)
 end
 
 --- The fields of `mintid inspect` output for one ID: { field = value }.
@@ -362,6 +322,80 @@ describe("mintid command", function()
             local out = fails(1, { "inspect", "--json", "nope", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil,
                 "unrecognised ID")
             assert.are.equal("ulid", json_fields(out:match("^[^\n]*")).kind)
+        end)
+    end)
+
+    describe("options checked before output, numbers exact, output checked (README bad-input table)", function()
+        local HUGE = "99999999999999999999" -- past 2^64
+
+        it("--epoch negative, past this Lua's integers or in the future: a usage error before any ID is printed", function()
+            local out = fails(2, { "inspect", "--epoch", "-5", "4194304", "4194305", "4194306" }, nil,
+                "epoch must be >= 0, got -5", "(see mintid --help)")
+            assert.are.equal("", out)
+            out = fails(2, { "inspect", "--epoch", HUGE, "4194304", "4194305", "4194306" }, nil,
+                "--epoch", "'" .. HUGE .. "'", "(see mintid --help)")
+            assert.are.equal("", out)
+            -- an epoch in the future: the first ID shows it, before any output
+            assert.are.equal("", (fails(2, { "snowflake", "-n", "3", "--epoch", "99999999999999" }, nil,
+                "--epoch: snowflake timestamp", "is before epoch 99999999999999")))
+            for _, epoch in ipairs({ "-5", HUGE, "-" .. HUGE }) do
+                -- checked even when no Snowflake ID needs it
+                assert.are.equal("", (fails(2, { "inspect", "--epoch", epoch, "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil, "epoch")))
+                assert.are.equal("", (fails(2, { "snowflake", "--epoch", epoch }, nil, "epoch")))
+            end
+        end)
+
+        it("an integer option past what this Lua holds exactly is a usage error, never rounded", function()
+            for _, args in ipairs({ { "ulid", "-n", HUGE }, { "uuid4", "-n", "-" .. HUGE }, { "nanoid", "--size", HUGE },
+                { "snowflake", "--machine-id", HUGE }, { "snowflake", "--epoch", HUGE },
+                { "inspect", "--epoch", HUGE, "0" } }) do
+                assert.are.equal("", (fails(2, args, nil, "'" .. args[3] .. "'")))
+            end
+            if not h.has_integers then
+                -- 2^53 + 1, which no double holds: refused, not read as 2^53
+                fails(2, { "inspect", "--json", "--epoch", "9007199254740993", "0" }, nil, "--epoch", "9007199254740993")
+                fails(2, { "snowflake", "--epoch", "9007199254740993" }, nil, "--epoch", "9007199254740993")
+                -- 2^53 is exact, but its sum with an ID's time no longer fits: the module's rule
+                fails(2, { "inspect", "--epoch", "9007199254740992", "0" }, nil, "does not fit")
+            end
+        end)
+
+        it("numbers are printed exactly: epochs past 2^53 where Lua has 64-bit integers", function()
+            if not h.has_integers then return end -- refused above
+            local f = json_fields(ok_lines({ "inspect", "--json", "--epoch", "9007199254740993", "0" })[1])
+            assert.are.equal("9007199254740993", f.unix_ms)
+            assert.are.equal("9007199254740993", f.epoch)
+            assert.is_truthy(f.time:match("%.993Z$"), f.time)
+            -- the date by integer arithmetic too: near 2^63 a double is 1024 ms off
+            local max = "9223372036854775807"
+            local t = inspect({ "inspect", "--epoch", "9223372036854775000", "4194304" })[1]
+            assert.are.equal("9223372036854775001", t.unix_ms)
+            assert.are.equal("9223372036854775000", t.epoch)
+            t = inspect({ "inspect", "--epoch", max, "0" })[1]
+            assert.are.equal(max, t.unix_ms)
+            -- 9223372036742399999 is the last ms of a day, whose quotient by
+            -- 86400000 a double rounds up to the next day
+            for _, ms in ipairs({ "9007199254740993", "9223372036742399999", "9223372036854775001", max }) do
+                local got = inspect({ "inspect", "--epoch", ms, "0" })[1].time
+                assert.are.equal("." .. ms:sub(-3) .. "Z", got:sub(-5), got)
+                -- os.date's year may not reach that far
+                local ok, date = pcall(os.date, "!%Y-%m-%dT%H:%M:%S", tonumber(ms:sub(1, -4)))
+                if ok then assert.are.equal(date, got:sub(1, -6), ms) end
+            end
+        end)
+
+        it("output that cannot be written fails the command: exit 1, one line on stderr", function()
+            for _, redirect in ipairs({ ">/dev/full", ">&-" }) do
+                fails_to(redirect, 1, { "ulid", "-n", "3" }, nil, "stdout")
+                fails_to(redirect, 1, { "ulid" }, nil, "stdout")
+                -- more than a buffer's worth: a write fails, not only the final flush
+                fails_to(redirect, 1, { "uuid4", "-n", "20000" }, nil, "stdout")
+                fails_to(redirect, 1, { "relative", "k" }, { MINTID_SECRET = SECRET }, "stdout")
+                fails_to(redirect, 1, { "convert", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil, "stdout")
+                fails_to(redirect, 1, { "inspect", "--json", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil, "stdout")
+                fails_to(redirect, 1, { "--help" }, nil, "stdout")
+                fails_to(redirect, 1, { "inspect", "-h" }, nil, "stdout")
+            end
         end)
     end)
 end)
