@@ -1,0 +1,45 @@
+#!/bin/sh
+# Finalizer-storm mode (spec/storm/main.lua) on every Lua and module:
+# mintid on Lua 5.4, 5.1 and LuaJIT with the JIT on and off, resty.mintid
+# on LuaJIT with the JIT on and off. Prints TAP and ends with one line
+# "N passed, M failed"; exits non-zero on any failure. STORM_SECONDS is
+# the CPU time each run spends (default 4); a run still going after three
+# times that (and 10 s) is killed and fails.
+BUILD=${BUILD:-build}
+seconds=${STORM_SECONDS:-4}
+limit=$((seconds * 3 + 10))
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+passed=0
+failed=0
+
+# storm DIR MODULE LUA...: one run, on the module in $BUILD/DIR
+storm() {
+    dir=$1 module=$2
+    shift 2
+    label="$* $module"
+    # A run that hangs is killed, and counted as a failure.
+    timeout -s KILL "$limit" env LUA_PATH="lua/?.lua;spec/?.lua;;" LUA_CPATH="$BUILD/$dir/?.so;;" \
+        STORM_MODULE="$module" STORM_SECONDS="$seconds" STORM_LABEL="$label" "$@" spec/storm/main.lua > "$log" 2>&1
+    rc=$?
+    cat "$log"
+    [ "$rc" -eq 137 ] && echo "# $label: killed after $limit s"
+    ok=$(grep -c '^ok ' "$log")
+    notok=$(grep -c '^not ok ' "$log")
+    if [ "$rc" -ne 0 ] || [ $((ok + notok)) -eq 0 ]; then
+        echo "not ok - $label: exited with status $rc"
+        notok=$((notok + 1))
+    fi
+    passed=$((passed + ok))
+    failed=$((failed + notok))
+}
+
+storm 5.4 mintid lua5.4
+storm 5.1 mintid lua5.1
+storm jit mintid luajit
+storm jit mintid luajit -joff
+storm jit resty.mintid luajit
+storm jit resty.mintid luajit -joff
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
