@@ -24,7 +24,10 @@ local LABEL = os.getenv("STORM_LABEL") or MODULE
 local M = require(MODULE)
 local has_ffi, ffi = pcall(require, "ffi")
 local CLOSED = "attempt to use a closed"
-local TRACE = os.getenv("STORM_TRACE")
+-- A file that gets a line before each call under the storm, so that a run
+-- that crashes or hangs says where.
+local TRACE = os.getenv("STORM_TRACE") and assert(io.open(os.getenv("STORM_TRACE"), "w"))
+if TRACE then TRACE:setvbuf("no") end
 
 ---------------------------------------------------------------------------
 -- The cases.
@@ -37,11 +40,13 @@ local function section(name, body)
     section_name = nil
 end
 
-local ONLY = os.getenv("STORM_ONLY") -- a Lua pattern: run only the cases it finds
+-- Lua patterns: run only the cases whose names ONLY finds, and none that SKIP finds.
+local ONLY, SKIP = os.getenv("STORM_ONLY"), os.getenv("STORM_SKIP")
 
 local function new_case(list, name, build)
-    if ONLY and list == cases and not name:find(ONLY) then return end
-    list[#list + 1] = { name = name, build = build, calls = 0, failures = {}, order = {}, notes = {}, ticks = {} }
+    if list == cases and (ONLY and not name:find(ONLY) or SKIP and name:find(SKIP)) then return end
+    list[#list + 1] = { name = name, section = section_name, build = build, calls = 0, failures = {}, order = {},
+        notes = {}, ticks = {} }
 end
 
 require "storm.cases"(M, {
@@ -158,7 +163,7 @@ local function show(v)
     if t == "userdata" then
         find_methods(v)
         local mt = debug.getmetatable(v)
-        local ok, text = pcall(tostring, v)
+        local _, text = pcall(tostring, v)
         return tostring(type(mt) == "table" and rawget(mt, "__name") or t) .. " " .. tostring(text)
     end
     if t == "cdata" then return "cdata " .. tostring(v) end
@@ -206,11 +211,15 @@ local function fail(c, why, example)
     c.failures[why].count = c.failures[why].count + 1
 end
 
+local function brief(text)
+    return #text > 100 and text:sub(1, 100) .. "..." or text
+end
+
 -- One step's storm result against the calm one.
 local function judge(c, st, got, calm, closed_now, closed_before, ticks, ok, r1, r2)
     local clean = is_clean(ok, r1, r2)
     local where = "step '" .. st.name .. "'" .. (closed_now and (", closed at tick " .. closed_now) or "")
-        .. ", " .. ticks .. " ticks: got " .. got .. "; calm: " .. calm
+        .. ", " .. ticks .. " ticks: got " .. brief(got) .. "; calm: " .. brief(calm)
     if not ok and not clean then
         fail(c, "an error that is not a one-line message", where)
     elseif closed_now or closed_before then
@@ -242,7 +251,7 @@ local function run_storm(c, seed, calm)
     for i, st in ipairs(inst.steps) do
         storm.set_subject(inst.subject)
         local close_at = (i == plan_step and not closed) and plan_tick or 0
-        if TRACE then io.stderr:write(c.name, " / ", st.name, " seed ", seed, " close at ", close_at, "\n") end
+        if TRACE then TRACE:write(c.name, " / ", st.name, " (seed ", seed, ", close at tick ", close_at, ")\n") end
         local closed_now, ticks, ok, r1, r2, r3, r4 = storm.call(close_at, st.fn)
         c.calls, total_calls = c.calls + 1, total_calls + 1
         if not closed_now and ticks > (c.ticks[i] or 0) then c.ticks[i] = ticks end
@@ -253,13 +262,22 @@ local function run_storm(c, seed, calm)
     storm.set_subject(nil)
 end
 
--- What the conductor does at every other tick: one step of a random case,
--- built afresh (the generators it makes are garbage at once, so their
--- __gc runs in the middle of later calls too).
+-- What the conductor does at every tick: one step of a case built afresh
+-- from another seed: the case under test itself (its function called again
+-- from inside it, with other arguments), one of its section or any (the
+-- generators it makes are garbage at once, so their __gc runs in the
+-- middle of later calls too).
+local running = false -- the case under test
+
 local function action(list)
     return function()
-        if R(2) == 1 then return end
-        local inst = instance(list[R(#list)], R(1000000), "nested")
+        local c, pick = running, R(3)
+        if pick == 2 then
+            repeat c = list[R(#list)] until c.section == running.section
+        elseif pick == 3 then
+            c = list[R(#list)]
+        end
+        local inst = instance(c, R(1000000), "nested")
         if #inst.steps > 0 then pcall(inst.steps[R(#inst.steps)].fn) end
     end
 end
@@ -270,6 +288,7 @@ local function run_rounds(list, seconds, hooked)
     repeat
         round = round + 1
         for idx, c in ipairs(list) do
+            running = c
             local seed = SEED * 7919 + round * 1009 + idx
             run_storm(c, seed, run_calm(c, seed, hooked))
         end

@@ -9,7 +9,8 @@ BUILD=${BUILD:-build}
 seconds=${STORM_SECONDS:-4}
 limit=$((seconds * 3 + 10))
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trace=$(mktemp)
+trap 'rm -f "$log" "$trace"' EXIT
 passed=0
 failed=0
 
@@ -20,10 +21,12 @@ storm() {
     label="$* $module"
     # A run that hangs is killed, and counted as a failure.
     timeout -s KILL "$limit" env LUA_PATH="lua/?.lua;spec/?.lua;;" LUA_CPATH="$BUILD/$dir/?.so;;" \
-        STORM_MODULE="$module" STORM_SECONDS="$seconds" STORM_LABEL="$label" "$@" spec/storm/main.lua > "$log" 2>&1
+        STORM_MODULE="$module" STORM_SECONDS="$seconds" STORM_LABEL="$label" STORM_TRACE="$trace" \
+        "$@" spec/storm/main.lua > "$log" 2>&1
     rc=$?
     cat "$log"
     [ "$rc" -eq 137 ] && echo "# $label: killed after $limit s"
+    [ "$rc" -ne 0 ] && echo "# $label: the last call under the storm: $(tail -1 "$trace")"
     ok=$(grep -c '^ok ' "$log")
     notok=$(grep -c '^not ok ' "$log")
     if [ "$rc" -ne 0 ] || [ $((ok + notok)) -eq 0 ]; then
