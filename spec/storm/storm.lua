@@ -78,27 +78,22 @@ finalized(conduct)
 
 local PUC54 = _VERSION == "Lua 5.4" and not rawget(_G, "jit")
 
+local function gc_pace(pause, stepmul, stepsize_log2)
+    collectgarbage("setpause", pause)
+    collectgarbage("setstepmul", stepmul)
+    if PUC54 then collectgarbage("incremental", 0, 0, stepsize_log2) end
+end
+
 local function gc_storm()
-    collectgarbage("setpause", 0)
-    if PUC54 then
-        -- A step size of 2^40 bytes: every step runs to the end of a cycle.
-        collectgarbage("setstepmul", 1000)
-        collectgarbage("incremental", 0, 0, 40)
-    else
-        collectgarbage("setstepmul", 0) -- 0: a step has no work limit
-    end
+    -- A step with no work limit: a step size of 2^40 bytes on 5.4, a
+    -- stepmul of 0 on 5.1 and LuaJIT.
+    gc_pace(0, PUC54 and 1000 or 0, 40)
     -- The pause applies from the end of a cycle on: end this one now.
     collectgarbage("step", 0)
 end
 
 local function gc_calm()
-    collectgarbage("setpause", 200)
-    if PUC54 then
-        collectgarbage("setstepmul", 100)
-        collectgarbage("incremental", 0, 0, 13)
-    else
-        collectgarbage("setstepmul", 200)
-    end
+    gc_pace(200, PUC54 and 100 or 200, 13)
 end
 
 ---------------------------------------------------------------------------
