@@ -211,8 +211,10 @@ local function fail(c, why, example)
     c.failures[why].count = c.failures[why].count + 1
 end
 
+-- At most 100 bytes of a result, printable (TAP is text).
 local function brief(text)
-    return #text > 100 and text:sub(1, 100) .. "..." or text
+    if #text > 100 then text = text:sub(1, 100) .. "..." end
+    return (text:gsub("[^\32-\126]", function(c) return "\\" .. c:byte() end))
 end
 
 -- One step's storm result against the calm one.
