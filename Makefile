@@ -28,7 +28,7 @@ CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/chacha20.c src/random.c src/clock.c src/default.c src/abi.c
 CORE_HDR = src/mintid.h src/internal.h src/platform.h
 BIND_SRC = src/lua_mintid.c
-BIND_HDR = src/lua_compat.h
+BIND_HDR = src/lua_compat.h src/lua_int64.h
 
 BUILD   = build
 MODULE  = $(BUILD)/$(LUA_VERSION)/mintid.so
