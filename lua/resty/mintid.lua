@@ -177,7 +177,7 @@ M.uuid7 = one_shot(C.mintid_uuid7_text, UUID_LEN)
 M.uuid4 = one_shot(C.mintid_uuid4_text, UUID_LEN)
 
 -- A Nano ID of the spec s (size bytes, at most BUF_SIZE) from the pool.
-local nanoid_text = C.mintid_nanoid_text
+local nanoid_text, spec_size = C.mintid_nanoid_text, C.mintid_nanoid_spec_size
 local function nanoid_of(s, size)
     errbuf[0] = 0
     local rc = nanoid_text(s, buf, errbuf)
@@ -189,7 +189,7 @@ local spec_p = ffi_typeof("const mintid_nanoid_spec *")
 do
     local nanoid, nanoid_spec = mintid.nanoid, F.nanoid_spec
     local default_spec = ffi_cast(spec_p, F.nanoid_default)
-    local DEFAULT_SIZE = tonumber(default_spec.size)
+    local DEFAULT_SIZE = tonumber(spec_size(default_spec))
     -- The spec the C module made for the last custom call (ud keeps it),
     -- reused while the arguments repeat; nil is the default and false a
     -- value the C function refuses, so they stay apart.
@@ -206,7 +206,7 @@ do
                 return nanoid(...) -- raises
             end
             local s = ffi_cast(spec_p, ud)
-            last_size, last_alphabet, last_ud, last_spec, last_len = size, alphabet, ud, s, tonumber(s.size)
+            last_size, last_alphabet, last_ud, last_spec, last_len = size, alphabet, ud, s, tonumber(spec_size(s))
         end
         if last_len > BUF_SIZE then
             return nanoid(...)
@@ -319,7 +319,7 @@ kind("nanoid_generator", function(mt, c)
             local g = ...
             if getmetatable(g) ~= mt then return c_next(...) end
             local s = ffi_cast(spec_p, ffi_cast(u8p, g) + OFFSET)
-            local size = tonumber(s.size)
+            local size = tonumber(spec_size(s))
             if size > BUF_SIZE or ffi_cast(u32p, g)[0] ~= 0 then return c_next(...) end
             return nanoid_of(s, size)
         end,
