@@ -860,61 +860,96 @@ static int m_ulid(lua_State *L) { return push_default_id(L, mintid_default_ulid,
 static int m_uuid7(lua_State *L) { return push_default_id(L, mintid_default_uuid7, &uuid_kind); }
 static int m_uuid4(lua_State *L) { return push_default_id(L, mintid_default_uuid4, &uuid_kind); }
 
-static int same_monotonic(const mintid_monotonic *a, const mintid_monotonic *b)
-{
-    return a->last_ms == b->last_ms && memcmp(a->counter, b->counter, sizeof a->counter) == 0;
-}
+/* One attempt at a generator's ID: it moves the state from *saved (which
+ * an attempt that runs Lua code first updates) and keeps the ID in arg. */
+typedef int (*attempt_fn)(lua_State *L, void *arg, void *saved, char *err);
+typedef void (*push_made_fn)(lua_State *L, void *arg);
 
 /*
- * g:next(...) and g:next_value(...) of a generator of 16-byte IDs, whose
- * kind is upvalue 1. A call that fails leaves the state as it was, even
- * when pushing the ID raises "not enough memory": the state the core made
- * is held aside, the old one put back for the push, and the new one
- * committed only after it. A push may also run a finalizer that uses this
- * generator; then the ID, made from a state that is no longer current,
- * is dropped and made again.
+ * The ID of one call of the generator u, made by attempt and pushed by
+ * push; st is the state (size bytes, NULL: none) the call moves. A call
+ * that fails leaves the state as it was, even when the push raises "not
+ * enough memory": the state the core made is held aside, the old one put
+ * back for the push, and the new one committed only after it. A push may
+ * also run a finalizer that uses this generator; then the ID, made from a
+ * state that is no longer current, is dropped and made again.
  */
-static inline int id_gen_push_next(lua_State *L, push_id_fn push)
+static int push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, size_t size,
+                          attempt_fn attempt, push_made_fn push, void *arg)
 {
-    const gen_kind *k = upvalue_gen_kind(L);
-    gen_ud *u = check_gen(L, k);
-    mintid_monotonic *st = k->state != NULL ? k->state(u) : NULL;
-    mintid_monotonic saved, made;
-    uint8_t id[16];
+    union { mintid_monotonic m; uint64_t snowflake; } saved, made; /* room for any such state */
     char err[MINTID_ERRMSG_SIZE];
-    char keybuf[KEY_NUMBER_SIZE];
-    random_ctx c;
-    id_args a;
     int rc;
 
-    a.key = NULL;
-    a.key_len = 0;
-    if (k->takes_key)
-        a.key = check_key(L, 2, keybuf, &a.key_len);
-    a.now_ms = k->uses_clock ? gen_now(L, k, u) : 0;
     for (;;) {
         if (st != NULL)
-            saved = *st;
-        random_begin(L, k, u, &c, &a.rnd, &a.ctx, err);
+            memcpy(&saved, st, size);
         err[0] = '\0';
-        rc = k->make(u, &a, id, err);
-        random_end(L, u, &c);
+        rc = attempt(L, arg, &saved, err);
         if (rc != MINTID_OK)
             return fail(L, rc, err);
         if (st == NULL) {
-            push(L, id, k->value);
+            push(L, arg);
             return 1;
         }
-        made = *st;
-        *st = saved;
-        push(L, id, k->value);
-        if (same_monotonic(st, &saved)) {
-            *st = made;
+        memcpy(&made, st, size);
+        memcpy(st, &saved, size);
+        push(L, arg);
+        if (memcmp(st, &saved, size) == 0) {
+            memcpy(st, &made, size);
             return 1;
         }
         lua_pop(L, 1);
         gen_check_open(L, k, u);
     }
+}
+
+/* A call of a generator of 16-byte IDs. */
+typedef struct {
+    const gen_kind *k;
+    gen_ud *u;
+    id_args a;
+    uint8_t id[16];
+    push_id_fn push;
+} id_call;
+
+static int id_attempt(lua_State *L, void *arg, void *saved, char *err)
+{
+    id_call *c = (id_call *)arg;
+    random_ctx r;
+    int rc;
+
+    (void)saved;
+    random_begin(L, c->k, c->u, &r, &c->a.rnd, &c->a.ctx, err);
+    rc = c->k->make(c->u, &c->a, c->id, err);
+    random_end(L, c->u, &r);
+    return rc;
+}
+
+static void id_push(lua_State *L, void *arg)
+{
+    id_call *c = (id_call *)arg;
+
+    c->push(L, c->id, c->k->value);
+}
+
+/* g:next(...) and g:next_value(...) of a generator of 16-byte IDs, whose
+ * kind is upvalue 1. */
+static inline int id_gen_push_next(lua_State *L, push_id_fn push)
+{
+    id_call c;
+    char keybuf[KEY_NUMBER_SIZE];
+
+    c.k = upvalue_gen_kind(L);
+    c.u = check_gen(L, c.k);
+    c.push = push;
+    c.a.key = NULL;
+    c.a.key_len = 0;
+    if (c.k->takes_key)
+        c.a.key = check_key(L, 2, keybuf, &c.a.key_len);
+    c.a.now_ms = c.k->uses_clock ? gen_now(L, c.k, c.u) : 0;
+    return push_committed(L, c.k, c.u, c.k->state != NULL ? (void *)c.k->state(c.u) : NULL,
+                          sizeof(mintid_monotonic), id_attempt, id_push, &c);
 }
 
 static int id_gen_next(lua_State *L) { return id_gen_push_next(L, push_text); }
@@ -1016,41 +1051,40 @@ static int snowflake_hook_next(lua_State *L, gen_ud *u, uint64_t *saved, uint64_
     return rc;
 }
 
-/* As id_gen_push_next: the new state is committed after the push. */
+typedef struct {
+    gen_ud *u;
+    uint64_t id;
+} snowflake_call;
+
+static int snowflake_attempt(lua_State *L, void *arg, void *saved, char *err)
+{
+    snowflake_call *c = (snowflake_call *)arg;
+
+    if (!c->u->h.has_clock)
+        return mintid_snowflake_gen_next(mintid_snowflake_state_of(snowflake_of(c->u)), &c->id, err);
+    return snowflake_hook_next(L, c->u, (uint64_t *)saved, &c->id, err);
+}
+
+static void snowflake_push(lua_State *L, void *arg)
+{
+    uint64_t id = ((snowflake_call *)arg)->id;
+#if MINTID_LUA_INT64
+    lua_pushinteger(L, (lua_Integer)id);
+#else
+    char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
+
+    lua_pushlstring(L, digits, mintid_snowflake_format_decimal(id, digits));
+#endif
+}
+
 static int snowflake_gen_next(lua_State *L)
 {
-    gen_ud *u = check_gen(L, &snowflake_gen_kind);
-    mintid_snowflake_state *g = mintid_snowflake_state_of(snowflake_of(u));
-    uint64_t id = 0, saved, made;
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
+    snowflake_call c;
 
-    for (;;) {
-        err[0] = '\0';
-        saved = g->state;
-        if (!u->h.has_clock)
-            rc = mintid_snowflake_gen_next(g, &id, err);
-        else
-            rc = snowflake_hook_next(L, u, &saved, &id, err);
-        if (rc != MINTID_OK)
-            return fail(L, rc, err);
-        made = g->state;
-        g->state = saved;
-#if MINTID_LUA_INT64
-        lua_pushinteger(L, (lua_Integer)id);
-#else
-        {
-            char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
-            lua_pushlstring(L, digits, mintid_snowflake_format_decimal(id, digits));
-        }
-#endif
-        if (g->state == saved) {
-            g->state = made;
-            return 1;
-        }
-        lua_pop(L, 1);
-        gen_check_open(L, &snowflake_gen_kind, u);
-    }
+    c.u = check_gen(L, &snowflake_gen_kind);
+    c.id = 0;
+    return push_committed(L, &snowflake_gen_kind, c.u, &mintid_snowflake_state_of(snowflake_of(c.u))->state,
+                          sizeof c.id, snowflake_attempt, snowflake_push, &c);
 }
 
 /* A Nano ID of spec s, from the random option of the generator u at
