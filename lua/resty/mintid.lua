@@ -190,9 +190,9 @@ do
     local nanoid, nanoid_spec = mintid.nanoid, F.nanoid_spec
     local default_spec = ffi_cast(spec_p, F.nanoid_default)
     local DEFAULT_SIZE = tonumber(spec_size(default_spec))
-    -- The spec the C module made for the last custom call (ud keeps it),
-    -- reused while the arguments repeat; nil is the default and false a
-    -- value the C function refuses, so they stay apart.
+    -- The spec the C module made for the last custom call (last_ud, which
+    -- keeps it alive), reused while the arguments repeat; nil is the
+    -- default and false a value the C function refuses, so they stay apart.
     local last_size, last_alphabet, last_ud, last_spec, last_len
 
     function M.nanoid(...)
@@ -200,13 +200,13 @@ do
         if size == nil and alphabet == nil then
             return nanoid_of(default_spec, DEFAULT_SIZE)
         end
-        if size ~= last_size or alphabet ~= last_alphabet then
+        if last_ud == nil or size ~= last_size or alphabet ~= last_alphabet then
             local ud = nanoid_spec(size, alphabet)
             if ud == nil then
                 return nanoid(...) -- raises
             end
             local s = ffi_cast(spec_p, ud)
-            last_size, last_alphabet, last_ud, last_spec, last_len = size, alphabet, ud, s, tonumber(spec_size(s))
+            last_ud, last_size, last_alphabet, last_spec, last_len = ud, size, alphabet, s, tonumber(spec_size(s))
         end
         if last_len > BUF_SIZE then
             return nanoid(...)
@@ -243,26 +243,53 @@ local function kind(name, methods)
     M[name] = F.new[name]
 end
 
--- ULID and UUIDv7: one monotonic state, text from one ABI call.
-local function monotonic(ctype, next_text, len)
+-- next through the FFI on the state of a `ctype`: text(st, key) writes the
+-- ID to buf and returns its length, or a status < 0. keyed: the first
+-- argument is a key, which only a string is through the FFI (the C module
+-- converts and checks any other).
+local function ffi_next(ctype, text, keyed)
     local ptr = ffi_typeof(ctype .. " *")
     return function(mt, c)
         local c_next = c.next
         return {
             next = function(...)
-                local g = ...
-                local st = getmetatable(g) == mt and state_of(g, ptr)
+                local g, key = ...
+                local st = getmetatable(g) == mt and (not keyed or type(key) == "string") and state_of(g, ptr)
                 if not st then return c_next(...) end
                 errbuf[0] = 0
-                local rc = next_text(st, buf, errbuf)
-                if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
-                return ffi_string(buf, len)
+                local n = text(st, key)
+                if n < 0 then return fail(n, ffi_string(errbuf)) end
+                return ffi_string(buf, n)
             end,
         }
     end
 end
-kind("ulid_generator", monotonic("mintid_ulid_gen", C.mintid_ulid_gen_next_text, ULID_LEN))
-kind("uuid7_generator", monotonic("mintid_uuid7_gen", C.mintid_uuid7_gen_next_text, UUID_LEN))
+
+-- An ABI call that returns a status for text of a fixed length.
+local function fixed(next_text, len)
+    return function(st)
+        local rc = next_text(st, buf, errbuf)
+        if rc ~= 0 then return rc end
+        return len
+    end
+end
+
+kind("ulid_generator", ffi_next("mintid_ulid_gen", fixed(C.mintid_ulid_gen_next_text, ULID_LEN)))
+kind("uuid7_generator", ffi_next("mintid_uuid7_gen", fixed(C.mintid_uuid7_gen_next_text, UUID_LEN)))
+do
+    local next_text = C.mintid_relative_gen_next_text
+    kind("relative_generator", ffi_next("mintid_relative_gen", function(st, key)
+        local rc = next_text(st, key, #key, buf, errbuf)
+        if rc ~= 0 then return rc end
+        return RELATIVE_LEN
+    end, true))
+end
+-- Snowflakes: decimal text under LuaJIT, as the C module gives; the ABI
+-- call returns its length.
+do
+    local next_text = C.mintid_snowflake_gen_next_text
+    kind("snowflake_generator", ffi_next("mintid_snowflake_gen", function(st) return next_text(st, buf, errbuf) end))
+end
 
 -- UUIDv4: no state, only the flags.
 kind("uuid4_generator", function(mt, c)
@@ -272,41 +299,6 @@ kind("uuid4_generator", function(mt, c)
             local g = ...
             if getmetatable(g) ~= mt or ffi_cast(u32p, g)[0] ~= 0 then return c_next(...) end
             return uuid4()
-        end,
-    }
-end)
-
--- Relative IDs: a string key through the FFI; any other key is converted
--- (and checked) by the C module.
-kind("relative_generator", function(mt, c)
-    local c_next, next_text = c.next, C.mintid_relative_gen_next_text
-    local ptr = ffi_typeof("mintid_relative_gen *")
-    return {
-        next = function(...)
-            local g, key = ...
-            local st = getmetatable(g) == mt and type(key) == "string" and state_of(g, ptr)
-            if not st then return c_next(...) end
-            errbuf[0] = 0
-            local rc = next_text(st, key, #key, buf, errbuf)
-            if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
-            return ffi_string(buf, RELATIVE_LEN)
-        end,
-    }
-end)
-
--- Snowflakes: decimal text under LuaJIT, as the C module gives.
-kind("snowflake_generator", function(mt, c)
-    local c_next, next_text = c.next, C.mintid_snowflake_gen_next_text
-    local ptr = ffi_typeof("mintid_snowflake_gen *")
-    return {
-        next = function(...)
-            local g = ...
-            local st = getmetatable(g) == mt and state_of(g, ptr)
-            if not st then return c_next(...) end
-            errbuf[0] = 0
-            local n = next_text(st, buf, errbuf)
-            if n < 0 then return fail(n, ffi_string(errbuf)) end
-            return ffi_string(buf, n)
         end,
     }
 end)
