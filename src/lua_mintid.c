@@ -12,6 +12,10 @@
  * The three value kinds and the six generator kinds differ in a few fields
  * (value_kind, gen_kind); every metamethod and method reads its kind from
  * upvalue 1, so each mechanism is written once.
+ *
+ * resty.mintid, the LuaJIT FFI binding, keeps no rule of its own: it takes
+ * this module's constructors, checks and errors through mintid._ffi
+ * (create_ffi_table) and runs only the hot paths on the objects' own state.
  */
 #include "lua_int64.h"
 
