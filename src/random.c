@@ -14,8 +14,9 @@
  * memory cannot give back bytes already handed out) and whose rest is the
  * output. Each byte is wiped as it is handed out. A fresh key comes from
  * the OS after MINTID_RANDOM_RESEED_BYTES of output, and in a forked child
- * before its first byte (pool_check_process_locked). The nonce stays zero and the
- * block counter starts at 0 in every batch: no key ever encrypts twice. */
+ * before its first byte (pool_check_process_locked). The nonce stays zero
+ * and the block counter starts at 0 in every batch: no key ever encrypts
+ * twice. */
 
 #define KEY_SIZE 32
 #define BATCH_BLOCKS 16
