@@ -344,6 +344,8 @@ end)
 row("`mintid` output that cannot be written", function()
     h.cli_fails_to(">/dev/full", 1, { "ulid", "-n", "3" }, nil, "mintid: cannot write to stdout: No space left on device")
     h.cli_fails_to(">&-", 1, { "ulid" }, nil, "mintid: cannot write to stdout: ")
+end)
+
 row("A struct cdata that prints like an integer", function()
     if jit then
         local ffi = require "ffi"
