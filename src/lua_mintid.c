@@ -588,6 +588,9 @@ static int64_t hook_now(lua_State *L, const gen_kind *k, const gen_ud *u)
 {
     int64_t now = 0;
 
+    /* Whatever ran since the last check (a finalizer at a GC step before
+     * this call) may have closed the generator, and taken its clock. */
+    gen_check_open(L, k, u);
     compat_getuservalue(L, GEN_ARG, UV_CLOCK);
     lua_call(L, 0, 1);
     if (!compat_toint64(L, -1, &now))
@@ -878,7 +881,9 @@ typedef void (*push_made_fn)(lua_State *L, void *arg);
  * enough memory": the state the core made is held aside, the old one put
  * back for the push, and the new one committed only after it. A push may
  * also run a finalizer that uses this generator; then the ID, made from a
- * state that is no longer current, is dropped and made again.
+ * state that is no longer current, is dropped and made again. A push that
+ * closed the generator fails the call: a closed generator never returns an
+ * ID, whenever during the call it was closed.
  */
 static int push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, size_t size,
                           attempt_fn attempt, push_made_fn push, void *arg)
@@ -896,11 +901,13 @@ static int push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, 
             return fail(L, rc, err);
         if (st == NULL) {
             push(L, arg);
+            gen_check_open(L, k, u);
             return 1;
         }
         memcpy(&made, st, size);
         memcpy(st, &saved, size);
         push(L, arg);
+        gen_check_open(L, k, u);
         if (memcmp(st, &saved, size) == 0) {
             memcpy(st, &made, size);
             return 1;
@@ -961,8 +968,9 @@ static inline int id_gen_push_next(lua_State *L, push_id_fn push)
 static int id_gen_next(lua_State *L) { return id_gen_push_next(L, push_text); }
 static int id_gen_next_value(lua_State *L) { return id_gen_push_next(L, push_value); }
 
-/* The tag of relative_gen:prefix(key) and relative_gen:tag(key). */
-static uint32_t relative_gen_key_tag(lua_State *L)
+/* The tag of relative_gen:prefix(key) and relative_gen:tag(key); *gen is
+ * the generator. */
+static uint32_t relative_gen_key_tag(lua_State *L, gen_ud **gen)
 {
     gen_ud *u = check_gen(L, &relative_gen_kind);
     char keybuf[KEY_NUMBER_SIZE];
@@ -970,21 +978,26 @@ static uint32_t relative_gen_key_tag(lua_State *L)
     const uint8_t *key = check_key(L, 2, keybuf, &key_len);
 
     gen_ready(L, &relative_gen_kind, u); /* the key's conversion may allocate */
+    *gen = u;
     return mintid_relative_gen_tag(relative_of(u), key, key_len);
 }
 
 static int relative_gen_prefix(lua_State *L)
 {
     char out[MINTID_RELATIVE_PREFIX_LEN];
+    gen_ud *u;
 
-    mintid_relative_prefix(relative_gen_key_tag(L), out);
+    mintid_relative_prefix(relative_gen_key_tag(L, &u), out);
     lua_pushlstring(L, out, sizeof out);
+    gen_check_open(L, &relative_gen_kind, u); /* the push may have closed it */
     return 1;
 }
 
 static int relative_gen_tag(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)relative_gen_key_tag(L));
+    gen_ud *u;
+
+    lua_pushinteger(L, (lua_Integer)relative_gen_key_tag(L, &u)); /* allocates nothing */
     return 1;
 }
 
@@ -1117,6 +1130,8 @@ static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind
     if (rc != MINTID_OK)
         return fail(L, rc, err);
     lua_pushlstring(L, out, size);
+    if (u != NULL)
+        gen_check_open(L, k, u); /* the push may have closed it */
     return 1;
 }
 

@@ -72,7 +72,9 @@ local u8p, u32p = ffi_typeof("uint8_t *"), ffi_typeof("uint32_t *")
 -- Values: the C module's own userdata. The FFI decodes into the 16 bytes of
 -- a zeroed value made in batches by the C module's new_values, so a parse
 -- costs no Lua C API call of its own. A value taken from a pool is returned
--- only once decoded; a failed parse gives it back to no one.
+-- only once decoded; a failed parse gives it back to no one. A batch is made
+-- into a table of its own and becomes the pool only when full: making it
+-- allocates, so a finalizer may take values from the pool meanwhile.
 
 local new_values = F.new_values
 local BATCH = 64
@@ -80,8 +82,9 @@ local function value_pool(sample)
     local pool, n = {}, 0
     return function()
         if n == 0 then
-            new_values(sample, BATCH, pool)
-            n = BATCH
+            local batch = {}
+            new_values(sample, BATCH, batch)
+            pool, n = batch, BATCH
         end
         local v = pool[n]
         pool[n] = nil
@@ -220,6 +223,8 @@ end
 -- metatable, whose methods next (and nothing else) are replaced here.
 -- Every flag of the object's header (closed, hooks, busy) sends the call to
 -- the C module's method; so does an object of another kind (a wrong self).
+-- A generator closed during a call (a finalizer at the allocation of the
+-- result) fails it: the flags are read again once the result is made.
 
 local OFFSET = F.state_offset
 
@@ -227,9 +232,13 @@ local OFFSET = F.state_offset
 -- set. The flags are read last, after the casts (which allocate, so may
 -- run a finalizer that closes g): nothing between this check and the
 -- caller's C call may allocate.
+local function flags_of(g)
+    return ffi_cast(u32p, g)[0]
+end
+
 local function state_of(g, ptr)
     local st = ffi_cast(ptr, ffi_cast(u8p, g) + OFFSET)
-    if ffi_cast(u32p, g)[0] ~= 0 then return nil end
+    if flags_of(g) ~= 0 then return nil end
     return st
 end
 
@@ -259,7 +268,9 @@ local function ffi_next(ctype, text, keyed)
                 errbuf[0] = 0
                 local n = text(st, key)
                 if n < 0 then return fail(n, ffi_string(errbuf)) end
-                return ffi_string(buf, n)
+                local id = ffi_string(buf, n)
+                if flags_of(g) ~= 0 then return c_next(...) end
+                return id
             end,
         }
     end
@@ -297,8 +308,10 @@ kind("uuid4_generator", function(mt, c)
     return {
         next = function(...)
             local g = ...
-            if getmetatable(g) ~= mt or ffi_cast(u32p, g)[0] ~= 0 then return c_next(...) end
-            return uuid4()
+            if getmetatable(g) ~= mt or flags_of(g) ~= 0 then return c_next(...) end
+            local id, err = uuid4()
+            if flags_of(g) ~= 0 then return c_next(...) end
+            return id, err
         end,
     }
 end)
@@ -312,8 +325,10 @@ kind("nanoid_generator", function(mt, c)
             if getmetatable(g) ~= mt then return c_next(...) end
             local s = ffi_cast(spec_p, ffi_cast(u8p, g) + OFFSET)
             local size = tonumber(spec_size(s))
-            if size > BUF_SIZE or ffi_cast(u32p, g)[0] ~= 0 then return c_next(...) end
-            return nanoid_of(s, size)
+            if size > BUF_SIZE or flags_of(g) ~= 0 then return c_next(...) end
+            local id, err = nanoid_of(s, size)
+            if flags_of(g) ~= 0 then return c_next(...) end
+            return id, err
         end,
     }
 end)
