@@ -12,6 +12,10 @@
 -- closed generator, hooks, an argument of an unusual type) to the C
 -- module's method, which does it or raises the exact error. On a Lua
 -- without ffi this module is the mintid module itself.
+--
+-- No call iterates with pairs(): LuaJIT 2.1's compiled pairs() loop can
+-- spin forever when a finalizer runs in it (an options check did, under
+-- spec/storm); a loop a call needs uses next().
 local has_ffi, ffi = pcall(require, "ffi")
 local mintid = require "mintid"
 if not has_ffi then
