@@ -74,7 +74,9 @@ int mintid_ksuid_gen_next(mintid_ksuid_gen *g, int64_t now_ms,
                           mintid_random_fn rnd, void *ctx, uint8_t out[20], char *err)
 {
     static const mintid_counter_rule rule = { "KSUID", "s", 128, PAYLOAD_BYTES, PAYLOAD_BYTES, NULL };
-    /* floor(now_ms / 1000): C division truncates toward zero. */
+    /* floor(now_ms / 1000). C division truncates toward zero, which is the
+     * floor for every ms >= 0; a negative ms is out of range either way,
+     * but its message should name the second it falls in. */
     int64_t now_s = now_ms / 1000 - (now_ms % 1000 < 0);
     int rc = check_seconds(now_s, err);
 

@@ -1244,7 +1244,9 @@ def uuid_name_file():
         if version == 5:
             assert b == uuid.uuid5(uuid.UUID(bytes=ns), name.decode("latin-1")).bytes or \
                 not all(c < 0x80 for c in name)
-        rows.append([str(version), uuid_text(ns), hex_or_dash(name), uuid_text(b)])
+        # The RFC name spaces by name, so that each binding's constant is checked.
+        ns_col = next((k for k, v in NAMESPACES.items() if v == ns), uuid_text(ns))
+        rows.append([str(version), ns_col, hex_or_dash(name), uuid_text(b)])
 
     for v in (3, 5, 8):
         add(v, NAMESPACES["dns"], b"www.example.com")

@@ -746,14 +746,28 @@ static int same_uuid(const uint8_t id[16], const char *want)
     return same_text(text, 36, want);
 }
 
-/* uuid_name.txt: version namespace name_hex text */
+/* uuid_name.txt: version namespace name_hex text; the namespace is a UUID
+ * or the name of an RFC 9562 one, which checks the core's constants. */
 static int uuid_name_row(const row *r)
 {
+    static const struct { const char *name; const uint8_t *bytes; } spaces[] = {
+        { "dns", mintid_uuid_namespace_dns }, { "url", mintid_uuid_namespace_url },
+        { "oid", mintid_uuid_namespace_oid }, { "x500", mintid_uuid_namespace_x500 },
+    };
     uint8_t ns[16], name[MAX_BYTES], id[16];
     int64_t version;
     int n = from_hex(r->col[2], name);
+    size_t i;
+    int named = 0;
 
-    if (!to_i64(r->col[0], &version) || n < 0 || !uuid_col(r, r->col[1], ns))
+    for (i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+        if (strcmp(r->col[1], spaces[i].name) == 0) {
+            memcpy(ns, spaces[i].bytes, 16);
+            named = 1;
+        }
+    if (!named && !uuid_col(r, r->col[1], ns))
+        return 0;
+    if (!to_i64(r->col[0], &version) || n < 0)
         return diag(r, "malformed row"), 0;
     if (version == 3)
         mintid_uuid3(ns, n ? name : NULL, (size_t)n, id);
