@@ -184,7 +184,7 @@ static int draw_identity(const mintid_uuid_time_gen *g, mintid_random_fn rnd, vo
     return MINTID_OK;
 }
 
-static const char *gen_kind(unsigned version)
+static const char *uuid_time_kind(unsigned version)
 {
     return version == 1 ? "UUIDv1" : "UUIDv6";
 }
@@ -213,7 +213,7 @@ int mintid_uuid_time_gen_init(mintid_uuid_time_gen *g, unsigned version,
     if (clock_seq >= 0)
         next.clock_seq = (uint16_t)clock_seq;
     next.generation = mintid_fork_generation();
-    rc = draw_identity(&next, rnd, ctx, &next.clock_seq, next.node, gen_kind(version), err);
+    rc = draw_identity(&next, rnd, ctx, &next.clock_seq, next.node, uuid_time_kind(version), err);
     if (rc != MINTID_OK)
         return rc;
     *g = next;
@@ -223,7 +223,7 @@ int mintid_uuid_time_gen_init(mintid_uuid_time_gen *g, unsigned version,
 int mintid_uuid_time_gen_next(mintid_uuid_time_gen *g, uint64_t now_ticks,
                               mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
 {
-    const char *kind = gen_kind(g->version);
+    const char *kind = uuid_time_kind(g->version);
     uint32_t current = mintid_fork_generation();
     uint16_t clock_seq = g->clock_seq;
     uint8_t node[6];
