@@ -138,27 +138,26 @@ static inline void mintid_store_be64(uint8_t *p, uint64_t v)
  * a one-line message in err, fixed-size outputs (not NUL-terminated),
  * nothing published and no state changed on an error. */
 
-/* hash_block.c: the 64-byte block framing of MD5, SHA-1 and SHA-256. */
+/* hash_block.c: the 64-byte block framing of MD5, SHA-1 and SHA-256, over
+ * a context's (length, block, used) fields: length counts the bytes
+ * absorbed, block[0 .. used) waits for more. */
 typedef void (*mintid_hash_block_fn)(void *state, const uint8_t *block);
-typedef struct {
-    uint64_t length; /* bytes absorbed so far */
-    uint8_t block[64];
-    size_t used;     /* bytes waiting in block */
-} mintid_hash_blocks;
-MINTID_INTERNAL void mintid_hash_absorb(mintid_hash_blocks *b, mintid_hash_block_fn compress, void *state,
+MINTID_INTERNAL void mintid_hash_absorb(uint64_t *length, uint8_t block[64], size_t *used,
+                                        mintid_hash_block_fn compress, void *state,
                                         const uint8_t *data, size_t n);
-/* 0x80, zeros and the 64-bit bit count (little-endian for MD5). */
-MINTID_INTERNAL void mintid_hash_pad(mintid_hash_blocks *b, mintid_hash_block_fn compress, void *state,
-                                     int little_endian);
+/* 0x80, zeros and the 64-bit bit count (little-endian for MD5), then the
+ * last blocks compressed; the context is spent. */
+MINTID_INTERNAL void mintid_hash_pad(uint64_t length, uint8_t block[64], size_t used,
+                                     mintid_hash_block_fn compress, void *state, int little_endian);
 
 /* md5.c (RFC 1321) and sha1.c (FIPS 180-4): for UUIDv3 and v5 only. */
-typedef struct { uint32_t h[4]; mintid_hash_blocks blocks; } mintid_md5_ctx;
+typedef struct { uint32_t h[4]; uint64_t length; uint8_t block[64]; size_t used; } mintid_md5_ctx;
 MINTID_INTERNAL void mintid_md5_init(mintid_md5_ctx *c);
 MINTID_INTERNAL void mintid_md5_update(mintid_md5_ctx *c, const uint8_t *data, size_t n);
 MINTID_INTERNAL void mintid_md5_final(mintid_md5_ctx *c, uint8_t digest[16]);
 MINTID_INTERNAL void mintid_md5(const uint8_t *data, size_t n, uint8_t digest[16]);
 
-typedef struct { uint32_t h[5]; mintid_hash_blocks blocks; } mintid_sha1_ctx;
+typedef struct { uint32_t h[5]; uint64_t length; uint8_t block[64]; size_t used; } mintid_sha1_ctx;
 MINTID_INTERNAL void mintid_sha1_init(mintid_sha1_ctx *c);
 MINTID_INTERNAL void mintid_sha1_update(mintid_sha1_ctx *c, const uint8_t *data, size_t n);
 MINTID_INTERNAL void mintid_sha1_final(mintid_sha1_ctx *c, uint8_t digest[20]);

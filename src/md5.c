@@ -70,20 +70,20 @@ void mintid_md5_init(mintid_md5_ctx *c)
     static const uint32_t iv[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
 
     memcpy(c->h, iv, sizeof iv);
-    c->blocks.length = 0;
-    c->blocks.used = 0;
+    c->length = 0;
+    c->used = 0;
 }
 
 void mintid_md5_update(mintid_md5_ctx *c, const uint8_t *data, size_t n)
 {
-    mintid_hash_absorb(&c->blocks, md5_block, c->h, data, n);
+    mintid_hash_absorb(&c->length, c->block, &c->used, md5_block, c->h, data, n);
 }
 
 void mintid_md5_final(mintid_md5_ctx *c, uint8_t digest[16])
 {
     int i, j;
 
-    mintid_hash_pad(&c->blocks, md5_block, c->h, 1);
+    mintid_hash_pad(c->length, c->block, c->used, md5_block, c->h, 1);
     for (i = 0; i < 4; i++)
         for (j = 0; j < 4; j++)
             digest[4 * i + j] = (uint8_t)(c->h[i] >> (8 * j));

@@ -52,20 +52,20 @@ void mintid_sha1_init(mintid_sha1_ctx *c)
     static const uint32_t iv[5] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0 };
 
     memcpy(c->h, iv, sizeof iv);
-    c->blocks.length = 0;
-    c->blocks.used = 0;
+    c->length = 0;
+    c->used = 0;
 }
 
 void mintid_sha1_update(mintid_sha1_ctx *c, const uint8_t *data, size_t n)
 {
-    mintid_hash_absorb(&c->blocks, sha1_block, c->h, data, n);
+    mintid_hash_absorb(&c->length, c->block, &c->used, sha1_block, c->h, data, n);
 }
 
 void mintid_sha1_final(mintid_sha1_ctx *c, uint8_t digest[20])
 {
     int i;
 
-    mintid_hash_pad(&c->blocks, sha1_block, c->h, 0);
+    mintid_hash_pad(c->length, c->block, c->used, sha1_block, c->h, 0);
     for (i = 0; i < 5; i++)
         mintid_store_be32(digest + 4 * i, c->h[i]);
 }
