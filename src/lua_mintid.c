@@ -12,8 +12,12 @@
  * The three value kinds and the six generator kinds differ in a few fields
  * (value_kind, gen_kind); every metamethod and method reads its kind from
  * upvalue 1, so each mechanism is written once.
+ *
+ * resty.mintid, the LuaJIT FFI binding, keeps no rule of its own: it takes
+ * this module's constructors, checks and errors through mintid._ffi
+ * (create_ffi_table) and runs only the hot paths on the objects' own state.
  */
-#include "lua_compat.h"
+#include "lua_int64.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -50,7 +54,7 @@ static int fail_msg(lua_State *L, const char *msg)
  * retry by the caller helps. */
 static int fail(lua_State *L, int rc, const char *err)
 {
-    const char *msg = err[0] != '\0' ? err : mintid_strerror(rc);
+    const char *msg = err != NULL && err[0] != '\0' ? err : mintid_strerror(rc);
 
     if (rc == MINTID_ERANDOM || rc == MINTID_ECLOCK || rc == MINTID_ENOMEM || rc == MINTID_EARG ||
         rc == MINTID_EFORK)
@@ -277,11 +281,15 @@ static int relative_rand(lua_State *L)
 enum { UV_CLOCK = 1, UV_RANDOM, UV_COUNT = UV_RANDOM };
 
 typedef struct {
-    int has_clock;  /* user value UV_CLOCK is the clock option; else the OS clock */
-    int has_random; /* user value UV_RANDOM is random_checked wrapping the random option */
-    int closed;     /* __gc or __close ran: the hooks (and a secret) are gone */
-    int busy;       /* inside a core call that may run the random option */
+    uint8_t has_clock;  /* user value UV_CLOCK is the clock option; else the OS clock */
+    uint8_t has_random; /* user value UV_RANDOM is the random option; else the pool */
+    uint8_t closed;     /* __gc or __close ran: the hooks (and a secret) are gone */
+    uint8_t busy;       /* inside a core call that may run the random option */
 } gen_hooks;
+
+/* resty.mintid reads the four flags as one uint32_t: zero when its FFI
+ * method may serve the call, else it calls this module's method. */
+typedef char gen_hooks_is_four_bytes[sizeof(gen_hooks) == 4 ? 1 : -1];
 
 /* Every generator userdata starts with its hooks, so that the shared hooks,
  * __gc and __tostring serve all kinds; the state of its kind follows at
@@ -408,7 +416,7 @@ static const gen_kind *upvalue_gen_kind(lua_State *L)
 
 typedef struct {
     lua_State *L;
-    int fn;     /* stack index of random_checked, 0 for the pool */
+    int fn;     /* stack index of the random option, 0 for the pool */
     int raised; /* an error object waits on the stack top */
     const gen_hooks *h;
     const char *tname; /* of the generator, for the message of a closed one */
@@ -422,52 +430,63 @@ static void gen_check_open(lua_State *L, const gen_kind *k, const gen_ud *u)
         luaL_error(L, "attempt to use a closed %s", k->tname);
 }
 
-/* A re-entrant call from the generator's own random option would
- * interleave two updates of one state: it raises, as a closed one does. */
-static gen_ud *check_gen(lua_State *L, const gen_kind *k)
+/*
+ * The generator of kind k at GEN_ARG. Its userdata has one of the kind's
+ * two metatables, upvalues 2 and 3 (createmeta): this module's, or the
+ * one of the objects resty.mintid serves. One raw comparison each instead
+ * of luaL_checkudata's registry lookup by name, which stays the way to a
+ * non-generator's error message.
+ */
+static gen_ud *find_gen(lua_State *L, const gen_kind *k)
 {
     gen_ud *u = (gen_ud *)lua_touserdata(L, GEN_ARG);
+    int same = 0;
 
-    /* The kind's metatable is upvalue 2 (createmeta): one raw comparison
-     * instead of luaL_checkudata's registry lookup by name, which stays
-     * the way to a non-generator's error message. */
     if (u != NULL && lua_getmetatable(L, GEN_ARG)) {
-        int same = lua_rawequal(L, -1, lua_upvalueindex(2));
-
+        same = lua_rawequal(L, -1, lua_upvalueindex(2)) || lua_rawequal(L, -1, lua_upvalueindex(3));
         lua_pop(L, 1);
-        if (!same)
-            u = NULL;
-    } else {
-        u = NULL;
     }
-    if (u == NULL)
-        u = (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
+    return same ? u : (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
+}
 
+/* Raises unless u may make an ID now. Checked again after anything that
+ * may have run Lua code (a hook, a finalizer during an allocation): that
+ * code may have closed the generator. A re-entrant call from the
+ * generator's own random option would interleave two updates of one
+ * state: it raises, as a closed one does. */
+static void gen_ready(lua_State *L, const gen_kind *k, const gen_ud *u)
+{
     gen_check_open(L, k, u);
     if (u->h.busy)
         luaL_error(L, "%s called again from its own random function", k->tname);
+}
+
+static gen_ud *check_gen(lua_State *L, const gen_kind *k)
+{
+    gen_ud *u = find_gen(L, k);
+
+    gen_ready(L, k, u);
     return u;
 }
 
-/* Runs under lua_pcall, so its errors never cross core frames. */
-static int random_checked(lua_State *L)
+/*
+ * Under lua_pcall, as the option itself: raises unless the random option's
+ * result (argument 1) is a string of n (argument 2) bytes, else returns it.
+ * Checked here, next to the copy of the bytes, never in a wrapper of the
+ * option: the debug library can replace a user value with anything.
+ */
+static int random_check_result(lua_State *L)
 {
-    int64_t want = 0;
-    char w[24];
-    size_t len;
+    size_t n = (size_t)lua_tointeger(L, 2), len;
+    char want[24], got[24];
 
-    compat_toint64(L, 1, &want);
-    i64str(w, want);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_pushvalue(L, 1);
-    lua_call(L, 1, 1);
-    if (lua_type(L, -1) != LUA_TSTRING)
-        return luaL_error(L, "random(%s) returned %s, want %s bytes", w, luaL_typename(L, -1), w);
-    lua_tolstring(L, -1, &len);
-    if ((int64_t)len != want) {
-        char g[24];
-        return luaL_error(L, "random(%s) returned %s bytes, want %s", w, i64str(g, (int64_t)len), w);
-    }
+    i64str(want, (int64_t)n);
+    if (lua_type(L, 1) != LUA_TSTRING)
+        return luaL_error(L, "random(%s) returned %s, want %s bytes", want, luaL_typename(L, 1), want);
+    lua_tolstring(L, 1, &len);
+    if (len != n)
+        return luaL_error(L, "random(%s) returned %s bytes, want %s", want, i64str(got, (int64_t)len), want);
+    lua_settop(L, 1);
     return 1;
 }
 
@@ -484,6 +503,15 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
         c->raised = 1;
         return MINTID_ERANDOM;
     }
+    /* pushfstring may raise "not enough memory": pushed under a pcall of
+     * its own, as the option's call itself ran. */
+    lua_pushcfunction(L, random_check_result);
+    lua_insert(L, -2);
+    lua_pushinteger(L, (lua_Integer)n);
+    if (lua_pcall(L, 2, 1, 0) != 0) {
+        c->raised = 1;
+        return MINTID_ERANDOM;
+    }
     /* The function closed (and wiped) its own generator: the core call
      * must not go on to publish an ID made from the wiped state. */
     if (c->h->closed) {
@@ -492,42 +520,51 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
         c->raised = 1;
         return MINTID_ERANDOM;
     }
-    memcpy(buf, lua_tostring(L, -1), n); /* length checked by random_checked */
+    memcpy(buf, lua_tostring(L, -1), n); /* length checked by random_check_result */
     lua_pop(L, 1);
     return MINTID_OK;
 }
 
-/* The random source of one core call: the option if the generator at
- * GEN_ARG has one (pushed, so that it lives through the call whatever the
- * option does), else the pool, with err as its ctx to keep the OS's reason. */
-static void random_begin(lua_State *L, gen_hooks *h, const char *tname, random_ctx *c,
+/*
+ * The random source of one core call of the generator u of kind k at
+ * GEN_ARG (NULL for a one-shot call): its option if it has one (pushed, so
+ * that it lives through the call whatever the option does), else the pool,
+ * with err as its ctx to keep the OS's reason. The generator's last check
+ * before the core: nothing between it and the core call runs Lua code.
+ */
+static void random_begin(lua_State *L, const gen_kind *k, gen_ud *u, random_ctx *c,
                          mintid_random_fn *fn, void **ctx, char *err)
 {
+    int hooked = u != NULL && u->h.has_random;
+
     c->L = L;
     c->fn = 0;
     c->raised = 0;
-    c->h = h;
-    c->tname = tname;
-    if (h == NULL || !h->has_random) {
+    c->h = u != NULL ? &u->h : NULL;
+    c->tname = k != NULL ? k->tname : NULL;
+    if (hooked) {
+        /* Room for the function, its copy, n, the result and its check. */
+        luaL_checkstack(L, 5, "mintid random");
+        compat_getuservalue(L, GEN_ARG, UV_RANDOM);
+        c->fn = lua_gettop(L);
+    }
+    if (u != NULL)
+        gen_ready(L, k, u);
+    if (!hooked) {
         *fn = mintid_random_pool;
         *ctx = err;
         return;
     }
-    /* Room for the function, its copy, n and the result, checked before
-     * the core runs. */
-    luaL_checkstack(L, 4, "mintid random");
-    compat_getuservalue(L, GEN_ARG, UV_RANDOM);
-    c->fn = lua_gettop(L);
     *fn = random_from_lua;
     *ctx = c;
-    h->busy = 1;
+    u->h.busy = 1;
 }
 
-static void random_end(lua_State *L, gen_hooks *h, const random_ctx *c)
+static void random_end(lua_State *L, gen_ud *u, const random_ctx *c)
 {
     if (c->fn == 0)
         return;
-    h->busy = 0;
+    u->h.busy = 0;
     if (c->raised)
         lua_error(L);
     lua_pop(L, 1);
@@ -567,9 +604,9 @@ static inline int64_t gen_now(lua_State *L, const gen_kind *k, const gen_ud *u)
 
 static int gen_tostring(lua_State *L)
 {
-    const char *tname = upvalue_gen_kind(L)->tname;
+    const gen_kind *k = upvalue_gen_kind(L);
 
-    lua_pushfstring(L, "%s (%p)", tname, luaL_checkudata(L, 1, tname));
+    lua_pushfstring(L, "%s (%p)", k->tname, (void *)find_gen(L, k));
     return 1;
 }
 
@@ -584,7 +621,7 @@ static int gen_tostring(lua_State *L)
 static int gen_gc(lua_State *L)
 {
     const gen_kind *k = upvalue_gen_kind(L);
-    gen_ud *u = (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
+    gen_ud *u = find_gen(L, k);
 
     if (k->wipe != NULL)
         k->wipe(u);
@@ -696,7 +733,10 @@ static gen_ud *gen_new(lua_State *L, const gen_kind *k)
     gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size, with_clock || with_random ? UV_COUNT : 0);
 
     memset(u, 0, size);
-    luaL_setmetatable(L, k->tname);
+    /* The constructor's upvalue 1: this module's metatable of the kind, or
+     * the one of resty.mintid's objects (luaopen_mintid). */
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_setmetatable(L, -2);
     if (k->init != NULL)
         k->init(u);
     if (with_clock) {
@@ -706,7 +746,6 @@ static gen_ud *gen_new(lua_State *L, const gen_kind *k)
     }
     if (with_random) {
         lua_pushvalue(L, 3);
-        lua_pushcclosure(L, random_checked, 1);
         compat_setuservalue(L, -2, UV_RANDOM);
         u->h.has_random = 1;
     }
@@ -825,61 +864,96 @@ static int m_ulid(lua_State *L) { return push_default_id(L, mintid_default_ulid,
 static int m_uuid7(lua_State *L) { return push_default_id(L, mintid_default_uuid7, &uuid_kind); }
 static int m_uuid4(lua_State *L) { return push_default_id(L, mintid_default_uuid4, &uuid_kind); }
 
-static int same_monotonic(const mintid_monotonic *a, const mintid_monotonic *b)
-{
-    return a->last_ms == b->last_ms && memcmp(a->counter, b->counter, sizeof a->counter) == 0;
-}
+/* One attempt at a generator's ID: it moves the state from *saved (which
+ * an attempt that runs Lua code first updates) and keeps the ID in arg. */
+typedef int (*attempt_fn)(lua_State *L, void *arg, void *saved, char *err);
+typedef void (*push_made_fn)(lua_State *L, void *arg);
 
 /*
- * g:next(...) and g:next_value(...) of a generator of 16-byte IDs, whose
- * kind is upvalue 1. A call that fails leaves the state as it was, even
- * when pushing the ID raises "not enough memory": the state the core made
- * is held aside, the old one put back for the push, and the new one
- * committed only after it. A push may also run a finalizer that uses this
- * generator; then the ID, made from a state that is no longer current,
- * is dropped and made again.
+ * The ID of one call of the generator u, made by attempt and pushed by
+ * push; st is the state (size bytes, NULL: none) the call moves. A call
+ * that fails leaves the state as it was, even when the push raises "not
+ * enough memory": the state the core made is held aside, the old one put
+ * back for the push, and the new one committed only after it. A push may
+ * also run a finalizer that uses this generator; then the ID, made from a
+ * state that is no longer current, is dropped and made again.
  */
-static inline int id_gen_push_next(lua_State *L, push_id_fn push)
+static int push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, size_t size,
+                          attempt_fn attempt, push_made_fn push, void *arg)
 {
-    const gen_kind *k = upvalue_gen_kind(L);
-    gen_ud *u = check_gen(L, k);
-    mintid_monotonic *st = k->state != NULL ? k->state(u) : NULL;
-    mintid_monotonic saved, made;
-    uint8_t id[16];
+    union { mintid_monotonic m; uint64_t snowflake; } saved, made; /* room for any such state */
     char err[MINTID_ERRMSG_SIZE];
-    char keybuf[KEY_NUMBER_SIZE];
-    random_ctx c;
-    id_args a;
     int rc;
 
-    a.key = NULL;
-    a.key_len = 0;
-    if (k->takes_key)
-        a.key = check_key(L, 2, keybuf, &a.key_len);
-    a.now_ms = k->uses_clock ? gen_now(L, k, u) : 0;
     for (;;) {
         if (st != NULL)
-            saved = *st;
-        random_begin(L, &u->h, k->tname, &c, &a.rnd, &a.ctx, err);
+            memcpy(&saved, st, size);
         err[0] = '\0';
-        rc = k->make(u, &a, id, err);
-        random_end(L, &u->h, &c);
+        rc = attempt(L, arg, &saved, err);
         if (rc != MINTID_OK)
             return fail(L, rc, err);
         if (st == NULL) {
-            push(L, id, k->value);
+            push(L, arg);
             return 1;
         }
-        made = *st;
-        *st = saved;
-        push(L, id, k->value);
-        if (same_monotonic(st, &saved)) {
-            *st = made;
+        memcpy(&made, st, size);
+        memcpy(st, &saved, size);
+        push(L, arg);
+        if (memcmp(st, &saved, size) == 0) {
+            memcpy(st, &made, size);
             return 1;
         }
         lua_pop(L, 1);
         gen_check_open(L, k, u);
     }
+}
+
+/* A call of a generator of 16-byte IDs. */
+typedef struct {
+    const gen_kind *k;
+    gen_ud *u;
+    id_args a;
+    uint8_t id[16];
+    push_id_fn push;
+} id_call;
+
+static int id_attempt(lua_State *L, void *arg, void *saved, char *err)
+{
+    id_call *c = (id_call *)arg;
+    random_ctx r;
+    int rc;
+
+    (void)saved;
+    random_begin(L, c->k, c->u, &r, &c->a.rnd, &c->a.ctx, err);
+    rc = c->k->make(c->u, &c->a, c->id, err);
+    random_end(L, c->u, &r);
+    return rc;
+}
+
+static void id_push(lua_State *L, void *arg)
+{
+    id_call *c = (id_call *)arg;
+
+    c->push(L, c->id, c->k->value);
+}
+
+/* g:next(...) and g:next_value(...) of a generator of 16-byte IDs, whose
+ * kind is upvalue 1. */
+static inline int id_gen_push_next(lua_State *L, push_id_fn push)
+{
+    id_call c;
+    char keybuf[KEY_NUMBER_SIZE];
+
+    c.k = upvalue_gen_kind(L);
+    c.u = check_gen(L, c.k);
+    c.push = push;
+    c.a.key = NULL;
+    c.a.key_len = 0;
+    if (c.k->takes_key)
+        c.a.key = check_key(L, 2, keybuf, &c.a.key_len);
+    c.a.now_ms = c.k->uses_clock ? gen_now(L, c.k, c.u) : 0;
+    return push_committed(L, c.k, c.u, c.k->state != NULL ? (void *)c.k->state(c.u) : NULL,
+                          sizeof(mintid_monotonic), id_attempt, id_push, &c);
 }
 
 static int id_gen_next(lua_State *L) { return id_gen_push_next(L, push_text); }
@@ -893,6 +967,7 @@ static uint32_t relative_gen_key_tag(lua_State *L)
     size_t key_len;
     const uint8_t *key = check_key(L, 2, keybuf, &key_len);
 
+    gen_ready(L, &relative_gen_kind, u); /* the key's conversion may allocate */
     return mintid_relative_gen_tag(relative_of(u), key, key_len);
 }
 
@@ -980,48 +1055,47 @@ static int snowflake_hook_next(lua_State *L, gen_ud *u, uint64_t *saved, uint64_
     return rc;
 }
 
-/* As id_gen_push_next: the new state is committed after the push. */
-static int snowflake_gen_next(lua_State *L)
-{
-    gen_ud *u = check_gen(L, &snowflake_gen_kind);
-    mintid_snowflake_state *g = mintid_snowflake_state_of(snowflake_of(u));
-    uint64_t id = 0, saved, made;
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
+typedef struct {
+    gen_ud *u;
+    uint64_t id;
+} snowflake_call;
 
-    for (;;) {
-        err[0] = '\0';
-        saved = g->state;
-        if (!u->h.has_clock)
-            rc = mintid_snowflake_gen_next(g, &id, err);
-        else
-            rc = snowflake_hook_next(L, u, &saved, &id, err);
-        if (rc != MINTID_OK)
-            return fail(L, rc, err);
-        made = g->state;
-        g->state = saved;
-#if MINTID_LUA_INT64
-        lua_pushinteger(L, (lua_Integer)id);
-#else
-        {
-            char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
-            lua_pushlstring(L, digits, mintid_snowflake_format_decimal(id, digits));
-        }
-#endif
-        if (g->state == saved) {
-            g->state = made;
-            return 1;
-        }
-        lua_pop(L, 1);
-        gen_check_open(L, &snowflake_gen_kind, u);
-    }
+static int snowflake_attempt(lua_State *L, void *arg, void *saved, char *err)
+{
+    snowflake_call *c = (snowflake_call *)arg;
+
+    if (!c->u->h.has_clock)
+        return mintid_snowflake_gen_next(mintid_snowflake_state_of(snowflake_of(c->u)), &c->id, err);
+    return snowflake_hook_next(L, c->u, (uint64_t *)saved, &c->id, err);
 }
 
-/* A Nano ID of spec s, from the random option of h (the hooks of the
- * generator at GEN_ARG) if h has one, else from the pool: on the C stack
- * when small, else in a scratch userdata that the GC reclaims even if an
- * error is raised. */
-static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h, const char *tname)
+static void snowflake_push(lua_State *L, void *arg)
+{
+    uint64_t id = ((snowflake_call *)arg)->id;
+#if MINTID_LUA_INT64
+    lua_pushinteger(L, (lua_Integer)id);
+#else
+    char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
+
+    lua_pushlstring(L, digits, mintid_snowflake_format_decimal(id, digits));
+#endif
+}
+
+static int snowflake_gen_next(lua_State *L)
+{
+    snowflake_call c;
+
+    c.u = check_gen(L, &snowflake_gen_kind);
+    c.id = 0;
+    return push_committed(L, &snowflake_gen_kind, c.u, &mintid_snowflake_state_of(snowflake_of(c.u))->state,
+                          sizeof c.id, snowflake_attempt, snowflake_push, &c);
+}
+
+/* A Nano ID of spec s, from the random option of the generator u at
+ * GEN_ARG if it has one (u NULL: a one-shot call), else from the pool: on
+ * the C stack when small, else in a scratch userdata that the GC reclaims
+ * even if an error is raised. */
+static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind *k, gen_ud *u)
 {
     char stackbuf[NANOID_STACK_SIZE];
     char err[MINTID_ERRMSG_SIZE];
@@ -1034,10 +1108,10 @@ static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h, 
 
     if (size > sizeof stackbuf)
         out = (char *)compat_newuserdatauv(L, size, 0);
-    random_begin(L, h, tname, &c, &fn, &ctx, err);
+    random_begin(L, k, u, &c, &fn, &ctx, err); /* after the allocation, which may run a finalizer */
     err[0] = '\0';
     rc = mintid_nanoid_generate(mintid_nanoid_state_of_const(s), fn, ctx, (uint8_t *)out, err);
-    random_end(L, h, &c);
+    random_end(L, u, &c);
     if (rc != MINTID_OK)
         return fail(L, rc, err);
     lua_pushlstring(L, out, size);
@@ -1048,38 +1122,74 @@ static int nanoid_gen_next(lua_State *L)
 {
     gen_ud *u = check_gen(L, &nanoid_gen_kind);
 
-    return push_nanoid(L, nanoid_of(u), &u->h, nanoid_gen_kind.tname);
+    return push_nanoid(L, nanoid_of(u), &nanoid_gen_kind, u);
 }
 
-/* mintid.nanoid([size [, alphabet]]); upvalue 1 holds the spec of the
- * default size and alphabet, so the common call validates nothing. */
-static int m_nanoid(lua_State *L)
+/* The spec of nanoid(size, alphabet) at arguments 1 and 2: def (the
+ * default size and alphabet, checked once at load) or *spec, written here;
+ * or a raised argument error. */
+static const mintid_nanoid_spec *check_nanoid_args(lua_State *L, const mintid_nanoid_spec *def,
+                                                   mintid_nanoid_spec *spec)
 {
-    const mintid_nanoid_spec *def = (const mintid_nanoid_spec *)lua_touserdata(L, lua_upvalueindex(1));
-    mintid_nanoid_spec spec;
     int64_t size = MINTID_NANOID_DEFAULT_SIZE;
     const char *alphabet;
     size_t alen;
     char err[MINTID_ERRMSG_SIZE];
 
     if (lua_isnoneornil(L, 1) && lua_isnoneornil(L, 2))
-        return push_nanoid(L, def, NULL, NULL);
+        return def;
     if (!lua_isnoneornil(L, 1)) {
         size = compat_checkint64(L, 1);
         check_nanoid_size(L, 1, size);
     }
     if (lua_isnoneornil(L, 2)) {
-        /* The default alphabet, checked once at load, at another size. */
-        spec = *def;
-        mintid_nanoid_spec_resize(mintid_nanoid_state_of(&spec), size, NULL); /* the size is valid */
-        return push_nanoid(L, &spec, NULL, NULL);
+        /* The default alphabet at another size. */
+        *spec = *def;
+        mintid_nanoid_spec_resize(mintid_nanoid_state_of(spec), size, NULL); /* the size is valid */
+        return spec;
     }
     alphabet = check_text(L, 2, &alen);
     err[0] = '\0';
     /* The size is valid by now, so any complaint is about the alphabet. */
-    if (mintid_nanoid_spec_init(&spec, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
-        return luaL_argerror(L, 2, err);
-    return push_nanoid(L, &spec, NULL, NULL);
+    if (mintid_nanoid_spec_init(spec, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
+        luaL_argerror(L, 2, err);
+    return spec;
+}
+
+static const mintid_nanoid_spec *upvalue_default_spec(lua_State *L)
+{
+    return (const mintid_nanoid_spec *)lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* mintid.nanoid([size [, alphabet]]); upvalue 1 holds the default spec, so
+ * the common call validates nothing. */
+static int m_nanoid(lua_State *L)
+{
+    mintid_nanoid_spec spec;
+
+    return push_nanoid(L, check_nanoid_args(L, upvalue_default_spec(L), &spec), NULL, NULL);
+}
+
+/* A userdata holding the spec of nanoid(size, alphabet); raises as nanoid. */
+static int new_nanoid_spec(lua_State *L)
+{
+    mintid_nanoid_spec spec, *ud;
+    const mintid_nanoid_spec *s = check_nanoid_args(L, upvalue_default_spec(L), &spec);
+
+    ud = (mintid_nanoid_spec *)compat_newuserdatauv(L, sizeof *ud, 0);
+    *ud = *s;
+    return 1;
+}
+
+/* _ffi.nanoid_spec(size, alphabet): new_nanoid_spec, or nothing where
+ * nanoid would raise (resty.mintid then calls nanoid for the error). */
+static int ffi_nanoid_spec(lua_State *L)
+{
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, new_nanoid_spec, 1);
+    lua_insert(L, 1);
+    return lua_pcall(L, 2, 1, 0) == 0 ? 1 : 0;
 }
 
 /* ---- parsing and building values ---------------------------------------- */
@@ -1289,17 +1399,16 @@ static int m_relative_range(lua_State *L)
     return 2;
 }
 
-/*
- * new_values(value, n, t): t[1..n] = n new values of value's kind, all
- * zero bytes. Not a name of the module: the registry holds it, at
- * NEW_VALUES_KEY, for resty.mintid, whose FFI path decodes an ID straight
- * into the 16 bytes of such a value (LuaJIT hands a userdata's payload to
- * the FFI as a pointer): one Lua C API call then serves n parses, and the
- * value is this module's own, with its metatable and methods.
- */
-#define NEW_VALUES_KEY "mintid.new_values"
+/* ---- what resty.mintid needs (mintid._ffi) ------------------------------ */
 
-static int m_new_values(lua_State *L)
+/*
+ * _ffi.new_values(value, n, t): t[1..n] = n new values of value's kind, all
+ * zero bytes. resty.mintid's FFI path decodes an ID straight into the 16
+ * bytes of such a value (LuaJIT hands a userdata's payload to the FFI as a
+ * pointer): one Lua C API call then serves n parses, and the value is this
+ * module's own, with its metatable and methods.
+ */
+static int ffi_new_values(lua_State *L)
 {
     static const value_kind *const kinds[] = { &ulid_kind, &uuid_kind, &relative_kind };
     static const uint8_t zero[16] = { 0 };
@@ -1321,6 +1430,14 @@ static int m_new_values(lua_State *L)
         lua_rawseti(L, 3, (int)i);
     }
     return 1;
+}
+
+/* _ffi.fail(rc, message): what this module's functions do with the status
+ * rc of a core call and its message ("" for the status's own words), for
+ * resty.mintid to tail-call, so that a raised error names the same place. */
+static int ffi_fail(lua_State *L)
+{
+    return fail(L, (int)luaL_checkinteger(L, 1), luaL_optstring(L, 2, ""));
 }
 
 /* ---- metatables and the module ------------------------------------------ */
@@ -1356,16 +1473,25 @@ static const luaL_Reg relative_gen_methods[] = {
 static const luaL_Reg snowflake_gen_methods[] = { { "next", snowflake_gen_next }, { NULL, NULL } };
 static const luaL_Reg nanoid_gen_methods[] = { { "next", nanoid_gen_next }, { NULL, NULL } };
 
+/* A generator kind is one row: its constructor, kind and methods. */
+static const struct {
+    const char *name; /* of the constructor */
+    lua_CFunction new;
+    const gen_kind *kind;
+    const luaL_Reg *methods;
+} gen_kinds[] = {
+    { "ulid_generator", m_ulid_generator, &ulid_gen_kind, id_gen_methods },
+    { "uuid7_generator", m_uuid7_generator, &uuid7_gen_kind, id_gen_methods },
+    { "uuid4_generator", m_uuid4_generator, &uuid4_gen_kind, id_gen_methods },
+    { "relative_generator", m_relative_generator, &relative_gen_kind, relative_gen_methods },
+    { "snowflake_generator", m_snowflake_generator, &snowflake_gen_kind, snowflake_gen_methods },
+    { "nanoid_generator", m_nanoid_generator, &nanoid_gen_kind, nanoid_gen_methods },
+};
+
 static const luaL_Reg module_funcs[] = {
     { "ulid", m_ulid },
     { "uuid4", m_uuid4 },
     { "uuid7", m_uuid7 },
-    { "ulid_generator", m_ulid_generator },
-    { "uuid7_generator", m_uuid7_generator },
-    { "uuid4_generator", m_uuid4_generator },
-    { "relative_generator", m_relative_generator },
-    { "snowflake_generator", m_snowflake_generator },
-    { "nanoid_generator", m_nanoid_generator },
     { "parse_ulid", m_parse_ulid },
     { "parse_uuid", m_parse_uuid },
     { "parse_relative", m_parse_relative },
@@ -1381,68 +1507,137 @@ static const luaL_Reg module_funcs[] = {
     { NULL, NULL }
 };
 
-/* Lua has no const light userdata; the kinds are only ever read. Every
- * function also gets the metatable itself, as upvalue 2, so that the hot
- * path tells its own objects by one comparison (check_gen). */
-static void createmeta(lua_State *L, const char *tname, const void *kind,
-                       const luaL_Reg *meta, const luaL_Reg *methods)
+static const luaL_Reg ffi_funcs[] = { { "fail", ffi_fail }, { "new_values", ffi_new_values }, { NULL, NULL } };
+
+/* Lua has no const light userdata; the kinds are only ever read. Pushes
+ * the kind and the metatables at mt and ffi_mt (absolute indexes; ffi_mt
+ * 0: the value kinds have one), the upvalues of every function of a kind. */
+static void push_kind_upvalues(lua_State *L, const void *kind, int mt, int ffi_mt)
 {
-    luaL_newmetatable(L, tname);
     lua_pushlightuserdata(L, (void *)kind);
-    lua_pushvalue(L, -2);
-    luaL_setfuncs(L, meta, 2);
+    lua_pushvalue(L, mt);
+    if (ffi_mt != 0)
+        lua_pushvalue(L, ffi_mt);
+}
+
+/* The metatable at target gets meta, and a new __index table with methods,
+ * all with the upvalues of push_kind_upvalues. */
+static void fill_meta(lua_State *L, int target, const void *kind, int mt, int ffi_mt,
+                      const luaL_Reg *meta, const luaL_Reg *methods)
+{
+    int nup = ffi_mt != 0 ? 3 : 2;
+
+    lua_pushvalue(L, target);
+    push_kind_upvalues(L, kind, mt, ffi_mt);
+    luaL_setfuncs(L, meta, nup);
     lua_newtable(L);
-    lua_pushlightuserdata(L, (void *)kind);
-    lua_pushvalue(L, -3);
-    luaL_setfuncs(L, methods, 2);
+    push_kind_upvalues(L, kind, mt, ffi_mt);
+    luaL_setfuncs(L, methods, nup);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
 }
 
 static void create_value_meta(lua_State *L, const value_kind *k, const luaL_Reg *methods)
 {
-    createmeta(L, k->tname, k, value_meta, methods);
+    luaL_newmetatable(L, k->tname);
+    fill_meta(L, lua_gettop(L), k, lua_gettop(L), 0, value_meta, methods);
+    lua_pop(L, 1);
 }
 
-static void create_gen_meta(lua_State *L, const gen_kind *k, const luaL_Reg *methods)
+/*
+ * A generator kind's two metatables: this module's, registered under its
+ * name, and one for the objects of resty.mintid, with the same __name,
+ * metamethods and methods in an __index table of its own that
+ * resty.mintid fills with its FFI methods; every C function of the kind
+ * takes objects of both (find_gen). Sets module[name] and
+ * ffi.new[name] to the constructors of each, and ffi.meta[name] and
+ * ffi.methods[name] to the second metatable and this module's methods.
+ * module, new, meta and methods: absolute indexes.
+ */
+static void create_gen_kind(lua_State *L, size_t i, int module, int new, int meta, int methods)
 {
-    createmeta(L, k->tname, k, gen_meta, methods);
+    int mt, ffi_mt;
+
+    luaL_newmetatable(L, gen_kinds[i].kind->tname);
+    mt = lua_gettop(L);
+    lua_newtable(L);
+    ffi_mt = lua_gettop(L);
+    lua_getfield(L, mt, "__name"); /* none before 5.3 */
+    lua_setfield(L, ffi_mt, "__name");
+    fill_meta(L, mt, gen_kinds[i].kind, mt, ffi_mt, gen_meta, gen_kinds[i].methods);
+    fill_meta(L, ffi_mt, gen_kinds[i].kind, mt, ffi_mt, gen_meta, gen_kinds[i].methods);
+    lua_getfield(L, mt, "__index");
+    lua_setfield(L, methods, gen_kinds[i].name);
+    lua_pushvalue(L, mt);
+    lua_pushcclosure(L, gen_kinds[i].new, 1);
+    lua_setfield(L, module, gen_kinds[i].name);
+    lua_pushvalue(L, ffi_mt);
+    lua_pushcclosure(L, gen_kinds[i].new, 1);
+    lua_setfield(L, new, gen_kinds[i].name);
+    lua_pushvalue(L, ffi_mt);
+    lua_setfield(L, meta, gen_kinds[i].name);
+    lua_pop(L, 2);
+}
+
+/* mintid._ffi: what resty.mintid takes from this module, so that it keeps
+ * no rule of its own; not a name for other callers. */
+static void create_ffi_table(lua_State *L, int module, int def)
+{
+    int ffi, new, meta, methods;
+    size_t i;
+
+    luaL_newlib(L, ffi_funcs);
+    ffi = lua_gettop(L);
+    lua_newtable(L);
+    new = lua_gettop(L);
+    lua_newtable(L);
+    meta = lua_gettop(L);
+    lua_newtable(L);
+    methods = lua_gettop(L);
+    for (i = 0; i < sizeof gen_kinds / sizeof gen_kinds[0]; i++)
+        create_gen_kind(L, i, module, new, meta, methods);
+    lua_setfield(L, ffi, "methods");
+    lua_setfield(L, ffi, "meta");
+    lua_setfield(L, ffi, "new");
+    lua_pushvalue(L, def);
+    lua_setfield(L, ffi, "nanoid_default");
+    lua_pushvalue(L, def);
+    lua_pushcclosure(L, ffi_nanoid_spec, 1);
+    lua_setfield(L, ffi, "nanoid_spec");
+    lua_pushinteger(L, (lua_Integer)GEN_STATE_OFFSET);
+    lua_setfield(L, ffi, "state_offset");
+    compat_pushint64(L, MINTID_LUA_MAX_EXACT);
+    lua_setfield(L, ffi, "max_exact");
+    lua_setfield(L, module, "_ffi");
 }
 
 MINTID_API int luaopen_mintid(lua_State *L)
 {
     mintid_nanoid_spec *def;
     char err[MINTID_ERRMSG_SIZE];
+    int module;
 
     create_value_meta(L, &ulid_kind, ulid_methods);
     create_value_meta(L, &uuid_kind, uuid_methods);
     create_value_meta(L, &relative_kind, relative_methods);
-    create_gen_meta(L, &ulid_gen_kind, id_gen_methods);
-    create_gen_meta(L, &uuid7_gen_kind, id_gen_methods);
-    create_gen_meta(L, &uuid4_gen_kind, id_gen_methods);
-    create_gen_meta(L, &relative_gen_kind, relative_gen_methods);
-    create_gen_meta(L, &snowflake_gen_kind, snowflake_gen_methods);
-    create_gen_meta(L, &nanoid_gen_kind, nanoid_gen_methods);
 
     luaL_newlib(L, module_funcs);
+    module = lua_gettop(L);
 
     def = (mintid_nanoid_spec *)compat_newuserdatauv(L, sizeof *def, 0);
     err[0] = '\0';
     if (mintid_nanoid_spec_init(def, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
                                 MINTID_NANOID_DEFAULT_SIZE, err) != MINTID_OK)
         return luaL_error(L, "mintid: %s", err);
+    lua_pushvalue(L, -1);
     lua_pushcclosure(L, m_nanoid, 1);
-    lua_setfield(L, -2, "nanoid");
-
-    lua_pushcfunction(L, m_new_values);
-    lua_setfield(L, LUA_REGISTRYINDEX, NEW_VALUES_KEY);
+    lua_setfield(L, module, "nanoid");
+    create_ffi_table(L, module, lua_gettop(L));
+    lua_pop(L, 1);
 
     lua_pushliteral(L, MINTID_VERSION);
-    lua_setfield(L, -2, "_VERSION");
+    lua_setfield(L, module, "_VERSION");
 
-    /* LuaJIT's int64 cdata tell their ctype only through tostring
-     * (lua_compat.h, compat_cdata_digits); keep the one of this state. */
-    lua_getglobal(L, "tostring");
-    lua_setfield(L, LUA_REGISTRYINDEX, MINTID_TOSTRING_KEY);
+    compat_cdata_keep(L);
     return 1;
 }
