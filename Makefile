@@ -336,6 +336,9 @@ bench: $(MODULE) $(BUILD)/jit/mintid.so $(BUILD)/bench_core
 	@echo "LuaJIT: resty.mintid (FFI) against mintid (Lua C API)"
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/jit/?.so;;' luajit bench/ffi.lua
 
+# The threads bench and the ThreadSanitizer tests.
+include mk/threads.mk
+
 vectors:
 	python3 testdata/generate_vectors.py
 

@@ -1,0 +1,34 @@
+# ---- threads (issue: scale with threads): the threads bench and the
+# ThreadSanitizer builds of the native thread tests. Included by the
+# Makefile; spec/run.sh runs the TSan tests.
+
+# bench/threads.c: one Lua 5.4 state per OS thread on build/5.4/mintid.so,
+# and the C ABI alone on the core objects linked in.
+$(BUILD)/bench_threads: bench/threads.c $(CORE_OBJ) $(CORE_HDR)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -I$(call lua_incdir,5.4) -o $@ $< $(CORE_OBJ) -llua5.4 $(LDLIBS)
+bench-threads: $(BUILD)/5.4/mintid.so $(BUILD)/bench_threads
+	$(BUILD)/bench_threads $(BUILD)/5.4
+.PHONY: bench-threads
+bench: bench-threads
+
+# ThreadSanitizer (clang): the core and every native test that runs
+# threads: test_default (threads, fork while threads mint), test_vectors
+# (the defaults from 4 threads), examples/embed/host.c (two Lua states).
+TSAN_CC    ?= clang
+TSAN_FLAGS  = -g -O1 -fno-omit-frame-pointer -fsanitize=thread
+TSAN_OBJ    = $(CORE_SRC:src/%.c=$(BUILD)/tsan/core/%.o)
+TSAN_TESTS  = $(BUILD)/tsan/test_default $(BUILD)/tsan/test_vectors $(BUILD)/tsan/host
+.SECONDARY: $(TSAN_OBJ)
+$(BUILD)/tsan/core/%.o: src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -c -o $@ $<
+$(BUILD)/tsan/test_default: spec/native/test_default.c spec/native/tap.h $(TSAN_OBJ)
+	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(filter-out %/clock.o,$(TSAN_OBJ)) $(LDLIBS)
+$(BUILD)/tsan/test_vectors: spec/native/test_vectors.c spec/native/tap.h $(TSAN_OBJ)
+	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS)
+$(BUILD)/tsan/host: examples/embed/host.c $(AMALGAMATION)
+	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -I$(call lua_incdir,5.4) -o $@ $< $(AMALGAMATION) -llua5.4 $(LDLIBS)
+test-tsan: $(TSAN_TESTS)
+	BUILD='$(BUILD)' sh spec/tsan.sh
+.PHONY: test-tsan
+test: $(TSAN_TESTS)
