@@ -32,3 +32,10 @@ test-tsan: $(TSAN_TESTS)
 	BUILD='$(BUILD)' sh spec/tsan.sh
 .PHONY: test-tsan
 test: $(TSAN_TESTS)
+
+# test_threads: strict increase across 8 threads, and threads that fork
+# while others mint; plain (NATIVE_TESTS' rule) and under TSan.
+$(BUILD)/tsan/test_threads: spec/native/test_threads.c spec/native/tap.h $(TSAN_OBJ)
+	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS)
+TSAN_TESTS += $(BUILD)/tsan/test_threads
+test: $(BUILD)/test_threads
