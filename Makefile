@@ -25,8 +25,9 @@ MODULE_LDFLAGS := $(if $(filter Darwin,$(shell uname -s)),-bundle -undefined dyn
 
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
-           src/chacha20.c src/random.c src/clock.c src/default.c src/abi.c
-CORE_HDR = src/mintid.h src/internal.h src/platform.h
+           src/chacha20.c src/random.c src/default.c src/abi.c \
+           src/os_posix.c src/os_win32.c
+CORE_HDR = src/mintid.h src/internal.h
 BIND_SRC = src/lua_mintid.c
 BIND_HDR = src/lua_compat.h
 
@@ -70,13 +71,14 @@ $(BUILD)/%/testfork.so: spec/native/testfork.c
 NATIVE_TESTS = $(BUILD)/test_core $(BUILD)/test_default $(BUILD)/test_wipe
 .SECONDARY: $(CORE_OBJ)
 $(BUILD)/test_%: spec/native/test_%.c spec/native/tap.h $(CORE_OBJ)
-	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(CORE_OBJ)) $(TEST_LUA) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(TEST_LUA) $(LDLIBS) $(TEST_WRAP)
 
-# test_default brings its own mintid_clock_ms (a clock it can stop, so that
-# forked children mint in their parent's millisecond), in every variant.
+# test_default brings its own wall clock (a clock it can stop, so that
+# forked children mint in their parent's millisecond), in every variant:
+# the core's calls of mintid_os_clock_ms go to its __wrap_ one.
 TEST_DEFAULTS = $(BUILD)/test_default $(BUILD)/asan/test_default $(BUILD)/test_default_clone \
                 $(BUILD)/test_default_atfork
-$(TEST_DEFAULTS): TEST_OMIT = %/clock.o
+$(TEST_DEFAULTS): TEST_WRAP = -Wl,--wrap=mintid_os_clock_ms
 
 # test_wipe (plain and sanitized) embeds Lua 5.4 and #includes the binding.
 WIPE_TESTS = $(BUILD)/test_wipe $(BUILD)/asan/test_wipe
@@ -99,7 +101,7 @@ $(BUILD)/asan/mintid.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,5.4) -shared -o $@ $(BIND_SRC) $(SAN_OBJ) $(LDLIBS)
 
 $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
-	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(SAN_OBJ)) $(TEST_LUA) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(TEST_LUA) $(LDLIBS) $(TEST_WRAP)
 
 # Out-of-memory runs (spec/native/test_alloc.c) for Lua 5.4 and 5.1, under
 # ASan/UBSan and LeakSanitizer; `make test` runs them through spec/run.sh.
@@ -196,23 +198,23 @@ $(WIN_MODULE): $(BIND_SRC) $(BIND_HDR) $(CORE_SRC) $(CORE_HDR)
 #   pthread_atfork handler runs: the MADV_WIPEONFORK sentinel must see them);
 #   test_default_atfork: the fork tests with the sentinel compiled out, so
 #   the pthread_atfork handlers alone must.
-CORE_OBJ_BUT_RANDOM = $(filter-out $(BUILD)/core/random.o,$(CORE_OBJ))
+CORE_OBJ_BUT_OS = $(filter-out $(BUILD)/core/os_posix.o,$(CORE_OBJ))
 PLATFORM_TESTS = $(BUILD)/test_random $(BUILD)/test_random_urandom \
                  $(BUILD)/test_default_clone $(BUILD)/test_default_atfork
 WRAP_OS = -Wl,--wrap=getrandom,--wrap=open,--wrap=read
-$(BUILD)/variant/%/random.o: src/random.c $(CORE_HDR)
+$(BUILD)/variant/%/os_posix.o: src/os_posix.c $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(VARIANT_FLAGS) -c -o $@ $<
-$(BUILD)/variant/nogetrandom/random.o: VARIANT_FLAGS = -DMINTID_NO_GETRANDOM
-$(BUILD)/variant/nowipe/random.o: VARIANT_FLAGS = -DMINTID_NO_WIPEONFORK
+$(BUILD)/variant/nogetrandom/os_posix.o: VARIANT_FLAGS = -DMINTID_NO_GETRANDOM
+$(BUILD)/variant/nowipe/os_posix.o: VARIANT_FLAGS = -DMINTID_NO_WIPEONFORK
 $(BUILD)/test_random: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS) $(WRAP_OS)
-$(BUILD)/test_random_urandom: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nogetrandom/random.o
+$(BUILD)/test_random_urandom: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ_BUT_OS) $(BUILD)/variant/nogetrandom/os_posix.o
 	$(CC) $(WARN) $(CFLAGS) -DMINTID_NO_GETRANDOM -Isrc -o $@ $< $(filter %.o,$^) $(LDLIBS) $(WRAP_OS)
 $(BUILD)/test_default_clone: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ)
-	$(CC) $(WARN) $(CFLAGS) -DTEST_RAW_CLONE -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(CORE_OBJ)) $(LDLIBS)
-$(BUILD)/test_default_atfork: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ_BUT_RANDOM) $(BUILD)/variant/nowipe/random.o
-	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter-out $(TEST_OMIT),$(filter %.o,$^)) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) -DTEST_RAW_CLONE -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS) $(TEST_WRAP)
+$(BUILD)/test_default_atfork: spec/native/test_default.c spec/native/tap.h $(CORE_OBJ_BUT_OS) $(BUILD)/variant/nowipe/os_posix.o
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(filter %.o,$^) $(LDLIBS) $(TEST_WRAP)
 
 # ---- embedding (README "Embedding"): the single-file build, the static
 # library, and examples/embed built from each.

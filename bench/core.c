@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "mintid.h"
+#include "internal.h" /* the pool and the OS source, timed alone */
 
 #define ROUNDS 5
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mintid.h"
+#include "internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -209,13 +209,13 @@ static void check_monotonic(world *w, int kind, int key)
     w->src.failed = 0;
     switch (kind) {
     case GEN_ULID:
-        rc = mintid_ulid_gen_next(&w->ulid, w->now, source_fn, &w->src, out, err);
+        rc = mintid_ulid_gen_next(mintid_ulid_state_of(&w->ulid), w->now, source_fn, &w->src, out, err);
         break;
     case GEN_UUID7:
-        rc = mintid_uuid7_gen_next(&w->uuid7, w->now, source_fn, &w->src, out, err);
+        rc = mintid_uuid7_gen_next(mintid_uuid7_state_of(&w->uuid7), w->now, source_fn, &w->src, out, err);
         break;
     default:
-        rc = mintid_relative_gen_next(&w->relative, w->now, key_len ? k : NULL, key_len,
+        rc = mintid_relative_gen_next(mintid_relative_state_of(&w->relative), w->now, key_len ? k : NULL, key_len,
                                       source_fn, &w->src, out, err);
         break;
     }
@@ -278,7 +278,7 @@ static void check_snowflake(world *w)
 
     memcpy(&before, &w->snowflake, sizeof before);
     fuzz_err_reset(err);
-    rc = mintid_snowflake_gen_try(&w->snowflake, w->now, &id, err);
+    rc = mintid_snowflake_gen_try(mintid_snowflake_state_of(&w->snowflake), w->now, &id, err);
     if (rc != MINTID_OK) {
         FUZZ_ASSERT(memcmp(&before, &w->snowflake, sizeof before) == 0);
         fuzz_check_message(err);
@@ -300,6 +300,11 @@ static void check_snowflake(world *w)
     } else {
         want_t = t;
         want_seq = 0;
+    }
+    /* SPEC: an ID with bit 63 set (t >= 2^41) is refused, state unchanged. */
+    if (want_t >> 41 != 0) {
+        FUZZ_ASSERT(rc == MINTID_ERANGE && strstr(err, "bit 63") != NULL);
+        return;
     }
     FUZZ_ASSERT(rc == MINTID_OK);
     FUZZ_ASSERT(id == (want_t << 22 | (uint64_t)w->machine_id << 12 | want_seq));

@@ -61,23 +61,24 @@ static int expected_output(const uint8_t *alphabet, size_t n, size_t size, fuzz_
 /* The same alphabet at another size is what spec_init gives at that size. */
 static void check_resize(const mintid_nanoid_spec *spec, const uint8_t *alphabet, size_t alen, int64_t size)
 {
-    mintid_nanoid_spec resized, fresh;
+    mintid_nanoid_spec resized_pub, fresh_pub;
+    mintid_nanoid_state *resized = mintid_nanoid_state_of(&resized_pub), *fresh = mintid_nanoid_state_of(&fresh_pub);
     char err[MINTID_ERRMSG_SIZE];
     int rc;
 
-    memcpy(&resized, spec, sizeof resized);
-    memset(&fresh, 0, sizeof fresh);
+    memcpy(&resized_pub, spec, sizeof resized_pub);
+    memset(&fresh_pub, 0, sizeof fresh_pub);
     fuzz_err_reset(err);
-    rc = mintid_nanoid_spec_resize(&resized, size, err);
+    rc = mintid_nanoid_spec_resize(resized, size, err);
     if (size < 1) {
-        FUZZ_ASSERT(rc == MINTID_EARG && memcmp(&resized, spec, sizeof resized) == 0);
+        FUZZ_ASSERT(rc == MINTID_EARG && memcmp(&resized_pub, spec, sizeof resized_pub) == 0);
         fuzz_check_message(err);
         return;
     }
     FUZZ_ASSERT(rc == MINTID_OK);
-    FUZZ_ASSERT(mintid_nanoid_spec_init(&fresh, alphabet, alen, size, NULL) == MINTID_OK);
-    FUZZ_ASSERT(resized.n == fresh.n && resized.mask == fresh.mask && resized.size == fresh.size &&
-                resized.step == fresh.step && memcmp(resized.alphabet, fresh.alphabet, alen) == 0);
+    FUZZ_ASSERT(mintid_nanoid_spec_init(&fresh_pub, alphabet, alen, size, NULL) == MINTID_OK);
+    FUZZ_ASSERT(resized->n == fresh->n && resized->mask == fresh->mask && resized->size == fresh->size &&
+                resized->step == fresh->step && memcmp(resized->alphabet, fresh->alphabet, alen) == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -89,6 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *alphabet = in.p;
     uint8_t seen[256], *out, *want;
     mintid_nanoid_spec spec;
+    const mintid_nanoid_state *st = mintid_nanoid_state_of(&spec);
     size_t i, consumed = 0, start;
     int use_default = (alen & 0x8000) != 0, repeats = 0, non_ascii = 0, rc, want_rc;
 
@@ -123,21 +125,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_check_message(err);
         return 0;
     }
-    FUZZ_ASSERT(spec.n == alen && spec.size == (size_t)id_size);
+    FUZZ_ASSERT(st->n == alen && st->size == (size_t)id_size);
     check_resize(&spec, alphabet, alen, id_size % 97);
 
-    out = malloc(spec.size);
-    want = malloc(spec.size);
+    out = malloc(st->size);
+    want = malloc(st->size);
     FUZZ_ASSERT(out != NULL && want != NULL);
-    want_rc = expected_output(alphabet, alen, spec.size, in, want, &consumed);
+    want_rc = expected_output(alphabet, alen, st->size, in, want, &consumed);
     start = in.left;
     fuzz_err_reset(err);
-    rc = mintid_nanoid_generate(&spec, fuzz_random, &in, out, err);
+    rc = mintid_nanoid_generate(st, fuzz_random, &in, out, err);
     FUZZ_ASSERT(rc == want_rc);
     if (rc == MINTID_OK) {
         FUZZ_ASSERT(start - in.left == consumed);
-        FUZZ_ASSERT(memcmp(out, want, spec.size) == 0);
-        for (i = 0; i < spec.size; i++)
+        FUZZ_ASSERT(memcmp(out, want, st->size) == 0);
+        for (i = 0; i < st->size; i++)
             FUZZ_ASSERT(memchr(alphabet, out[i], alen) != NULL);
     } else {
         fuzz_check_message(err);

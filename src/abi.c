@@ -41,17 +41,17 @@ int mintid_uuid4_text(char out[36], char *err)
 /* The pool's ctx is the err buffer, so an OS failure keeps its reason. */
 int mintid_nanoid_text(const mintid_nanoid_spec *s, char *out, char *err)
 {
-    return mintid_nanoid_generate(s, mintid_random_pool, err, (uint8_t *)out, err);
+    return mintid_nanoid_generate(mintid_nanoid_state_of_const(s), mintid_random_pool, err, (uint8_t *)out, err);
 }
 
 int mintid_ulid_gen_next_text(mintid_ulid_gen *g, char out[26], char *err)
 {
     uint8_t id[16];
     int64_t now;
-    int rc = mintid_clock_ms(&now, err);
+    int rc = mintid_os_clock_ms(&now, err);
 
     if (rc == MINTID_OK)
-        rc = mintid_ulid_gen_next(g, now, mintid_random_pool, err, id, err);
+        rc = mintid_ulid_gen_next(mintid_ulid_state_of(g), now, mintid_random_pool, err, id, err);
     return text_of(rc, id, mintid_ulid_encode, out);
 }
 
@@ -59,10 +59,10 @@ int mintid_uuid7_gen_next_text(mintid_uuid7_gen *g, char out[36], char *err)
 {
     uint8_t id[16];
     int64_t now;
-    int rc = mintid_clock_ms(&now, err);
+    int rc = mintid_os_clock_ms(&now, err);
 
     if (rc == MINTID_OK)
-        rc = mintid_uuid7_gen_next(g, now, mintid_random_pool, err, id, err);
+        rc = mintid_uuid7_gen_next(mintid_uuid7_state_of(g), now, mintid_random_pool, err, id, err);
     return text_of(rc, id, mintid_uuid_encode, out);
 }
 
@@ -71,25 +71,20 @@ int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, si
 {
     uint8_t id[16];
     int64_t now;
-    int rc = mintid_clock_ms(&now, err);
+    int rc = mintid_os_clock_ms(&now, err);
 
     if (rc == MINTID_OK)
-        rc = mintid_relative_gen_next(g, now, key, key_len, mintid_random_pool, err, id, err);
+        rc = mintid_relative_gen_next(mintid_relative_state_of(g), now, key, key_len, mintid_random_pool, err, id, err);
     return text_of(rc, id, mintid_relative_encode, out);
 }
 
 int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *err)
 {
-    uint64_t id = 0, saved = g->state;
-    int rc = mintid_snowflake_gen_next(g, &id, err);
+    uint64_t id = 0;
+    int rc = mintid_snowflake_gen_next(mintid_snowflake_state_of(g), &id, err);
 
     if (rc != MINTID_OK)
         return rc;
-    rc = mintid_snowflake_check_signed(id, err);
-    if (rc != MINTID_OK) {
-        g->state = saved;
-        return rc;
-    }
     return (int)mintid_snowflake_format_decimal(id, out);
 }
 
@@ -110,10 +105,8 @@ int mintid_uuid_to_ulid_text(const char *text, size_t len, char out[26], char *e
 size_t mintid_abi_sizeof(const char *type_name)
 {
     static const struct { const char *name; size_t size; } sizes[] = {
-        { "mintid_monotonic", sizeof(mintid_monotonic) },
         { "mintid_ulid_gen", sizeof(mintid_ulid_gen) },
         { "mintid_uuid7_gen", sizeof(mintid_uuid7_gen) },
-        { "mintid_sha256_ctx", sizeof(mintid_sha256_ctx) },
         { "mintid_relative_gen", sizeof(mintid_relative_gen) },
         { "mintid_snowflake_gen", sizeof(mintid_snowflake_gen) },
         { "mintid_nanoid_spec", sizeof(mintid_nanoid_spec) },

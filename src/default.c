@@ -1,11 +1,6 @@
 /* default.c: the process-wide generators behind mintid.ulid() and friends,
  * shared by every thread and Lua state of the process. */
-#ifndef _WIN32
-#define _POSIX_C_SOURCE 200809L /* pthread */
-#endif
-
 #include "internal.h"
-#include "platform.h"
 
 /* One lock covers both generators: the clock read and the step happen
  * under it, so IDs strictly increase across all threads (not only within
@@ -16,7 +11,6 @@ static int default_ready; /* set (release) by default_setup: no pthread_once per
 static mintid_ulid_gen ulid_gen;
 static mintid_uuid7_gen uuid7_gen;
 
-#ifndef _WIN32
 /* The lock is held across fork() so that no other thread is half-way
  * through a step then; the child needs no reset of its own, since a
  * generator's state records its process and its next step in a forked
@@ -32,19 +26,16 @@ static void default_unlock(void)
 {
     mintid_lock_release(&default_lock);
 }
-#endif
 
 static void default_setup(void)
 {
     mintid_ulid_gen_init(&ulid_gen);
     mintid_uuid7_gen_init(&uuid7_gen);
     /* random.c registers first, so its prepare handler runs after ours
-     * (POSIX runs prepare handlers in reverse order of registration): the
-     * forking thread takes the locks in the same order as every caller. */
+     * (mintid_os_atfork): the forking thread takes the locks in the same
+     * order as every caller. */
     mintid_random_fork_init();
-#ifndef _WIN32
-    pthread_atfork(default_prepare, default_unlock, default_unlock);
-#endif
+    mintid_os_atfork(default_prepare, default_unlock, default_unlock);
     MINTID_STORE_RELEASE(&default_ready, 1);
 }
 
@@ -60,12 +51,12 @@ typedef int (*step_fn)(int64_t now_ms, uint8_t out[16], char *err);
 
 static int step_ulid(int64_t now_ms, uint8_t out[16], char *err)
 {
-    return mintid_ulid_gen_next(&ulid_gen, now_ms, mintid_random_pool, err, out, err);
+    return mintid_ulid_gen_next(mintid_ulid_state_of(&ulid_gen), now_ms, mintid_random_pool, err, out, err);
 }
 
 static int step_uuid7(int64_t now_ms, uint8_t out[16], char *err)
 {
-    return mintid_uuid7_gen_next(&uuid7_gen, now_ms, mintid_random_pool, err, out, err);
+    return mintid_uuid7_gen_next(mintid_uuid7_state_of(&uuid7_gen), now_ms, mintid_random_pool, err, out, err);
 }
 
 /* Clock read and step both under default_lock (see there). */
@@ -75,7 +66,7 @@ static int default_next(step_fn step, uint8_t out[16], char *err)
     int rc;
 
     lock_generators();
-    rc = mintid_clock_ms(&now, err);
+    rc = mintid_os_clock_ms(&now, err);
     if (rc == MINTID_OK)
         rc = step(now, out, err);
     mintid_lock_release(&default_lock);

@@ -1,11 +1,9 @@
 /* error.c: the one-line messages every core function writes into err. */
-#define _POSIX_C_SOURCE 200809L /* strerror_r */
 #define __USE_MINGW_ANSI_STDIO 1 /* MinGW: C99 vsnprintf (%zu, %lld) */
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "internal.h"
 
@@ -48,27 +46,6 @@ int mintid_check_ms(int64_t ms, const char *kind, char *err)
         return MINTID_OK;
     return mintid_fail(err, MINTID_ERANGE, "%s timestamp %" PRId64 " out of range 0..%" PRId64,
                        kind, ms, MINTID_MAX_MS);
-}
-
-int mintid_fail_errno(char *err, int code, const char *what, int errnum)
-{
-    char text[96];
-
-    if (err == NULL)
-        return code;
-    /* strerror may share one static buffer between threads; strerror_r does
-     * not. A build that defines _GNU_SOURCE gets glibc's char * variant. */
-#if defined(__GLIBC__) && defined(_GNU_SOURCE)
-    return mintid_fail(err, code, "%s: %s", what, strerror_r(errnum, text, sizeof text));
-#elif defined(_WIN32)
-    if (strerror_s(text, sizeof text, errnum) != 0)
-        return mintid_fail(err, code, "%s: errno %d", what, errnum);
-    return mintid_fail(err, code, "%s: %s", what, text);
-#else
-    if (strerror_r(errnum, text, sizeof text) != 0)
-        return mintid_fail(err, code, "%s: errno %d", what, errnum);
-    return mintid_fail(err, code, "%s: %s", what, text);
-#endif
 }
 
 const char *mintid_strerror(int code)

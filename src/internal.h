@@ -1,11 +1,20 @@
 /*
- * internal.h: helpers shared by the core's files; not part of the ABI.
+ * internal.h: every declaration the core's files share, and the one
+ * private header: the real layouts of the opaque states of mintid.h, the
+ * core's own functions, and the platform layer's interface (os_posix.c,
+ * os_win32.c). Not part of the ABI: a program sees only mintid.h.
  */
 #ifndef MINTID_INTERNAL_H
 #define MINTID_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The lock and run-once primitives below are the platform's own types;
+ * their headers come here, before the visibility push (see there). */
+#ifndef _WIN32
+#include <pthread.h>
+#endif
 
 /* Every name declared from here on is hidden unless marked MINTID_API
  * (mintid.h), so the core's internals never reach a host's symbol table,
@@ -19,6 +28,19 @@
 
 #include "mintid.h"
 
+/* MINTID_INTERNAL marks the core's own functions and tables. In the split
+ * build they are extern and hidden (above); the single-file build (make
+ * amalgamation) defines MINTID_INTERNAL as static first, as Lua's onelua.c
+ * does with LUAI_FUNC, so they never reach a host's symbol table there
+ * either. A table's definition carries MINTID_INTERNAL_DATA (nothing, or
+ * static), since `extern` there would declare rather than define it. */
+#ifndef MINTID_INTERNAL
+#define MINTID_INTERNAL extern
+#endif
+#ifndef MINTID_INTERNAL_DATA
+#define MINTID_INTERNAL_DATA
+#endif
+
 #if defined(__MINGW32__)
 /* error.c formats with MinGW's C99 printf (it asks for
  * __USE_MINGW_ANSI_STDIO), not msvcrt's, which lacks %zu and %lld. */
@@ -29,57 +51,168 @@
 #define MINTID_PRINTF(f, a)
 #endif
 
-/* error.c: write a one-line message to err (if not NULL) and return code. */
+/* A C99 static assertion: an array of negative size when cond is false. */
+#define MINTID_STATIC_ASSERT(cond, name) typedef char mintid_assert_##name[(cond) ? 1 : -1]
+
+/*
+ * A source of randomness: fill buf with exactly n bytes and return
+ * MINTID_OK, or return a negative code (normally MINTID_ERANDOM).
+ * mintid_random_pool is the default; bindings pass their own to inject
+ * test streams. Generators call it only when SPEC.md says to draw.
+ */
+typedef int (*mintid_random_fn)(void *ctx, uint8_t *buf, size_t n);
+
+/* A clock: Unix time in ms to *now_ms and MINTID_OK, or a negative code
+ * with err written. mintid_os_clock_ms is the OS one; a binding passes its
+ * own to inject a clock (it must not raise through the core: it records
+ * its error, returns MINTID_ECLOCK and raises once the core returned). */
+typedef int (*mintid_clock_fn)(void *ctx, int64_t *now_ms, char *err);
+
+/* ==== the platform layer: os_posix.c, os_win32.c ===========================
+ * Everything that differs between operating systems, one file per OS
+ * (macOS and the BSDs inside os_posix.c); no other file tests _WIN32 but
+ * the lock primitives here. */
+
+/* Fill buf from the OS CSPRNG: BCryptGenRandom (Windows), arc4random_buf
+ * (macOS, BSDs), getrandom(2) retried on EINTR and short reads, with
+ * /dev/urandom where the C library or kernel lacks it (Linux). */
+MINTID_INTERNAL int mintid_os_random(uint8_t *buf, size_t n, char *err);
+/* The wall clock, Unix ms (floored; negative before 1970, which callers
+ * reject with their range message; saturated where ms would not fit). */
+MINTID_INTERNAL int mintid_os_clock_ms(int64_t *now_ms, char *err);
+/* The wall clock in 100-ns ticks since 1970 (UUIDv1/v6 time). */
+MINTID_INTERNAL int mintid_os_clock_100ns(int64_t *ticks, char *err);
+/* A clock in ms that only moves forward, whatever the wall clock does
+ * (CLOCK_MONOTONIC, GetTickCount64): bounds every wait. Its origin is
+ * arbitrary; only differences mean anything. */
+MINTID_INTERNAL int64_t mintid_os_monotonic_ms(void);
+/* Give the CPU away for a little while (about 0.1 ms) in a wait loop. */
+MINTID_INTERNAL void mintid_os_pause(void);
+/* Overwrite memory in a way the compiler may not elide (secrets). */
+MINTID_INTERNAL void mintid_secure_zero(void *p, size_t n);
+
+/* Locks and run-once, the platform's own (pthreads; SRW locks and InitOnce
+ * on Windows, whose storage is one pointer, zero to start: os_win32.c
+ * checks the sizes). */
+#ifdef _WIN32
+typedef struct { void *ptr; } mintid_lock;
+#define MINTID_LOCK_INIT { 0 }
+typedef struct { void *ptr; } mintid_once;
+#define MINTID_ONCE_INIT { 0 }
+MINTID_INTERNAL void mintid_lock_take(mintid_lock *l);
+MINTID_INTERNAL void mintid_lock_release(mintid_lock *l);
+MINTID_INTERNAL void mintid_run_once(mintid_once *once, void (*fn)(void));
+#else
+typedef pthread_mutex_t mintid_lock;
+#define MINTID_LOCK_INIT PTHREAD_MUTEX_INITIALIZER
+typedef pthread_once_t mintid_once;
+#define MINTID_ONCE_INIT PTHREAD_ONCE_INIT
+#define mintid_lock_take(l) ((void)pthread_mutex_lock(l))
+#define mintid_lock_release(l) ((void)pthread_mutex_unlock(l))
+#define mintid_run_once(once, fn) ((void)pthread_once((once), (fn)))
+#endif
+
+/* A flag or counter written by one thread and read by any without the
+ * lock (the fork generation, "set up already"): atomic loads and stores
+ * where the compiler has them. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define MINTID_LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#  define MINTID_STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+#  define MINTID_LOAD_ACQUIRE(p) (*(p))
+#  define MINTID_STORE_RELEASE(p, v) (*(p) = (v))
+#endif
+
+/* Fork handling. A module whose state must not survive into a forked
+ * child as it is registers handlers here (pthread_atfork; nothing to do on
+ * Windows, which has no fork). POSIX runs prepare handlers in the reverse
+ * order of registration, child and parent ones in that order: a module
+ * that holds its own lock while taking another module's registers after
+ * it (calls its *_fork_init first), so the forking thread takes the locks
+ * in the order every caller does. 0 when registered. */
+MINTID_INTERNAL int mintid_os_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void));
+/* Which process this is, as state records it: a value that differs in
+ * every process forked from this one (and in their own children), read
+ * without a system call where the fork is watched: the MADV_WIPEONFORK
+ * sentinel (Linux >= 4.14, any way of forking) and a pthread_atfork child
+ * handler, both set up on the first call. A state whose value differs was
+ * made before a fork and must not continue. */
+MINTID_INTERNAL uint32_t mintid_os_fork_generation(void);
+/* 1 if mintid_os_fork_generation tells a forked child without a system
+ * call; 0 if it has to ask for the process id on every call (no sentinel
+ * and pthread_atfork failed): then a cache such as the pool is not worth
+ * keeping. */
+MINTID_INTERNAL int mintid_os_fork_watched(void);
+
+/* ==== error.c ============================================================= */
+/* Write a one-line message to err (if not NULL) and return code. */
 MINTID_INTERNAL int mintid_fail(char *err, int code, const char *fmt, ...) MINTID_PRINTF(3, 4);
-
-/* error.c: describe the byte c for a message: "'U'" for printable ASCII,
- * "0x00" otherwise. out must hold 8 bytes. */
+/* Describe the byte c for a message: "'U'" for printable ASCII, "0x00"
+ * otherwise. out must hold 8 bytes. */
 MINTID_INTERNAL const char *mintid_describe_byte(unsigned char c, char out[8]);
-
-/* base32.c: the table behind mintid_base32_value, for decoders whose
- * per-symbol lookup must be inlined (value 0..31, or -1). UUID decoding
- * uses it for hex digits too: the alphabet starts 0-9, A-F. */
-MINTID_INTERNAL const signed char mintid_base32_values[256];
-
-/* error.c: the shared range check of every 48-bit timestamp:
+/* The shared range check of every 48-bit timestamp:
  * "<kind> timestamp <ms> out of range 0..281474976710655". */
 MINTID_INTERNAL int mintid_check_ms(int64_t ms, const char *kind, char *err);
 
-/* error.c: "<what>: <strerror text of errnum>" (thread-safe strerror_r). */
-MINTID_INTERNAL int mintid_fail_errno(char *err, int code, const char *what, int errnum);
-
-/* random.c: fill buf with n bytes from rnd. On failure the code is negative
- * (a positive one becomes MINTID_ERANDOM) and err holds the source's own
+/* ==== random.c: the process-wide pool ===================================== */
+/* From the process-wide pool: a ChaCha20 generator keyed from the OS (fast
+ * key erasure, a new OS key after 1 MiB). Thread-safe; a forked child never
+ * continues its parent's pool. Requests over 992 bytes read the OS directly. */
+MINTID_INTERNAL int mintid_random_bytes(uint8_t *buf, size_t n, char *err);
+/* mintid_random_bytes as a mintid_random_fn. ctx is NULL or a
+ * char[MINTID_ERRMSG_SIZE] that receives the OS's reason on failure: pass
+ * the err buffer of the generator call as ctx, and that call's message is
+ * "OS random source failed: <strerror text>" instead of a generic one. */
+MINTID_INTERNAL int mintid_random_pool(void *ctx, uint8_t *buf, size_t n);
+/* Fill buf with n bytes from rnd. On failure the code is negative (a
+ * positive one becomes MINTID_ERANDOM) and err holds the source's own
  * message if it wrote one, else "<kind> random source failed". */
 MINTID_INTERNAL int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
                                        const char *kind, char *err);
-
-/* random.c: registers the pool's fork handlers (once; cheap to call again).
- * A module that holds its own lock while drawing from the pool calls this
- * before its own pthread_atfork, so that POSIX's reverse order runs its
- * prepare handler first: locks are always taken as (its lock, pool lock). */
+/* Registers the pool's fork handlers (once; cheap to call again): see
+ * mintid_os_atfork for who calls it first. */
 MINTID_INTERNAL void mintid_random_fork_init(void);
+/* The pool's generator takes a new key from the OS before its output under
+ * one key would pass this many bytes. */
+#define MINTID_RANDOM_RESEED_BYTES ((size_t)1 << 20)
+/* How many keys the pool's generator has taken from the OS in this process
+ * so far (the tests watch the reseeds with it). */
+MINTID_INTERNAL uint64_t mintid_random_reseeds(void);
 
-/* chacha20.c: nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream,
- * the first with block counter `counter`. */
+/* ==== chacha20.c ========================================================== */
+/* nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream, the first with
+ * block counter `counter`. */
 MINTID_INTERNAL void mintid_chacha20_blocks(const uint8_t key[32], uint32_t counter,
                                             const uint8_t nonce[12], uint8_t *out, size_t nblocks);
 
-/* random.c: the pool's generator takes a new key from the OS before its
- * output under one key would pass this many bytes. */
-#define MINTID_RANDOM_RESEED_BYTES ((size_t)1 << 20)
+/* ==== base32.c: Crockford base32, SPEC alphabet, no aliases =============== */
+MINTID_INTERNAL const char mintid_base32_alphabet[33]; /* "0123456789ABCDEFGHJKMNPQRSTVWXYZ" */
+/* 0..31 for a symbol of the alphabet in either case, -1 for anything else
+ * (I, L, O, U included). */
+MINTID_INTERNAL int mintid_base32_value(unsigned char c);
+/* The table behind mintid_base32_value, for decoders whose per-symbol
+ * lookup must be inlined (value 0..31, or -1). UUID decoding uses it for
+ * hex digits too: the alphabet starts 0-9, A-F. */
+MINTID_INTERNAL const signed char mintid_base32_values[256];
 
-/* random.c: how many keys the pool's generator has taken from the OS in
- * this process so far (the tests watch the reseeds with it). */
-MINTID_INTERNAL uint64_t mintid_random_reseeds(void);
+/* ==== monotonic.c: the (last_ms, last_rand) rule shared by ULID, UUIDv7 and
+ * relative IDs. The counter is an unsigned big-endian integer of `bits` bits
+ * (at most 80), right-aligned in counter[10]. ============================== */
+typedef struct {
+    /* -1 for a new generator: every valid now_ms is greater, so its first
+     * call always draws, even at ms 0. */
+    int64_t last_ms;
+    uint8_t counter[10];
+    /* The process (fork generation) last_ms and counter belong to: in a
+     * process forked after they were set, the next call draws afresh, as a
+     * new generator's first call does, so parent and child never continue
+     * one counter. */
+    uint32_t generation;
+} mintid_monotonic;
 
-/* random.c: which process this is, as generator state records it: a value
- * that differs in every process forked from this one (and in their own
- * children), read without a system call. A generator whose state carries
- * another value was made before a fork and must not continue that state. */
-MINTID_INTERNAL uint32_t mintid_fork_generation(void);
+MINTID_INTERNAL void mintid_monotonic_init(mintid_monotonic *st);
 
-/* monotonic.c: one call of the SPEC rule.
+/* One call of the SPEC rule.
  * - now_ms > last_ms (always on a new generator's first call, whose last_ms
  *   is -1): draw draw_len (<= 10) bytes with rnd,
  *   turn them into the counter with `load`, store (now_ms, counter);
@@ -94,6 +227,177 @@ MINTID_INTERNAL int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
                                           unsigned bits, size_t draw_len, mintid_counter_load_fn load,
                                           mintid_random_fn rnd, void *ctx, const char *kind,
                                           int64_t *ms, uint8_t counter[10], char *err);
+
+/* ==== the real layouts of mintid.h's opaque states ========================
+ * Each public type is converted to its state here only, by one accessor
+ * (and its const twin) per type; the assertions keep every state within
+ * its opaque type's size and alignment on every build. */
+#define MINTID_OPAQUE_STATE(public_type, state_type, accessor)                          \
+    /* C99 has no alignof: a type's alignment is its offset after a char. */              \
+    struct accessor##_align_public { char c; public_type t; };                            \
+    struct accessor##_align_state { char c; state_type t; };                              \
+    MINTID_STATIC_ASSERT(sizeof(state_type) <= sizeof(public_type), accessor##_size);     \
+    MINTID_STATIC_ASSERT(offsetof(struct accessor##_align_public, t) %                    \
+                         offsetof(struct accessor##_align_state, t) == 0, accessor##_align); \
+    static inline state_type *accessor(public_type *p)                                     \
+    {                                                                                      \
+        return (state_type *)(void *)p->opaque;                                            \
+    }                                                                                      \
+    static inline const state_type *accessor##_const(const public_type *p)                 \
+    {                                                                                      \
+        return (const state_type *)(const void *)p->opaque;                                \
+    }
+
+/* ---- ulid.c ---------------------------------------------------------------- */
+typedef struct { mintid_monotonic st; } mintid_ulid_state;
+MINTID_OPAQUE_STATE(mintid_ulid_gen, mintid_ulid_state, mintid_ulid_state_of)
+
+MINTID_INTERNAL int  mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
+MINTID_INTERNAL int64_t mintid_ulid_time(const uint8_t id[16]); /* bytes 0..5; also UUIDv7's */
+/* SPEC monotonic ULID: 10 fresh bytes when now > last_ms (or first call),
+ * else the 80-bit counter + 1; EOVERFLOW / ERANGE leave g unchanged. */
+MINTID_INTERNAL int  mintid_ulid_gen_next(mintid_ulid_state *g, int64_t now_ms,
+                                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+
+/* ---- uuid.c: RFC 9562 UUIDv4 / UUIDv7 -------------------------------------- */
+typedef struct { mintid_monotonic st; } mintid_uuid7_state;
+MINTID_OPAQUE_STATE(mintid_uuid7_gen, mintid_uuid7_state, mintid_uuid7_state_of)
+
+MINTID_INTERNAL unsigned mintid_uuid_version(const uint8_t id[16]); /* b[6] >> 4 */
+/* b[6] = (b[6] & 0x0F) | version << 4; b[8] = (b[8] & 0x3F) | 0x80 */
+MINTID_INTERNAL void mintid_uuid_set_version(uint8_t id[16], unsigned version);
+MINTID_INTERNAL int  mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+MINTID_INTERNAL int  mintid_uuid7_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
+/* SPEC monotonic UUIDv7: the 74-bit counter rand_a << 62 | rand_b. */
+MINTID_INTERNAL int  mintid_uuid7_gen_next(mintid_uuid7_state *g, int64_t now_ms,
+                                           mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+
+/* ---- sha256.c: FIPS 180-4 SHA-256 and RFC 2104 HMAC ------------------------ */
+typedef struct {
+    uint32_t h[8];
+    uint64_t length;     /* bytes absorbed so far */
+    uint8_t block[64];
+    size_t used;         /* bytes waiting in block */
+} mintid_sha256_ctx;
+
+MINTID_INTERNAL void mintid_sha256_init(mintid_sha256_ctx *c);
+MINTID_INTERNAL void mintid_sha256_update(mintid_sha256_ctx *c, const uint8_t *data, size_t n);
+MINTID_INTERNAL void mintid_sha256_final(mintid_sha256_ctx *c, uint8_t digest[32]);
+MINTID_INTERNAL void mintid_sha256(const uint8_t *data, size_t n, uint8_t digest[32]);
+/* The two contexts every HMAC with this key starts from: inner has absorbed
+ * K0 ^ ipad, outer K0 ^ opad. Secret-equivalent: sha256_final wipes them,
+ * a caller that keeps them wipes them itself (mintid_secure_zero). Then
+ * HMAC(key, msg) = final(outer + final(inner + msg)). */
+MINTID_INTERNAL void mintid_hmac_sha256_init(mintid_sha256_ctx *inner, mintid_sha256_ctx *outer,
+                                             const uint8_t *key, size_t key_len);
+MINTID_INTERNAL void mintid_hmac_sha256(const uint8_t *key, size_t key_len,
+                                        const uint8_t *msg, size_t msg_len, uint8_t mac[32]);
+
+/* ---- relative.c: relative IDs (tag << 98 | ms << 50 | rand) ---------------- */
+#define MINTID_RELATIVE_MAX_TAG  UINT32_C(0x3FFFFFFF)          /* 2^30 - 1 */
+#define MINTID_RELATIVE_MAX_RAND UINT64_C(0x3FFFFFFFFFFFF)     /* 2^50 - 1 */
+#define MINTID_RELATIVE_CACHED_KEY_MAX 64 /* longer keys are always hashed */
+
+typedef struct {
+    /* HMAC key schedule with BE32(len(salt)) || salt already absorbed:
+     * secret-equivalent, wiped by mintid_relative_gen_wipe. */
+    mintid_sha256_ctx inner, outer;
+    mintid_monotonic st; /* one state for every key, 50-bit counter */
+    /* One-entry cache of the last key gen_next saw and its tag, so a run
+     * of IDs for one key skips the HMAC (gen_tag reads it, never fills it).
+     * A (key, tag) pair is derived from the secret, so
+     * mintid_relative_gen_wipe wipes it too. */
+    uint8_t cached_key[MINTID_RELATIVE_CACHED_KEY_MAX];
+    size_t cached_len;
+    uint32_t cached_tag;
+    int cached; /* 0 until gen_next has stored a key */
+} mintid_relative_state;
+MINTID_OPAQUE_STATE(mintid_relative_gen, mintid_relative_state, mintid_relative_state_of)
+
+/* tag = BE32(HMAC-SHA-256(secret, BE32(len(salt)) || salt || key)[0..4]) >> 2 */
+MINTID_INTERNAL int  mintid_relative_tag(const uint8_t *secret, size_t secret_len,
+                                         const uint8_t *salt, size_t salt_len,
+                                         const uint8_t *key, size_t key_len,
+                                         uint32_t *tag, char *err); /* EARG: secret < 16 bytes */
+/* ERANGE for a tag, ms or rand outside its field (negative ones included:
+ * the parts are host integers, checked here for every binding). */
+MINTID_INTERNAL int  mintid_relative_from_parts(int64_t tag, int64_t ms, int64_t rand,
+                                                uint8_t out[16], char *err);
+MINTID_INTERNAL void mintid_relative_split(const uint8_t id[16], uint32_t *tag, int64_t *ms, uint64_t *rand);
+/* rand = BE56(7 fresh bytes) & (2^50 - 1) on a fresh ms, else counter + 1 */
+MINTID_INTERNAL int  mintid_relative_gen_next(mintid_relative_state *g, int64_t now_ms,
+                                              const uint8_t *key, size_t key_len,
+                                              mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+
+/* ---- snowflake.c ------------------------------------------------------------ */
+/* How long gen_next waits for the clock to pass an exhausted ms: SPEC's
+ * spin, bounded so that a clock stepped back an hour, or one that stopped,
+ * fails instead of blocking a worker for an hour. */
+#define MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS 1000
+#define MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS   60000
+typedef struct {
+    /* (last_ms - epoch) << 12 | seq; updated by compare-and-swap, hence
+     * 8-byte aligned (see MINTID_ALIGNED). */
+    MINTID_ALIGNED uint64_t state;
+    int64_t epoch;
+    int64_t max_wait_ms; /* gen_init sets the default; gen_set_max_wait changes it */
+    uint32_t machine_id;
+    /* The process (fork generation) the generator was made in. Its machine
+     * id is all that keeps processes apart, so in a forked child it refuses
+     * (MINTID_EFORK) rather than continue the parent's sequence. */
+    uint32_t generation;
+} mintid_snowflake_state;
+MINTID_OPAQUE_STATE(mintid_snowflake_gen, mintid_snowflake_state, mintid_snowflake_state_of)
+
+/* One attempt at now_ms: MINTID_OK, ERANGE (now - epoch negative or not in
+ * 42 bits, or an ID with bit 63 set, which a signed 64-bit host cannot hold:
+ * SPEC), EFORK (made in another process: make one per process, each with
+ * its own machine_id), or EAGAIN when 4096 IDs were already given at
+ * last_ms and now_ms has not passed it (the caller reads its clock again).
+ * On any error g is unchanged. */
+MINTID_INTERNAL int  mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
+                                              uint64_t *id, char *err);
+/* EARG unless 0 <= max_wait_ms <= MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS. */
+MINTID_INTERNAL int  mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g, int64_t max_wait_ms,
+                                                       char *err);
+/* The one wait loop (SPEC: spin): read `clock`, try, and while the ms is
+ * used up wait for the clock to pass it. EAGAIN at once when max_wait_ms
+ * is 0 or the clock is back more than max_wait_ms ("snowflake: clock moved
+ * back ..."); EAGAIN "snowflake: clock stuck ..." when for max_wait_ms,
+ * timed by mintid_os_monotonic_ms, no reading was later than the latest
+ * (a frozen clock). A clock's own error is returned as it is. */
+MINTID_INTERNAL int  mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn clock,
+                                                  void *clock_ctx, uint64_t *id, char *err);
+/* gen_next_on with the OS wall clock. */
+MINTID_INTERNAL int  mintid_snowflake_gen_next(mintid_snowflake_state *g, uint64_t *id, char *err);
+MINTID_INTERNAL size_t mintid_snowflake_format_decimal(uint64_t id, char out[20]); /* returns length */
+
+/* ---- nanoid.c ---------------------------------------------------------------- */
+MINTID_INTERNAL const char mintid_nanoid_default_alphabet[65];
+
+typedef struct {
+    uint8_t alphabet[256];
+    uint32_t n;     /* symbols, 1..256 */
+    uint32_t mask;  /* smallest 2^k - 1 >= n - 1 */
+    size_t size;    /* symbols per ID, 1..MINTID_NANOID_MAX_SIZE */
+    size_t step;    /* random bytes per draw */
+} mintid_nanoid_state;
+MINTID_OPAQUE_STATE(mintid_nanoid_spec, mintid_nanoid_state, mintid_nanoid_state_of)
+
+/* EARG unless 1 <= size <= MINTID_NANOID_MAX_SIZE. */
+MINTID_INTERNAL int  mintid_nanoid_check_size(int64_t size, char *err);
+/* The same alphabet at another size (the step depends on the size). */
+MINTID_INTERNAL int  mintid_nanoid_spec_resize(mintid_nanoid_state *s, int64_t size, char *err);
+/* Writes exactly s->size bytes to out. Draws s->step bytes at a time. */
+MINTID_INTERNAL int  mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, void *ctx,
+                                            uint8_t *out, char *err);
+
+/* ==== default.c: the process-wide default generators ====================== */
+/* Shared by every Lua state and thread of the process, guarded by a lock;
+ * fresh in a forked child, as every generator is (mintid_monotonic). */
+MINTID_INTERNAL int mintid_default_ulid(uint8_t out[16], char *err);
+MINTID_INTERNAL int mintid_default_uuid7(uint8_t out[16], char *err);
+MINTID_INTERNAL int mintid_default_uuid4(uint8_t out[16], char *err);
 
 /* Big-endian stores and loads by shifts, so byte order never depends on the host. */
 static inline void mintid_store_be48(uint8_t *p, uint64_t v)

@@ -19,23 +19,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mintid.h"
+#include "internal.h"
 
-#if defined(_WIN32)
-#define MINTID_EXPORT __declspec(dllexport)
-#elif defined(__GNUC__) || defined(__clang__)
 /* The opener stays public even in a -fvisibility=hidden build. */
-#define MINTID_EXPORT __attribute__((visibility("default")))
-#else
-#define MINTID_EXPORT
-#endif
-
-MINTID_EXPORT int luaopen_mintid(lua_State *L);
+MINTID_API int luaopen_mintid(lua_State *L);
 
 /* Text of a Nano ID up to this size is built on the C stack. */
 #define NANOID_STACK_SIZE 256
-/* An injected clock that never passes a full millisecond would hang next(). */
-#define SNOWFLAKE_MAX_CLOCK_READS 1000000
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -353,18 +343,18 @@ typedef struct {
 static void init_ulid(gen_ud *u) { mintid_ulid_gen_init(ulid_of(u)); }
 static void init_uuid7(gen_ud *u) { mintid_uuid7_gen_init(uuid7_of(u)); }
 static void wipe_relative(gen_ud *u) { mintid_relative_gen_wipe(relative_of(u)); }
-static mintid_monotonic *state_ulid(gen_ud *u) { return &ulid_of(u)->st; }
-static mintid_monotonic *state_uuid7(gen_ud *u) { return &uuid7_of(u)->st; }
-static mintid_monotonic *state_relative(gen_ud *u) { return &relative_of(u)->st; }
+static mintid_monotonic *state_ulid(gen_ud *u) { return &mintid_ulid_state_of(ulid_of(u))->st; }
+static mintid_monotonic *state_uuid7(gen_ud *u) { return &mintid_uuid7_state_of(uuid7_of(u))->st; }
+static mintid_monotonic *state_relative(gen_ud *u) { return &mintid_relative_state_of(relative_of(u))->st; }
 
 static int make_ulid(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
 {
-    return mintid_ulid_gen_next(ulid_of(u), a->now_ms, a->rnd, a->ctx, out, err);
+    return mintid_ulid_gen_next(mintid_ulid_state_of(ulid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
 }
 
 static int make_uuid7(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
 {
-    return mintid_uuid7_gen_next(uuid7_of(u), a->now_ms, a->rnd, a->ctx, out, err);
+    return mintid_uuid7_gen_next(mintid_uuid7_state_of(uuid7_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
 }
 
 static int make_uuid4(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
@@ -375,7 +365,7 @@ static int make_uuid4(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
 
 static int make_relative(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
 {
-    return mintid_relative_gen_next(relative_of(u), a->now_ms, a->key, a->key_len,
+    return mintid_relative_gen_next(mintid_relative_state_of(relative_of(u)), a->now_ms, a->key, a->key_len,
                                     a->rnd, a->ctx, out, err);
 }
 
@@ -548,7 +538,7 @@ static int64_t os_now(lua_State *L)
     char err[MINTID_ERRMSG_SIZE];
 
     err[0] = '\0';
-    if (mintid_clock_ms(&now, err) != MINTID_OK)
+    if (mintid_os_clock_ms(&now, err) != MINTID_OK)
         luaL_error(L, "%s", err[0] != '\0' ? err : mintid_strerror(MINTID_ECLOCK));
     return now;
 }
@@ -774,7 +764,7 @@ static int m_snowflake_generator(lua_State *L)
     max_wait_ms = opt_int64(L, 6, "max_wait_ms", MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS);
     err[0] = '\0';
     if (mintid_snowflake_gen_init(&g, machine_id, epoch, err) != MINTID_OK ||
-        mintid_snowflake_gen_set_max_wait(&g, max_wait_ms, err) != MINTID_OK)
+        mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
     u = gen_new(L, &snowflake_gen_kind);
     *snowflake_of(u) = g;
@@ -920,45 +910,80 @@ static int relative_gen_tag(lua_State *L)
     return 1;
 }
 
-/*
- * One ID of a Snowflake generator with a clock option: the core's rule of
- * gen_next (spin while the clock is within max_wait_ms of passing an
- * exhausted ms) with the clock in Lua, which must run outside the core.
- * A clock that never moves is caught by counting readings. *saved is the
- * state before the attempt that made the ID.
- */
+/* The clock option as the core's clock (a mintid_clock_fn): the Lua clock
+ * runs under lua_pcall, so its errors never cross core frames; the error
+ * stays on the stack and is raised once the core has returned. */
+typedef struct {
+    lua_State *L;
+    int call;          /* stack index of snowflake_clock_call */
+    gen_ud *u;
+    uint64_t *saved;   /* the state as the clock left it */
+    int64_t now;
+    int raised;
+} clock_ctx;
+
+/* Under lua_pcall: argument 1 is the generator (GEN_ARG, where hook_now
+ * finds it), 2 the clock_ctx. hook_now checks what the clock returned and
+ * that it did not close its own generator. */
+static int snowflake_clock_call(lua_State *L)
+{
+    clock_ctx *c = (clock_ctx *)lua_touserdata(L, 2);
+
+    c->now = hook_now(L, &snowflake_gen_kind, c->u);
+    return 0;
+}
+
+static int clock_from_lua(void *ctx, int64_t *now_ms, char *err)
+{
+    clock_ctx *c = (clock_ctx *)ctx;
+    lua_State *L = c->L;
+
+    (void)err;
+    lua_pushvalue(L, c->call);
+    lua_pushvalue(L, GEN_ARG);
+    lua_pushlightuserdata(L, c);
+    if (lua_pcall(L, 2, 0, 0) != 0) {
+        c->raised = 1;
+        return MINTID_ECLOCK;
+    }
+    /* Taken after the clock ran, which could have used this generator. */
+    *c->saved = mintid_snowflake_state_of(snowflake_of(c->u))->state;
+    *now_ms = c->now;
+    return MINTID_OK;
+}
+
+/* One ID of a Snowflake generator with a clock option: the core's loop
+ * (mintid_snowflake_gen_next_on) on the Lua clock. *saved is the state
+ * before the attempt that made the ID. */
 static int snowflake_hook_next(lua_State *L, gen_ud *u, uint64_t *saved, uint64_t *id, char *err)
 {
-    mintid_snowflake_gen *g = snowflake_of(u);
-    uint32_t reads = 0;
+    clock_ctx c;
+    int rc;
 
-    for (;;) {
-        int64_t now = gen_now(L, &snowflake_gen_kind, u);
-        int rc;
-
-        /* Taken after the clock ran, which could have used this generator. */
-        *saved = g->state;
-        rc = mintid_snowflake_gen_try(g, now, id, err);
-        if (rc != MINTID_EAGAIN)
-            return rc;
-        rc = mintid_snowflake_gen_may_wait(g, now, err);
-        if (rc != MINTID_OK)
-            return rc;
-        if (++reads == SNOWFLAKE_MAX_CLOCK_READS) {
-            char buf[24];
-            int64_t last_ms = (int64_t)(g->state >> 12) + g->epoch;
-            snprintf(err, MINTID_ERRMSG_SIZE, "snowflake: clock stuck at ms %s with 4096 IDs used",
-                     i64str(buf, last_ms));
-            return MINTID_EAGAIN;
-        }
-    }
+    /* Room for the function, the call's copy and its two arguments, and
+     * the function itself pushed before the core runs: nothing the
+     * callback does then allocates outside lua_pcall. */
+    luaL_checkstack(L, 4, "mintid clock");
+    lua_pushcfunction(L, snowflake_clock_call);
+    c.L = L;
+    c.call = lua_gettop(L);
+    c.u = u;
+    c.saved = saved;
+    c.now = 0;
+    c.raised = 0;
+    rc = mintid_snowflake_gen_next_on(mintid_snowflake_state_of(snowflake_of(u)), clock_from_lua, &c,
+                                      id, err);
+    if (c.raised)
+        lua_error(L);
+    lua_pop(L, 1);
+    return rc;
 }
 
 /* As id_gen_push_next: the new state is committed after the push. */
 static int snowflake_gen_next(lua_State *L)
 {
     gen_ud *u = check_gen(L, &snowflake_gen_kind);
-    mintid_snowflake_gen *g = snowflake_of(u);
+    mintid_snowflake_state *g = mintid_snowflake_state_of(snowflake_of(u));
     uint64_t id = 0, saved, made;
     char err[MINTID_ERRMSG_SIZE];
     int rc;
@@ -972,15 +997,6 @@ static int snowflake_gen_next(lua_State *L)
             rc = snowflake_hook_next(L, u, &saved, &id, err);
         if (rc != MINTID_OK)
             return fail(L, rc, err);
-        /*
-         * Bit 63 would make a negative Lua integer on 5.3+ and break signed
-         * hosts (SPEC), so every Lua version refuses it alike; the state goes
-         * back to where it was, as for any other error.
-         */
-        if (mintid_snowflake_check_signed(id, err) != MINTID_OK) {
-            g->state = saved;
-            return fail_msg(L, err);
-        }
         made = g->state;
         g->state = saved;
 #if MINTID_LUA_INT64
@@ -1012,17 +1028,18 @@ static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h, 
     random_ctx c;
     mintid_random_fn fn;
     void *ctx;
+    size_t size = mintid_nanoid_spec_size(s);
     int rc;
 
-    if (s->size > sizeof stackbuf)
-        out = (char *)compat_newuserdatauv(L, s->size, 0);
+    if (size > sizeof stackbuf)
+        out = (char *)compat_newuserdatauv(L, size, 0);
     random_begin(L, h, tname, &c, &fn, &ctx, err);
     err[0] = '\0';
-    rc = mintid_nanoid_generate(s, fn, ctx, (uint8_t *)out, err);
+    rc = mintid_nanoid_generate(mintid_nanoid_state_of_const(s), fn, ctx, (uint8_t *)out, err);
     random_end(L, h, &c);
     if (rc != MINTID_OK)
         return fail(L, rc, err);
-    lua_pushlstring(L, out, s->size);
+    lua_pushlstring(L, out, size);
     return 1;
 }
 
@@ -1053,7 +1070,7 @@ static int m_nanoid(lua_State *L)
     if (lua_isnoneornil(L, 2)) {
         /* The default alphabet, checked once at load, at another size. */
         spec = *def;
-        mintid_nanoid_spec_resize(&spec, size, NULL); /* the size is valid */
+        mintid_nanoid_spec_resize(mintid_nanoid_state_of(&spec), size, NULL); /* the size is valid */
         return push_nanoid(L, &spec, NULL, NULL);
     }
     alphabet = check_text(L, 2, &alen);
@@ -1391,7 +1408,7 @@ static void create_gen_meta(lua_State *L, const gen_kind *k, const luaL_Reg *met
     createmeta(L, k->tname, k, gen_meta, methods);
 }
 
-MINTID_EXPORT int luaopen_mintid(lua_State *L)
+MINTID_API int luaopen_mintid(lua_State *L)
 {
     mintid_nanoid_spec *def;
     char err[MINTID_ERRMSG_SIZE];

@@ -14,7 +14,7 @@ void mintid_monotonic_init(mintid_monotonic *st)
      * fresh randomness even at ms 0. */
     st->last_ms = -1;
     memset(st->counter, 0, sizeof st->counter);
-    st->generation = mintid_fork_generation();
+    st->generation = mintid_os_fork_generation();
 }
 
 /* Keeps the counter within 2^bits - 1 whatever `load` produced, which the
@@ -54,7 +54,7 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
 {
     uint8_t next[COUNTER_BYTES];
     int64_t next_ms = st->last_ms;
-    uint32_t generation = mintid_fork_generation();
+    uint32_t generation = mintid_os_fork_generation();
     int rc;
 
     if (bits == 0 || bits > COUNTER_BITS || draw_len == 0 || draw_len > COUNTER_BYTES)

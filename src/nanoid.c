@@ -92,7 +92,7 @@ int mintid_nanoid_check_size(int64_t size, char *err)
 }
 
 /* SPEC step 2: the bytes a draw needs depend on the size as well as on n. */
-static void set_size(mintid_nanoid_spec *s, size_t size)
+static void set_size(mintid_nanoid_state *s, size_t size)
 {
     s->size = size;
     if (s->mask + 1 == s->n) {
@@ -104,7 +104,7 @@ static void set_size(mintid_nanoid_spec *s, size_t size)
     }
 }
 
-int mintid_nanoid_spec_resize(mintid_nanoid_spec *s, int64_t size, char *err)
+int mintid_nanoid_spec_resize(mintid_nanoid_state *s, int64_t size, char *err)
 {
     int rc = mintid_nanoid_check_size(size, err);
 
@@ -113,9 +113,10 @@ int mintid_nanoid_spec_resize(mintid_nanoid_spec *s, int64_t size, char *err)
     return rc;
 }
 
-int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
+int mintid_nanoid_spec_init(mintid_nanoid_spec *pub, const uint8_t *alphabet, size_t alen,
                             int64_t size, char *err)
 {
+    mintid_nanoid_state *s = mintid_nanoid_state_of(pub);
     uint8_t seen[MAX_SYMBOLS];
     char what[8];
     size_t at, i;
@@ -149,7 +150,12 @@ int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size
     return MINTID_OK;
 }
 
-int mintid_nanoid_generate(const mintid_nanoid_spec *s, mintid_random_fn rnd, void *ctx,
+size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s)
+{
+    return mintid_nanoid_state_of_const(s)->size;
+}
+
+int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, void *ctx,
                            uint8_t *out, char *err)
 {
     uint8_t stack_buf[STACK_STEP];

@@ -191,10 +191,11 @@ int mintid_relative_tag(const uint8_t *secret, size_t secret_len,
     return MINTID_OK;
 }
 
-int mintid_relative_gen_init(mintid_relative_gen *g,
+int mintid_relative_gen_init(mintid_relative_gen *pub,
                              const uint8_t *secret, size_t secret_len,
                              const uint8_t *salt, size_t salt_len, char *err)
 {
+    mintid_relative_state *g = mintid_relative_state_of(pub);
     int rc = check_key_inputs(secret_len, salt_len, err);
 
     if (rc != MINTID_OK)
@@ -208,6 +209,7 @@ int mintid_relative_gen_init(mintid_relative_gen *g,
     return MINTID_OK;
 }
 
+/* The whole opaque struct, not only the state's bytes within it. */
 void mintid_relative_gen_wipe(mintid_relative_gen *g)
 {
     mintid_secure_zero(g, sizeof *g);
@@ -215,7 +217,7 @@ void mintid_relative_gen_wipe(mintid_relative_gen *g)
 
 /* A key longer than the cache never matches, as cached_len is at most its
  * size: memcmp never reads past cached_key. */
-static int cache_holds(const mintid_relative_gen *g, const uint8_t *key, size_t key_len)
+static int cache_holds(const mintid_relative_state *g, const uint8_t *key, size_t key_len)
 {
     /* key may be NULL when key_len is 0, and memcmp of NULL is undefined
      * even for 0 bytes. */
@@ -224,9 +226,11 @@ static int cache_holds(const mintid_relative_gen *g, const uint8_t *key, size_t 
 }
 
 /* Reads the cache but never fills it, so that g stays const. */
-uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g,
+uint32_t mintid_relative_gen_tag(const mintid_relative_gen *pub,
                                  const uint8_t *key, size_t key_len)
 {
+    const mintid_relative_state *g = mintid_relative_state_of_const(pub);
+
     if (cache_holds(g, key, key_len))
         return g->cached_tag;
     return finish_tag(&g->inner, &g->outer, key, key_len);
@@ -234,7 +238,7 @@ uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g,
 
 /* A caller typically makes runs of IDs for one key, and the HMAC is nearly
  * all the cost of an ID: remember the last key's tag. */
-static uint32_t next_tag(mintid_relative_gen *g, const uint8_t *key, size_t key_len)
+static uint32_t next_tag(mintid_relative_state *g, const uint8_t *key, size_t key_len)
 {
     uint32_t tag;
 
@@ -253,7 +257,7 @@ static uint32_t next_tag(mintid_relative_gen *g, const uint8_t *key, size_t key_
     return tag;
 }
 
-int mintid_relative_gen_next(mintid_relative_gen *g, int64_t now_ms,
+int mintid_relative_gen_next(mintid_relative_state *g, int64_t now_ms,
                              const uint8_t *key, size_t key_len,
                              mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
 {

@@ -6,15 +6,12 @@
  * single compare-and-swap makes an ID: threads sharing a generator never get
  * the same one. CAS is used with GCC or clang on targets that do 64-bit CAS
  * inline (__GCC_HAVE_SYNC_COMPARE_AND_SWAP_8: x86-64, i586 and later,
- * ARMv7, AArch64, ...); the word is 8-byte aligned (MINTID_ALIGNED8) so that
+ * ARMv7, AArch64, ...); the word is 8-byte aligned (MINTID_ALIGNED) so that
  * i386 gets those inline instructions too, never libatomic calls. Elsewhere
  * the word is updated plainly, and a generator must then not be shared
  * between threads without a lock of the caller's.
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include <inttypes.h>
-#include <time.h>
 
 #include "internal.h"
 
@@ -32,23 +29,23 @@
 /* Relaxed order is enough: the word is the whole state, nothing else is
  * published with it. The builtins see &g->state itself: through a plain
  * uint64_t * the compiler would know only 4-byte alignment on i386. */
-static uint64_t load_state(const mintid_snowflake_gen *g)
+static uint64_t load_state(const mintid_snowflake_state *g)
 {
     return __atomic_load_n(&g->state, __ATOMIC_RELAXED);
 }
 
-static int swap_state(mintid_snowflake_gen *g, uint64_t *expected, uint64_t desired)
+static int swap_state(mintid_snowflake_state *g, uint64_t *expected, uint64_t desired)
 {
     return __atomic_compare_exchange_n(&g->state, expected, desired, 0,
                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 #else
-static uint64_t load_state(const mintid_snowflake_gen *g)
+static uint64_t load_state(const mintid_snowflake_state *g)
 {
     return g->state;
 }
 
-static int swap_state(mintid_snowflake_gen *g, uint64_t *expected, uint64_t desired)
+static int swap_state(mintid_snowflake_state *g, uint64_t *expected, uint64_t desired)
 {
     (void)expected;
     g->state = desired;
@@ -63,9 +60,10 @@ int mintid_snowflake_check_epoch(int64_t epoch, char *err)
     return MINTID_OK;
 }
 
-int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
+int mintid_snowflake_gen_init(mintid_snowflake_gen *pub, int64_t machine_id,
                               int64_t epoch, char *err)
 {
+    mintid_snowflake_state *g = mintid_snowflake_state_of(pub);
     int rc;
 
     if (machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE)
@@ -78,11 +76,11 @@ int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
     g->epoch = epoch;
     g->machine_id = (uint32_t)machine_id;
     g->max_wait_ms = MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS;
-    g->generation = mintid_fork_generation();
+    g->generation = mintid_os_fork_generation();
     return MINTID_OK;
 }
 
-int mintid_snowflake_gen_set_max_wait(mintid_snowflake_gen *g, int64_t max_wait_ms, char *err)
+int mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g, int64_t max_wait_ms, char *err)
 {
     if (max_wait_ms < 0 || max_wait_ms > MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS)
         return mintid_fail(err, MINTID_EARG, "max_wait_ms must be 0..%d, got %" PRId64,
@@ -91,7 +89,11 @@ int mintid_snowflake_gen_set_max_wait(mintid_snowflake_gen *g, int64_t max_wait_
     return MINTID_OK;
 }
 
-int mintid_snowflake_gen_may_wait(const mintid_snowflake_gen *g, int64_t now_ms, char *err)
+/* After gen_try's EAGAIN at now_ms: MINTID_OK if the clock has to pass
+ * last_ms within g->max_wait_ms (read it again), else EAGAIN with
+ * "snowflake: clock moved back N ms ..." (or, at the same ms, "snowflake:
+ * 4096 IDs used at ms ..."). */
+static int may_wait(const mintid_snowflake_state *g, int64_t now_ms, char *err)
 {
     uint64_t old = load_state(g);
     /* now_ms passed gen_try's range checks, and last_ms is within 42 bits
@@ -114,12 +116,23 @@ int mintid_snowflake_gen_may_wait(const mintid_snowflake_gen *g, int64_t now_ms,
                        last_ms - now_ms, now_ms, last_ms, g->max_wait_ms);
 }
 
-int mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
+/* SPEC: an ID with bit 63 set would be negative on a signed 64-bit host
+ * (a Lua 5.3+ integer), so every binding refuses it alike, in these words. */
+static int check_signed(uint64_t id, char *err)
+{
+    if (id >> 63)
+        return mintid_fail(err, MINTID_ERANGE, "snowflake ID %" PRIu64 " sets bit 63 (past the "
+                           "signed 64-bit range); use a later epoch", id);
+    return MINTID_OK;
+}
+
+int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
                              uint64_t *id, char *err)
 {
-    uint64_t t, old, next;
+    uint64_t t, old, next, made;
+    int rc;
 
-    if (g->generation != mintid_fork_generation())
+    if (g->generation != mintid_os_fork_generation())
         return mintid_fail(err, MINTID_EFORK,
                            "snowflake generator made in another process (before fork()): "
                            "make one per process, each with its own machine_id");
@@ -145,40 +158,61 @@ int mintid_snowflake_gen_try(mintid_snowflake_gen *g, int64_t now_ms,
         } else {
             next = t << SEQ_BITS;
         }
+        made = (next >> SEQ_BITS) << TIME_SHIFT | (uint64_t)g->machine_id << MACHINE_SHIFT | (next & SEQ_MAX);
+        /* Refused before the state moves: nothing to roll back. */
+        rc = check_signed(made, err);
+        if (rc != MINTID_OK)
+            return rc;
     } while (!swap_state(g, &old, next));
 
-    *id = (next >> SEQ_BITS) << TIME_SHIFT | (uint64_t)g->machine_id << MACHINE_SHIFT | (next & SEQ_MAX);
+    *id = made;
     return MINTID_OK;
 }
 
-/* Sleep a little while the clock catches up instead of burning a core;
- * without nanosleep, plain spinning on the clock is still correct. */
-static void pause_briefly(void)
+int mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn clock, void *clock_ctx,
+                                 uint64_t *id, char *err)
 {
-#if defined(__unix__) || defined(__APPLE__)
-    struct timespec ts;
-    ts.tv_sec = 0;
-    ts.tv_nsec = 100000;
-    nanosleep(&ts, NULL);
-#endif
-}
+    int64_t latest = INT64_MIN, since = 0;
 
-int mintid_snowflake_gen_next(mintid_snowflake_gen *g, uint64_t *id, char *err)
-{
     for (;;) {
         int64_t now;
-        int rc = mintid_clock_ms(&now, err);
+        int rc = clock(clock_ctx, &now, err);
 
         if (rc != MINTID_OK)
             return rc;
         rc = mintid_snowflake_gen_try(g, now, id, err);
         if (rc != MINTID_EAGAIN)
             return rc;
-        rc = mintid_snowflake_gen_may_wait(g, now, err);
+        rc = may_wait(g, now, err);
         if (rc != MINTID_OK)
             return rc;
-        pause_briefly();
+        /* may_wait bounds how far the clock has to go; this bounds how long
+         * it may take to get anywhere, timed on a clock that moves even
+         * when `clock` does not (a frozen VM clock, faketime's absolute
+         * mode, an injected one): max_wait_ms with no reading later than
+         * the latest. A clock that keeps moving on gets there within
+         * max_wait_ms readings of progress. */
+        if (now > latest) {
+            latest = now;
+            since = mintid_os_monotonic_ms();
+        } else if (mintid_os_monotonic_ms() - since >= g->max_wait_ms) {
+            return mintid_fail(err, MINTID_EAGAIN,
+                               "snowflake: clock stuck at ms %" PRId64 " with 4096 IDs used (waited "
+                               "max_wait_ms %" PRId64 " for it to move)", latest, g->max_wait_ms);
+        }
+        mintid_os_pause();
     }
+}
+
+static int os_clock(void *ctx, int64_t *now_ms, char *err)
+{
+    (void)ctx;
+    return mintid_os_clock_ms(now_ms, err);
+}
+
+int mintid_snowflake_gen_next(mintid_snowflake_state *g, uint64_t *id, char *err)
+{
+    return mintid_snowflake_gen_next_on(g, os_clock, NULL, id, err);
 }
 
 void mintid_snowflake_split(uint64_t id, int64_t epoch,
@@ -247,12 +281,4 @@ size_t mintid_snowflake_format_decimal(uint64_t id, char out[20])
     for (i = 0; i < n; i++)
         out[i] = digits[n - 1 - i];
     return n;
-}
-
-int mintid_snowflake_check_signed(uint64_t id, char *err)
-{
-    if (id >> 63)
-        return mintid_fail(err, MINTID_ERANGE, "snowflake ID %" PRIu64 " sets bit 63 (past the "
-                           "signed 64-bit range); use a later epoch", id);
-    return MINTID_OK;
 }

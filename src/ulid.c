@@ -110,10 +110,10 @@ int64_t mintid_ulid_time(const uint8_t id[16])
 
 void mintid_ulid_gen_init(mintid_ulid_gen *g)
 {
-    mintid_monotonic_init(&g->st);
+    mintid_monotonic_init(&mintid_ulid_state_of(g)->st);
 }
 
-int mintid_ulid_gen_next(mintid_ulid_gen *g, int64_t now_ms,
+int mintid_ulid_gen_next(mintid_ulid_state *g, int64_t now_ms,
                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
 {
     uint8_t counter[10];

@@ -139,10 +139,10 @@ static void uuid7_load(const uint8_t *r, uint8_t counter[10])
 
 void mintid_uuid7_gen_init(mintid_uuid7_gen *g)
 {
-    mintid_monotonic_init(&g->st);
+    mintid_monotonic_init(&mintid_uuid7_state_of(g)->st);
 }
 
-int mintid_uuid7_gen_next(mintid_uuid7_gen *g, int64_t now_ms,
+int mintid_uuid7_gen_next(mintid_uuid7_state *g, int64_t now_ms,
                           mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
 {
     uint8_t c[10], rand[UUID7_RAND_BYTES];

@@ -16,8 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = os.path.join(ROOT, "src", "mintid.h")
 OUTPUT = os.path.join(ROOT, "lua", "resty", "mintid", "cdef.lua")
 
-# The one attribute a struct field carries, as LuaJIT's C parser reads it.
-ATTRIBUTES = {"MINTID_ALIGNED8": "__attribute__((aligned(8)))"}
+# The one attribute an opaque state carries, as LuaJIT's C parser reads it.
+ATTRIBUTES = {"MINTID_ALIGNED": "__attribute__((aligned(8)))"}
 
 
 def strip_comments(text):

@@ -230,7 +230,7 @@ M.uuid7 = one_shot(C.mintid_uuid7_text, UUID_LEN)
 M.uuid4 = one_shot(C.mintid_uuid4_text, UUID_LEN)
 
 -- Nano IDs of a spec (alphabet and size) the FFI made.
-local nanoid_text = C.mintid_nanoid_text
+local nanoid_text, spec_size = C.mintid_nanoid_text, C.mintid_nanoid_spec_size
 local function nanoid_of(spec, size)
     local out = buf
     if size > BUF_SIZE then out = ffi_new("char[?]", size) end
@@ -277,7 +277,7 @@ do
             end
             last_spec, last_size, last_alphabet = spec, size, alphabet
         end
-        return nanoid_of(last_spec, tonumber(last_spec.size))
+        return nanoid_of(last_spec, tonumber(spec_size(last_spec)))
     end
 end
 
@@ -542,7 +542,7 @@ do
 
     function methods.next(...)
         local st = check_gen(kind, 0, select("#", ...), ...)
-        return nanoid_of(st, tonumber(st.size))
+        return nanoid_of(st, tonumber(spec_size(st)))
     end
 
     function M.nanoid_generator(...)

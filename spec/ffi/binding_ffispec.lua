@@ -26,7 +26,7 @@ describe("resty.mintid (LuaJIT FFI)", function()
         end)
 
         it("declares every struct with the size the library reports", function()
-            assert.is_true(#abi.structs >= 7)
+            assert.is_true(#abi.structs >= 5)
             for _, name in ipairs(abi.structs) do
                 local reported = tonumber(C.mintid_abi_sizeof(name))
                 assert.is_true(reported > 0, name .. ": the library does not know this struct")

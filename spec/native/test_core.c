@@ -447,7 +447,7 @@ static void check_relative_cache(void)
         const uint8_t *k = keys[i].len > 0 ? key + keys[i].at : NULL;
 
         mintid_relative_tag(secret, sizeof secret, (const uint8_t *)"salt", 4, k, keys[i].len, &want, NULL);
-        rc = mintid_relative_gen_next(&g, 1000 + (int64_t)i / 2, k, keys[i].len,
+        rc = mintid_relative_gen_next(mintid_relative_state_of(&g), 1000 + (int64_t)i / 2, k, keys[i].len,
                                       counting_random, &counter, id, NULL);
         mintid_relative_split(id, &tag, &ms, &rand);
         if (rc != MINTID_OK || tag != want) {
@@ -457,7 +457,7 @@ static void check_relative_cache(void)
         }
         if (mintid_relative_gen_tag(&g, k, keys[i].len) != want)
             tag_ok = 0;
-        if (keys[i].len > MINTID_RELATIVE_CACHED_KEY_MAX && g.cached_len == keys[i].len)
+        if (keys[i].len > MINTID_RELATIVE_CACHED_KEY_MAX && mintid_relative_state_of(&g)->cached_len == keys[i].len)
             long_ok = 0;
     }
     check(next_ok, "relative generator cache: next gives mintid_relative_tag's tag for every key");
@@ -470,7 +470,7 @@ static void check_relative_cache(void)
     for (i = 0; i < 3; i++) {
         key[0] = (uint8_t)(0xA0 + i);
         mintid_relative_tag(secret, sizeof secret, (const uint8_t *)"salt", 4, key, 9, &want, NULL);
-        rc = mintid_relative_gen_next(&g, 2000, key, 9, counting_random, &counter, id, NULL);
+        rc = mintid_relative_gen_next(mintid_relative_state_of(&g), 2000, key, 9, counting_random, &counter, id, NULL);
         mintid_relative_split(id, &tag, &ms, &rand);
         if (rc != MINTID_OK || tag != want)
             inplace_ok = 0;
@@ -525,11 +525,11 @@ static void check_random_failures(void)
             mintid_uuid7_gen_init(&vg);
             mintid_relative_gen_init(&rg, secret, sizeof secret, NULL, 0, NULL);
             switch (k) {
-            case 0: rc = mintid_ulid_gen_next(&ug, 1, failing_random, &f, id, err); break;
-            case 1: rc = mintid_uuid7_gen_next(&vg, 1, failing_random, &f, id, err); break;
+            case 0: rc = mintid_ulid_gen_next(mintid_ulid_state_of(&ug), 1, failing_random, &f, id, err); break;
+            case 1: rc = mintid_uuid7_gen_next(mintid_uuid7_state_of(&vg), 1, failing_random, &f, id, err); break;
             case 2: rc = mintid_uuid4_make(failing_random, &f, id, err); break;
-            case 3: rc = mintid_relative_gen_next(&rg, 1, NULL, 0, failing_random, &f, id, err); break;
-            default: rc = mintid_nanoid_generate(&spec, failing_random, &f, text, err); break;
+            case 3: rc = mintid_relative_gen_next(mintid_relative_state_of(&rg), 1, NULL, 0, failing_random, &f, id, err); break;
+            default: rc = mintid_nanoid_generate(mintid_nanoid_state_of(&spec), failing_random, &f, text, err); break;
             }
             mintid_relative_gen_wipe(&rg);
             if (own)
@@ -542,7 +542,7 @@ static void check_random_failures(void)
     }
     f.err = err;
     f.msg = NULL;
-    check(mintid_nanoid_generate(&spec, failing_random, &f, text, NULL) == MINTID_ERANDOM,
+    check(mintid_nanoid_generate(mintid_nanoid_state_of(&spec), failing_random, &f, text, NULL) == MINTID_ERANDOM,
           "Nano ID: a failing source with err NULL is MINTID_ERANDOM");
 }
 
@@ -578,7 +578,7 @@ static void check_nanoid_rejecting_source(void)
                                 MINTID_NANOID_DEFAULT_SIZE, NULL);
         c.byte = cases[k].byte;
         c.draws = 0;
-        rc = mintid_nanoid_generate(&spec, constant_random, &c, out, err);
+        rc = mintid_nanoid_generate(mintid_nanoid_state_of(&spec), constant_random, &c, out, err);
         check(rc == MINTID_ERANDOM && c.draws == 64 &&
               strcmp(err, "Nano ID random source gave 64 draws with no usable byte") == 0,
               "Nano ID: alphabet \"%s\" and only 0x%02x bytes fail after %u draws: %s",
@@ -637,40 +637,41 @@ static void relative_tag_vector(char **cols, int lineno)
  * ms waits the millisecond. */
 static void check_snowflake_wait(void)
 {
-    mintid_snowflake_gen g;
+    mintid_snowflake_gen pub;
+    mintid_snowflake_state *g = mintid_snowflake_state_of(&pub);
     char err[MINTID_ERRMSG_SIZE];
     uint64_t id = 0, ahead;
     int64_t now = 0;
     int rc;
 
     err[0] = '\0';
-    check(mintid_snowflake_gen_init(&g, 1, 0, err) == MINTID_OK &&
-          g.max_wait_ms == MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS,
+    check(mintid_snowflake_gen_init(&pub, 1, 0, err) == MINTID_OK &&
+          g->max_wait_ms == MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS,
           "snowflake: gen_init sets max_wait_ms to its default, %d", MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS);
-    check(mintid_snowflake_gen_set_max_wait(&g, -1, err) == MINTID_EARG &&
-          mintid_snowflake_gen_set_max_wait(&g, MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS + 1, NULL) == MINTID_EARG &&
-          g.max_wait_ms == MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS,
+    check(mintid_snowflake_gen_set_max_wait(g, -1, err) == MINTID_EARG &&
+          mintid_snowflake_gen_set_max_wait(g, MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS + 1, NULL) == MINTID_EARG &&
+          g->max_wait_ms == MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS,
           "snowflake: set_max_wait refuses -1 and the limit + 1, and keeps the value (%s)", err);
-    check(mintid_snowflake_gen_set_max_wait(&g, 5, err) == MINTID_OK && g.max_wait_ms == 5,
+    check(mintid_snowflake_gen_set_max_wait(g, 5, err) == MINTID_OK && g->max_wait_ms == 5,
           "snowflake: set_max_wait(5)");
-    mintid_clock_ms(&now, NULL);
+    mintid_os_clock_ms(&now, NULL);
     ahead = (uint64_t)(now + 3600000) << 12 | 4095;
-    g.state = ahead;
+    g->state = ahead;
     err[0] = '\0';
-    rc = mintid_snowflake_gen_next(&g, &id, err);
-    check(rc == MINTID_EAGAIN && strstr(err, "snowflake: clock moved back ") != NULL && g.state == ahead,
+    rc = mintid_snowflake_gen_next(g, &id, err);
+    check(rc == MINTID_EAGAIN && strstr(err, "snowflake: clock moved back ") != NULL && g->state == ahead,
           "snowflake: gen_next an hour behind its last ms gives EAGAIN at once, state unchanged: %s", err);
-    mintid_clock_ms(&now, NULL);
-    g.state = (uint64_t)now << 12 | 4095;
-    rc = mintid_snowflake_gen_next(&g, &id, err);
+    mintid_os_clock_ms(&now, NULL);
+    g->state = (uint64_t)now << 12 | 4095;
+    rc = mintid_snowflake_gen_next(g, &id, err);
     check(rc == MINTID_OK && (id & 4095) == 0 && (int64_t)(id >> 22) > now,
           "snowflake: gen_next at an exhausted current ms waits for the next ms");
-    check(mintid_snowflake_gen_set_max_wait(&g, 0, err) == MINTID_OK, "snowflake: set_max_wait(0)");
-    mintid_clock_ms(&now, NULL);
+    check(mintid_snowflake_gen_set_max_wait(g, 0, err) == MINTID_OK, "snowflake: set_max_wait(0)");
+    mintid_os_clock_ms(&now, NULL);
     ahead = (uint64_t)(now + 50) << 12 | 4095;
-    g.state = ahead;
-    rc = mintid_snowflake_gen_next(&g, &id, err);
-    check(rc == MINTID_EAGAIN && g.state == ahead, "snowflake: max_wait_ms 0 never waits: %s", err);
+    g->state = ahead;
+    rc = mintid_snowflake_gen_next(g, &id, err);
+    check(rc == MINTID_EAGAIN && g->state == ahead, "snowflake: max_wait_ms 0 never waits: %s", err);
 }
 
 int main(int argc, char **argv)

@@ -28,11 +28,13 @@
 #include <unistd.h>
 
 #include "mintid.h"
+#include "internal.h"
 #include "tap.h"
 
 /*
- * The clock the core reads in this test, which links every core object but
- * clock.o (Makefile): the OS wall clock, or frozen_ms while it is >= 0. A
+ * The clock the core reads in this test, which links the core with
+ * --wrap=mintid_os_clock_ms (Makefile): the OS wall clock, or frozen_ms
+ * while it is >= 0. A
  * fork takes over a millisecond on some machines (3 ms on average on a
  * loaded 2-core VM), so with the real clock a child could never be seen
  * minting in its parent's millisecond, the one case where continuing the
@@ -40,7 +42,8 @@
  */
 static int64_t frozen_ms = -1;
 
-int mintid_clock_ms(int64_t *now_ms, char *err)
+int __wrap_mintid_os_clock_ms(int64_t *now_ms, char *err);
+int __wrap_mintid_os_clock_ms(int64_t *now_ms, char *err)
 {
     struct timespec ts;
 
@@ -62,7 +65,7 @@ static void freeze_clock(void)
     int64_t now = 0;
 
     frozen_ms = -1;
-    mintid_clock_ms(&now, NULL);
+    __wrap_mintid_os_clock_ms(&now, NULL);
     frozen_ms = now;
 }
 
@@ -482,17 +485,17 @@ static const object_kind *fork_kind; /* what the children step */
 
 static int step_ulid_object(uint8_t out[16])
 {
-    return mintid_ulid_gen_next(&fork_ulid, GEN_FORK_MS, mintid_random_pool, NULL, out, NULL);
+    return mintid_ulid_gen_next(mintid_ulid_state_of(&fork_ulid), GEN_FORK_MS, mintid_random_pool, NULL, out, NULL);
 }
 
 static int step_uuid7_object(uint8_t out[16])
 {
-    return mintid_uuid7_gen_next(&fork_uuid7, GEN_FORK_MS, mintid_random_pool, NULL, out, NULL);
+    return mintid_uuid7_gen_next(mintid_uuid7_state_of(&fork_uuid7), GEN_FORK_MS, mintid_random_pool, NULL, out, NULL);
 }
 
 static int step_relative_object(uint8_t out[16])
 {
-    return mintid_relative_gen_next(&fork_relative, GEN_FORK_MS, (const uint8_t *)"tenant-7", 8,
+    return mintid_relative_gen_next(mintid_relative_state_of(&fork_relative), GEN_FORK_MS, (const uint8_t *)"tenant-7", 8,
                                     mintid_random_pool, NULL, out, NULL);
 }
 
@@ -546,7 +549,7 @@ static void check_object_fork(const object_kind *k)
 
 static void snowflake_in_child(void *out)
 {
-    mintid_snowflake_gen *g = out;
+    mintid_snowflake_state *g = mintid_snowflake_state_of(out);
     uint64_t id = 0;
     char err[MINTID_ERRMSG_SIZE];
     int rc = mintid_snowflake_gen_try(g, GEN_FORK_MS, &id, err);
@@ -566,7 +569,7 @@ static void check_snowflake_fork(void)
 
     mintid_snowflake_gen_init(&used, 5, 0, NULL);
     mintid_snowflake_gen_init(&unused, 6, 0, NULL);
-    ok = mintid_snowflake_gen_try(&used, GEN_FORK_MS, &before, NULL) == MINTID_OK;
+    ok = mintid_snowflake_gen_try(mintid_snowflake_state_of(&used), GEN_FORK_MS, &before, NULL) == MINTID_OK;
     sent[0] = used;
     sent[1] = unused;
     if (!spawn_two(snowflake_in_child, &sent[0], &sent[1], sizeof sent[0], pid, fd)) {
@@ -575,10 +578,12 @@ static void check_snowflake_fork(void)
     }
     ok &= collect(pid[0], fd[0], &sent[0], sizeof sent[0]);
     ok &= collect(pid[1], fd[1], &sent[1], sizeof sent[1]);
-    check(ok && sent[0].state == 1 && sent[1].state == 1,
+    check(ok && mintid_snowflake_state_of(&sent[0])->state == 1 &&
+          mintid_snowflake_state_of(&sent[1])->state == 1,
           "fork (snowflake object): in a child, a generator made before the fork (used or not) "
           "refuses with MINTID_EFORK and a message naming machine_id");
-    check(mintid_snowflake_gen_try(&used, GEN_FORK_MS, &after, NULL) == MINTID_OK && after == before + 1,
+    check(mintid_snowflake_gen_try(mintid_snowflake_state_of(&used), GEN_FORK_MS, &after, NULL) == MINTID_OK &&
+          after == before + 1,
           "fork (snowflake object): the parent's generator goes on with its sequence");
 }
 

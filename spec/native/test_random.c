@@ -145,7 +145,8 @@ static void check_both_fail(void)
 {
     char err[MINTID_ERRMSG_SIZE] = "";
     uint8_t id[16], again[16];
-    mintid_ulid_gen g;
+    mintid_ulid_gen pub;
+    mintid_ulid_state *g = mintid_ulid_state_of(&pub);
     int rc;
 
     reset(FAIL, ENOSYS, FAIL, EACCES, REAL, 0);
@@ -156,13 +157,13 @@ static void check_both_fail(void)
     rc = mintid_default_ulid(id, err);
     check(rc == MINTID_ERANDOM && says(err, EACCES),
           "both sources fail: mintid_default_ulid returns MINTID_ERANDOM and the reason");
-    mintid_ulid_gen_init(&g);
+    mintid_ulid_gen_init(&pub);
     err[0] = '\0';
-    rc = mintid_ulid_gen_next(&g, 1000, mintid_random_pool, err, id, err);
-    check(rc == MINTID_ERANDOM && says(err, EACCES) && g.st.last_ms == -1,
+    rc = mintid_ulid_gen_next(g, 1000, mintid_random_pool, err, id, err);
+    check(rc == MINTID_ERANDOM && says(err, EACCES) && g->st.last_ms == -1,
           "both sources fail: a ULID generator on the pool fails with the reason, its state unchanged");
     reset(REAL, 0, REAL, 0, REAL, 0);
-    check(mintid_ulid_gen_next(&g, 1000, mintid_random_pool, err, id, err) == MINTID_OK &&
+    check(mintid_ulid_gen_next(g, 1000, mintid_random_pool, err, id, err) == MINTID_OK &&
           mintid_default_ulid(again, err) == MINTID_OK,
           "the sources back: the same generator and the default one make IDs");
 }

@@ -341,7 +341,7 @@ static int ulid_row(const row *r)
     /* A new generator's first call draws these exact bytes. */
     mintid_ulid_gen_init(&g);
     script_load(&s, r->col[1], 10);
-    if (mintid_ulid_gen_next(&g, ms, script_random, &s, back, NULL) != MINTID_OK ||
+    if (mintid_ulid_gen_next(mintid_ulid_state_of(&g), ms, script_random, &s, back, NULL) != MINTID_OK ||
         memcmp(back, id, 16) != 0)
         return diag(r, "a new generator's first ID"), 0;
     return script_drained(r, &s);
@@ -413,9 +413,9 @@ static int monotonic_row(const row *r, int uuid7)
     if (!to_i64(r->col[1], &now) || !script_load(&scenario_random, r->col[2], 10))
         return diag(r, "malformed now_ms or random_hex"), 0;
     if (uuid7)
-        rc = mintid_uuid7_gen_next(&scenario_gen.uuid7, now, script_random, &scenario_random, id, err);
+        rc = mintid_uuid7_gen_next(mintid_uuid7_state_of(&scenario_gen.uuid7), now, script_random, &scenario_random, id, err);
     else
-        rc = mintid_ulid_gen_next(&scenario_gen.ulid, now, script_random, &scenario_random, id, err);
+        rc = mintid_ulid_gen_next(mintid_ulid_state_of(&scenario_gen.ulid), now, script_random, &scenario_random, id, err);
     return monotonic_result(r, rc, id, err, uuid7 ? encode_uuid : encode_ulid, uuid7 ? 36 : 26);
 }
 
@@ -572,7 +572,7 @@ static int relative_monotonic_row(const row *r)
     if (new_scenario(r) &&
         mintid_relative_gen_init(&scenario_gen.relative, secret, (size_t)sn, salt, (size_t)an, err) != MINTID_OK)
         return diag(r, err), 0;
-    rc = mintid_relative_gen_next(&scenario_gen.relative, now, key, (size_t)kn, script_random,
+    rc = mintid_relative_gen_next(mintid_relative_state_of(&scenario_gen.relative), now, key, (size_t)kn, script_random,
                                   &scenario_random, id, err);
     if (!monotonic_result(r, rc, id, err, encode_relative, 28))
         return 0;
@@ -617,7 +617,7 @@ static int snowflake_sequence_row(const row *r)
         return diag(r, "malformed row"), 0;
     if (new_scenario(r) && mintid_snowflake_gen_init(&scenario_gen.snowflake, machine, epoch, err) != MINTID_OK)
         return diag(r, err), 0;
-    rc = mintid_snowflake_gen_try(&scenario_gen.snowflake, now, &id, err);
+    rc = mintid_snowflake_gen_try(mintid_snowflake_state_of(&scenario_gen.snowflake), now, &id, err);
     if (is_error(r->col[4]))
         return expect_error(r, r->col[4], rc, err, "snowflake timestamp");
     if (rc != MINTID_OK)
@@ -651,9 +651,9 @@ static int nanoid_row(const row *r)
     }
     if (mintid_nanoid_spec_init(&spec, alphabet, (size_t)alen, size, NULL) != MINTID_OK)
         return diag(r, "nanoid_spec_init"), 0;
-    if (spec.step != (size_t)step)
+    if (mintid_nanoid_state_of(&spec)->step != (size_t)step)
         return diag(r, "step"), 0;
-    if (mintid_nanoid_generate(&spec, script_random, &s, out, NULL) != MINTID_OK ||
+    if (mintid_nanoid_generate(mintid_nanoid_state_of(&spec), script_random, &s, out, NULL) != MINTID_OK ||
         !script_drained(r, &s) || !same_hex(out, (size_t)size, r->col[4]))
         return diag(r, "output"), 0;
     return 1;
@@ -730,15 +730,24 @@ static void check_chacha20_vectors(void)
 
 static void check_platform(void)
 {
-    int64_t now = 0;
+    int64_t now = 0, ticks = 0, mono, mono_later;
     uint8_t a[64], b[64], zero[64];
     char err[MINTID_ERRMSG_SIZE] = "";
-    int rc = mintid_clock_ms(&now, err);
+    int rc = mintid_os_clock_ms(&now, err);
 
     /* 2020-01-01 .. 2100-01-01: catches a wrong epoch or unit (Windows
      * FILETIME counts 100 ns from 1601) and a 32-bit time_t overflow. */
     check(rc == MINTID_OK && now > INT64_C(1577836800000) && now < INT64_C(4102444800000),
           "the clock reads a plausible Unix time in ms (%s)", rc == MINTID_OK ? "ok" : err);
+    rc = mintid_os_clock_100ns(&ticks, err);
+    check(rc == MINTID_OK && ticks / 10000 >= now && ticks / 10000 - now < 60000,
+          "the 100-ns clock reads the same Unix time, in 100-ns ticks (%s)", rc == MINTID_OK ? "ok" : err);
+    mono = mintid_os_monotonic_ms();
+    mintid_os_pause();
+    do
+        mono_later = mintid_os_monotonic_ms();
+    while (mono_later == mono);
+    check(mono_later > mono && mono_later - mono < 1000, "the monotonic clock moves forward, in ms");
     memset(zero, 0, sizeof zero);
     check(mintid_os_random(a, sizeof a, err) == MINTID_OK && mintid_os_random(b, sizeof b, err) == MINTID_OK &&
           memcmp(a, b, sizeof a) != 0 && memcmp(a, zero, sizeof a) != 0,

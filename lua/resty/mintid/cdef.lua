@@ -3,43 +3,19 @@
 return {
     cdef = [[
 typedef struct {
-    int64_t last_ms;
-    uint8_t counter[10];
-    uint32_t generation;
-} mintid_monotonic;
-typedef struct {
-    mintid_monotonic st;
+    __attribute__((aligned(8))) uint8_t opaque[64];
 } mintid_ulid_gen;
 typedef struct {
-    mintid_monotonic st;
+    __attribute__((aligned(8))) uint8_t opaque[64];
 } mintid_uuid7_gen;
 typedef struct {
-    uint32_t h[8];
-    uint64_t length;
-    uint8_t block[64];
-    size_t used;
-} mintid_sha256_ctx;
-typedef struct {
-    mintid_sha256_ctx inner, outer;
-    mintid_monotonic st;
-    uint8_t cached_key[64];
-    size_t cached_len;
-    uint32_t cached_tag;
-    int cached;
+    __attribute__((aligned(8))) uint8_t opaque[512];
 } mintid_relative_gen;
 typedef struct {
-    __attribute__((aligned(8))) uint64_t state;
-    int64_t epoch;
-    int64_t max_wait_ms;
-    uint32_t machine_id;
-    uint32_t generation;
+    __attribute__((aligned(8))) uint8_t opaque[64];
 } mintid_snowflake_gen;
 typedef struct {
-    uint8_t alphabet[256];
-    uint32_t n;
-    uint32_t mask;
-    size_t size;
-    size_t step;
+    __attribute__((aligned(8))) uint8_t opaque[384];
 } mintid_nanoid_spec;
 const char *mintid_strerror(int code);
 void mintid_ulid_encode(const uint8_t id[16], char out[26]);
@@ -65,6 +41,7 @@ int mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t max_timestamp
 int mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err);
 int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
     int64_t size, char *err);
+size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
 int mintid_ulid_text(char out[26], char *err);
 int mintid_uuid7_text(char out[36], char *err);
 int mintid_uuid4_text(char out[36], char *err);
@@ -80,10 +57,8 @@ size_t mintid_abi_sizeof(const char *type_name);
 ]],
     -- every struct declared above, checked against mintid_abi_sizeof
     structs = {
-        "mintid_monotonic",
         "mintid_ulid_gen",
         "mintid_uuid7_gen",
-        "mintid_sha256_ctx",
         "mintid_relative_gen",
         "mintid_snowflake_gen",
         "mintid_nanoid_spec",
@@ -108,6 +83,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_snowflake_timestamp",
         "mintid_snowflake_parse_decimal",
         "mintid_nanoid_spec_init",
+        "mintid_nanoid_spec_size",
         "mintid_ulid_text",
         "mintid_uuid7_text",
         "mintid_uuid4_text",
@@ -134,12 +110,16 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_MAX_MS = 281474976710655,
         MINTID_NANOID_DEFAULT_SIZE = 21,
         MINTID_NANOID_MAX_SIZE = 1048576,
+        MINTID_NANOID_SPEC_SIZE = 384,
         MINTID_OK = 0,
-        MINTID_RELATIVE_CACHED_KEY_MAX = 64,
+        MINTID_RELATIVE_GEN_SIZE = 512,
         MINTID_RELATIVE_PREFIX_LEN = 7,
         MINTID_RELATIVE_TEXT_LEN = 28,
         MINTID_SNOWFLAKE_DECIMAL_MAX = 20,
+        MINTID_SNOWFLAKE_GEN_SIZE = 64,
+        MINTID_ULID_GEN_SIZE = 64,
         MINTID_ULID_TEXT_LEN = 26,
+        MINTID_UUID7_GEN_SIZE = 64,
         MINTID_UUID_TEXT_LEN = 36,
     },
 }

@@ -1,0 +1,354 @@
+/* os_posix.c: the platform layer on Linux, macOS and the BSDs (internal.h
+ * "the platform layer"): OS entropy, the clocks, pausing, secure zeroing,
+ * fork handling. os_win32.c is the same interface on Windows.
+ *
+ * Entropy: arc4random_buf on macOS and the BSDs (kernel-seeded, never
+ * fails, reseeds itself in a forked child); getrandom(2) on Linux, with
+ * /dev/urandom where the C library or the kernel lacks it. */
+#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || \
+    defined(__OpenBSD__) || defined(__DragonFly__)
+/* No feature macros here: with _POSIX_C_SOURCE these headers hide
+ * arc4random_buf. */
+#  define MINTID_HAVE_ARC4RANDOM 1
+#elif !defined(_WIN32)
+#  define _DEFAULT_SOURCE           /* explicit_bzero (glibc), MAP_ANONYMOUS */
+#  define _POSIX_C_SOURCE 200809L   /* O_CLOEXEC, clock_gettime, nanosleep, strerror_r */
+/* A 32-bit time_t ends in January 2038, after which 32-bit glibc's
+ * clock_gettime fails with EOVERFLOW and every generator with it. These ask
+ * for the 64-bit time_t (glibc >= 2.34 honours them, and wants
+ * _FILE_OFFSET_BITS 64 with _TIME_BITS 64; other C libraries ignore them).
+ * Only 32-bit hosts need it (LP64 ones have a 64-bit time_t), and only
+ * there is it asked for, since it renames open() to open64(), which the
+ * link-time fakes of spec/native/test_random.c would miss. It is safe in
+ * this file: no time_t or struct timespec crosses its interface. */
+#  if defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 4
+#    define _TIME_BITS 64
+#    define _FILE_OFFSET_BITS 64
+#  endif
+#endif
+
+#include <stddef.h> /* first: the lines above are the file's feature macros */
+
+#ifndef _WIN32
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* getrandom(2) where the C library declares it (glibc >= 2.25, musl,
+ * recent bionic); /dev/urandom everywhere else. macOS also has a
+ * <sys/random.h>, with getentropy only, hence the __linux__ test.
+ * MINTID_NO_GETRANDOM builds the /dev/urandom path alone (a test build). */
+#if defined(__linux__) && !(defined(__ANDROID__) && __ANDROID_API__ < 28) && \
+    !defined(MINTID_NO_GETRANDOM)
+#  if defined(__has_include)
+#    if __has_include(<sys/random.h>)
+#      define MINTID_HAVE_GETRANDOM 1
+#    endif
+#  elif defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 25))
+#    define MINTID_HAVE_GETRANDOM 1
+#  endif
+#endif
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 25))
+#  define MINTID_HAVE_EXPLICIT_BZERO 1
+#endif
+
+#ifdef MINTID_HAVE_GETRANDOM
+#include <sys/random.h>
+#endif
+
+/* The fork sentinel: a page the kernel zeroes in every child, whatever made
+ * it (fork, _Fork, raw clone, posix_spawn's internals): Linux >= 4.14's
+ * MADV_WIPEONFORK. MINTID_NO_WIPEONFORK leaves the pthread_atfork handler
+ * alone in charge (a test build of that path). */
+#if defined(__linux__) && !defined(MINTID_NO_WIPEONFORK)
+#  include <sys/mman.h>
+#  ifdef MADV_WIPEONFORK
+#    define MINTID_HAVE_WIPEONFORK 1
+#  endif
+#endif
+
+#include "internal.h"
+
+#define RANDOM_FAILED "OS random source failed"
+
+/* "<what>: <strerror text of errnum>", thread-safe: strerror may share one
+ * static buffer between threads; strerror_r does not. A build that defines
+ * _GNU_SOURCE gets glibc's char * variant. */
+static int fail_errno(char *err, int code, const char *what, int errnum)
+{
+    char text[96];
+
+    if (err == NULL)
+        return code;
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+    return mintid_fail(err, code, "%s: %s", what, strerror_r(errnum, text, sizeof text));
+#else
+    if (strerror_r(errnum, text, sizeof text) != 0)
+        return mintid_fail(err, code, "%s: errno %d", what, errnum);
+    return mintid_fail(err, code, "%s: %s", what, text);
+#endif
+}
+
+/* ---- entropy ------------------------------------------------------------- */
+
+#ifdef MINTID_HAVE_ARC4RANDOM
+int mintid_os_random(uint8_t *buf, size_t n, char *err)
+{
+    (void)err;
+    arc4random_buf(buf, n);
+    return MINTID_OK;
+}
+#else
+static int read_urandom(uint8_t *buf, size_t n, char *err)
+{
+    int fd, saved;
+
+    do {
+        fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0)
+        return fail_errno(err, MINTID_ERANDOM, RANDOM_FAILED, errno);
+    while (n > 0) {
+        ssize_t r = read(fd, buf, n);
+
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            saved = r < 0 ? errno : EIO; /* EOF on a device that never ends */
+            close(fd);
+            return fail_errno(err, MINTID_ERANDOM, RANDOM_FAILED, saved);
+        }
+        buf += r;
+        n -= (size_t)r;
+    }
+    close(fd);
+    return MINTID_OK;
+}
+
+int mintid_os_random(uint8_t *buf, size_t n, char *err)
+{
+#ifdef MINTID_HAVE_GETRANDOM
+    while (n > 0) {
+        /* Flags 0: blocks only until the kernel pool is first seeded. */
+        ssize_t r = getrandom(buf, n, 0);
+
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 && (errno == ENOSYS || errno == EPERM))
+            return read_urandom(buf, n, err); /* old kernel, or a seccomp filter */
+        if (r <= 0)
+            return fail_errno(err, MINTID_ERANDOM, RANDOM_FAILED, r < 0 ? errno : EIO);
+        buf += r;
+        n -= (size_t)r;
+    }
+    return MINTID_OK;
+#else
+    return n > 0 ? read_urandom(buf, n, err) : MINTID_OK;
+#endif
+}
+#endif
+
+void mintid_secure_zero(void *p, size_t n)
+{
+#if defined(MINTID_HAVE_EXPLICIT_BZERO)
+    explicit_bzero(p, n);
+#else
+    /* Stores through a volatile pointer may not be dropped as dead. */
+    volatile unsigned char *q = (volatile unsigned char *)p;
+
+    while (n-- > 0)
+        *q++ = 0;
+#endif
+}
+
+/* ---- clocks and pausing -------------------------------------------------- */
+
+int mintid_os_clock_ms(int64_t *now_ms, char *err)
+{
+    struct timespec ts;
+    int64_t sec;
+
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+        return fail_errno(err, MINTID_ECLOCK, "clock_gettime failed", errno);
+    /* A clock before 1970 comes back negative (tv_nsec is never negative,
+     * so this floors). A tv_sec whose ms would not fit int64_t saturates,
+     * also out of range. */
+    sec = (int64_t)ts.tv_sec;
+    if (sec > INT64_MAX / 1000 - 1)
+        *now_ms = INT64_MAX;
+    else if (sec < INT64_MIN / 1000 + 1)
+        *now_ms = INT64_MIN;
+    else
+        *now_ms = sec * 1000 + (int64_t)(ts.tv_nsec / 1000000);
+    return MINTID_OK;
+}
+
+int mintid_os_clock_100ns(int64_t *ticks, char *err)
+{
+    struct timespec ts;
+    int64_t sec;
+
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+        return fail_errno(err, MINTID_ECLOCK, "clock_gettime failed", errno);
+    sec = (int64_t)ts.tv_sec;
+    if (sec > INT64_MAX / 10000000 - 1)
+        *ticks = INT64_MAX;
+    else if (sec < INT64_MIN / 10000000 + 1)
+        *ticks = INT64_MIN;
+    else
+        *ticks = sec * 10000000 + (int64_t)(ts.tv_nsec / 100);
+    return MINTID_OK;
+}
+
+int64_t mintid_os_monotonic_ms(void)
+{
+    struct timespec ts;
+
+    /* CLOCK_MONOTONIC is in every POSIX.1-2008 system and cannot fail with
+     * a valid clock id; 0 would only make a wait end early. */
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0;
+    return (int64_t)ts.tv_sec * 1000 + (int64_t)(ts.tv_nsec / 1000000);
+}
+
+/* Sleep a little while the clock catches up instead of burning a core. */
+void mintid_os_pause(void)
+{
+    struct timespec ts;
+
+    ts.tv_sec = 0;
+    ts.tv_nsec = 100000;
+    nanosleep(&ts, NULL);
+}
+
+/* ---- fork handling -------------------------------------------------------- */
+
+int mintid_os_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
+{
+    return pthread_atfork(prepare, parent, child) == 0 ? 0 : -1;
+}
+
+static mintid_once fork_once = MINTID_ONCE_INIT;
+/* Set (release) once fork_setup has run, so the hot path tests one flag
+ * instead of calling pthread_once. */
+static int fork_ready;
+/* Written once under fork_once, read after it. */
+static int fork_watched;
+/* Bumped in every new process (forked child) before any state sees it, so
+ * a state can tell, with one load and no system call, that it now runs in
+ * another process than the one it was made in. Written under fork_lock;
+ * read without it (atomically). */
+static uint32_t fork_generation;
+/* Held across fork() (prepare to parent/child), so that the child never
+ * inherits it taken by a thread that is not there. */
+static mintid_lock fork_lock = MINTID_LOCK_INIT;
+
+#ifdef MINTID_HAVE_WIPEONFORK
+/* A page the kernel zeroes in each child; its first byte is 1 in the
+ * process that set it. Found 0: this is a new process (made by any means,
+ * including those that run no pthread_atfork handler). */
+static unsigned char *fork_sentinel;
+
+static void sentinel_setup(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    void *p;
+
+    if (page <= 0)
+        return;
+    p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return;
+    /* EINVAL before Linux 4.14: pthread_atfork alone then. */
+    if (madvise(p, (size_t)page, MADV_WIPEONFORK) != 0) {
+        munmap(p, (size_t)page);
+        return;
+    }
+    fork_sentinel = p;
+    MINTID_STORE_RELEASE(fork_sentinel, 1);
+}
+
+static int sentinel_tripped(void)
+{
+    return fork_sentinel != NULL && MINTID_LOAD_ACQUIRE(fork_sentinel) == 0;
+}
+
+static void sentinel_rearm(void)
+{
+    if (fork_sentinel != NULL)
+        MINTID_STORE_RELEASE(fork_sentinel, 1);
+}
+#else
+#define sentinel_setup() ((void)0)
+#define sentinel_tripped() 0
+#define sentinel_rearm() ((void)0)
+#endif
+
+/* A new process: a new generation, then the sentinel set again (in that
+ * order: a thread that sees the sentinel set sees the new generation).
+ * fork_lock is held. */
+static void new_process_locked(void)
+{
+    MINTID_STORE_RELEASE(&fork_generation, fork_generation + 1);
+    sentinel_rearm();
+}
+
+static void fork_prepare(void)
+{
+    mintid_lock_take(&fork_lock);
+}
+
+static void fork_parent(void)
+{
+    mintid_lock_release(&fork_lock);
+}
+
+/* Registered before any module's handlers (they all read the generation
+ * first), so it runs before theirs in the child: POSIX runs child handlers
+ * in order of registration. */
+static void fork_child(void)
+{
+    new_process_locked();
+    mintid_lock_release(&fork_lock); /* held by this thread since prepare */
+}
+
+static void fork_setup(void)
+{
+    sentinel_setup();
+    fork_watched = mintid_os_atfork(fork_prepare, fork_parent, fork_child) == 0;
+#ifdef MINTID_HAVE_WIPEONFORK
+    fork_watched |= fork_sentinel != NULL;
+#endif
+    MINTID_STORE_RELEASE(&fork_ready, 1);
+}
+
+int mintid_os_fork_watched(void)
+{
+    if (!MINTID_LOAD_ACQUIRE(&fork_ready))
+        mintid_run_once(&fork_once, fork_setup);
+    return fork_watched;
+}
+
+uint32_t mintid_os_fork_generation(void)
+{
+    if (!mintid_os_fork_watched())
+        return (uint32_t)getpid(); /* a system call per read, the only way left */
+    /* The hot path: one load; the lock only in a new process's first call
+     * (a child made without the handlers, e.g. by a raw clone). */
+    if (sentinel_tripped()) {
+        mintid_lock_take(&fork_lock);
+        if (sentinel_tripped())
+            new_process_locked();
+        mintid_lock_release(&fork_lock);
+    }
+    return MINTID_LOAD_ACQUIRE(&fork_generation);
+}
+
+#else
+/* A translation unit may not be empty (ISO C); this one is for POSIX. */
+typedef int mintid_os_posix_unused;
+#endif

@@ -1,0 +1,148 @@
+/* os_win32.c: the platform layer on Windows (internal.h "the platform
+ * layer"), the interface os_posix.c gives elsewhere: BCryptGenRandom, the
+ * system time and tick count, SRW locks and InitOnce. Windows has no fork,
+ * so fork handling is a constant. */
+#ifdef _WIN32
+/* SRW locks and InitOnce need Vista; GetSystemTimePreciseAsFileTime needs
+ * Windows 8, the oldest Windows the core runs on. */
+#  ifndef _WIN32_WINNT
+#    define _WIN32_WINNT 0x0602
+#  endif
+#  ifndef WIN32_LEAN_AND_MEAN
+#    define WIN32_LEAN_AND_MEAN
+#  endif
+#endif
+
+#include <stddef.h> /* first: the lines above are the file's feature macros */
+
+#ifdef _WIN32
+#include <windows.h>
+#include <bcrypt.h>
+
+#include "internal.h"
+
+MINTID_STATIC_ASSERT(sizeof(mintid_lock) == sizeof(SRWLOCK), srwlock_size);
+MINTID_STATIC_ASSERT(sizeof(mintid_once) == sizeof(INIT_ONCE), init_once_size);
+
+int mintid_os_random(uint8_t *buf, size_t n, char *err)
+{
+    while (n > 0) {
+        ULONG take = n > 0x40000000 ? 0x40000000 : (ULONG)n;
+        NTSTATUS status = BCryptGenRandom(NULL, buf, take, BCRYPT_USE_SYSTEM_PREFERRED_RNG);
+
+        if (!BCRYPT_SUCCESS(status))
+            return mintid_fail(err, MINTID_ERANDOM, "OS random source failed: BCryptGenRandom status 0x%08lx",
+                               (unsigned long)status);
+        buf += take;
+        n -= take;
+    }
+    return MINTID_OK;
+}
+
+void mintid_secure_zero(void *p, size_t n)
+{
+    SecureZeroMemory(p, n);
+}
+
+/* FILETIME counts 100 ns ticks since 1601-01-01, 11644473600 s before 1970.
+ * The precise variant (Windows 8) follows the wall clock to the tick; the
+ * plain one moves only at the timer interrupt (about 15.6 ms). */
+#define UNIX_EPOCH_TICKS UINT64_C(116444736000000000)
+
+static uint64_t filetime_ticks(void)
+{
+    FILETIME ft;
+
+    GetSystemTimePreciseAsFileTime(&ft);
+    return (uint64_t)ft.dwHighDateTime << 32 | ft.dwLowDateTime;
+}
+
+int mintid_os_clock_ms(int64_t *now_ms, char *err)
+{
+    uint64_t ticks = filetime_ticks();
+
+    (void)err;
+    /* A clock before 1970 comes back negative (floored), as on POSIX. */
+    if (ticks >= UNIX_EPOCH_TICKS)
+        *now_ms = (int64_t)((ticks - UNIX_EPOCH_TICKS) / 10000);
+    else
+        *now_ms = -(int64_t)((UNIX_EPOCH_TICKS - ticks + 9999) / 10000);
+    return MINTID_OK;
+}
+
+int mintid_os_clock_100ns(int64_t *ticks, char *err)
+{
+    uint64_t t = filetime_ticks();
+
+    (void)err;
+    *ticks = t >= UNIX_EPOCH_TICKS ? (int64_t)(t - UNIX_EPOCH_TICKS) : -(int64_t)(UNIX_EPOCH_TICKS - t);
+    return MINTID_OK;
+}
+
+/* Milliseconds since boot; never goes back, whatever the system time does. */
+int64_t mintid_os_monotonic_ms(void)
+{
+    return (int64_t)GetTickCount64();
+}
+
+void mintid_os_pause(void)
+{
+    /* Sleep(1) would wait a whole timer tick (up to 15.6 ms): yield only. */
+    SwitchToThread();
+}
+
+void mintid_lock_take(mintid_lock *l)
+{
+    AcquireSRWLockExclusive((PSRWLOCK)(void *)l);
+}
+
+void mintid_lock_release(mintid_lock *l)
+{
+    ReleaseSRWLockExclusive((PSRWLOCK)(void *)l);
+}
+
+/* The function travels inside a struct: C has no portable cast between
+ * function and object pointers. */
+typedef struct {
+    void (*fn)(void);
+} once_call;
+
+static BOOL CALLBACK once_trampoline(PINIT_ONCE once, PVOID param, PVOID *ctx)
+{
+    (void)once;
+    (void)ctx;
+    ((const once_call *)param)->fn();
+    return TRUE;
+}
+
+void mintid_run_once(mintid_once *once, void (*fn)(void))
+{
+    once_call call;
+
+    call.fn = fn;
+    InitOnceExecuteOnce((PINIT_ONCE)(void *)once, once_trampoline, &call, NULL);
+}
+
+/* No fork on Windows: one process, one generation, no handlers to run. */
+int mintid_os_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
+{
+    (void)prepare;
+    (void)parent;
+    (void)child;
+    return 0;
+}
+
+uint32_t mintid_os_fork_generation(void)
+{
+    return 0;
+}
+
+int mintid_os_fork_watched(void)
+{
+    return 1;
+}
+
+#else
+/* A translation unit may not be empty (ISO C); this one is for Windows. */
+typedef int mintid_os_win32_unused;
+#endif
