@@ -23,7 +23,7 @@ $(BUILD)/tsan/core/%.o: src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -c -o $@ $<
 $(BUILD)/tsan/test_default: spec/native/test_default.c spec/native/tap.h $(TSAN_OBJ)
-	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(filter-out %/clock.o,$(TSAN_OBJ)) $(LDLIBS)
+	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS) -Wl,--wrap=mintid_os_clock_ms
 $(BUILD)/tsan/test_vectors: spec/native/test_vectors.c spec/native/tap.h $(TSAN_OBJ)
 	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS)
 $(BUILD)/tsan/host: examples/embed/host.c $(AMALGAMATION)
@@ -36,6 +36,7 @@ test: $(TSAN_TESTS)
 # test_threads: strict increase across 8 threads, and threads that fork
 # while others mint; plain (NATIVE_TESTS' rule) and under TSan.
 $(BUILD)/tsan/test_threads: spec/native/test_threads.c spec/native/tap.h $(TSAN_OBJ)
-	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS)
+	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS) -Wl,--wrap=mintid_os_clock_ms
 TSAN_TESTS += $(BUILD)/tsan/test_threads
+$(BUILD)/test_threads: TEST_WRAP = -Wl,--wrap=mintid_os_clock_ms
 test: $(BUILD)/test_threads

@@ -5,7 +5,9 @@
  * fork (the run under valgrind's helgrind).
  *
  * - IDs strictly increase across all threads, not only within each: an ID
- *   made after another one was returned (to any thread) is greater.
+ *   made after another one was returned (to any thread) is greater, also
+ *   when the threads' clocks disagree (the core's clock here is this
+ *   test's, through the link's --wrap=mintid_os_clock_ms).
  * - While threads mint, another thread forks children that mint too: no ID
  *   twice across the parent's threads and every child; no child continues
  *   the forking thread's random stream (two children forked from one state
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,6 +30,24 @@
 #include "tap.h"
 
 typedef int (*make_fn)(uint8_t out[16], char *err);
+
+/* The clock the core reads here: the OS wall clock, lag_ms behind in the
+ * threads that set it. A thread that read an older ms than the one another
+ * thread installed must take the increment path. */
+static pthread_key_t lag_key;
+
+int __wrap_mintid_os_clock_ms(int64_t *now_ms, char *err);
+int __wrap_mintid_os_clock_ms(int64_t *now_ms, char *err)
+{
+    struct timespec ts;
+    const int64_t *lag = pthread_getspecific(lag_key);
+
+    (void)err;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+        return MINTID_ECLOCK;
+    *now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - (lag != NULL ? *lag : 0);
+    return MINTID_OK;
+}
 
 static int compare_ids(const void *a, const void *b)
 {
@@ -61,6 +82,7 @@ static uint8_t published[16];
 
 typedef struct {
     make_fn make;
+    int64_t lag_ms; /* this thread's clock: lag_ms behind the OS one */
     long errors, out_of_order;
 } order_job;
 
@@ -70,6 +92,7 @@ static void *run_order(void *arg)
     uint8_t before[16], id[16];
     long i;
 
+    pthread_setspecific(lag_key, &job->lag_ms);
     for (i = 0; i < ORDER_PER_THREAD; i++) {
         pthread_mutex_lock(&published_lock);
         memcpy(before, published, 16);
@@ -98,6 +121,7 @@ static void check_order(const char *kind, make_fn make)
     memset(published, 0, sizeof published);
     for (i = 0; i < ORDER_THREADS; i++) {
         jobs[i].make = make;
+        jobs[i].lag_ms = i % 4; /* 0 to 3 ms behind */
         jobs[i].errors = jobs[i].out_of_order = 0;
         started &= pthread_create(&threads[i], NULL, run_order, &jobs[i]) == 0;
     }
@@ -107,8 +131,9 @@ static void check_order(const char *kind, make_fn make)
         out_of_order += jobs[i].out_of_order;
     }
     check(started && errors == 0, "%s from %d threads: no errors", kind, ORDER_THREADS);
-    check(out_of_order == 0, "%s from %d threads: every ID is greater than every ID returned to any "
-          "thread before it was asked for (%ld were not)", kind, ORDER_THREADS, out_of_order);
+    check(out_of_order == 0, "%s from %d threads whose clocks lag 0-3 ms: every ID is greater than "
+          "every ID returned to any thread before it was asked for (%ld were not)",
+          kind, ORDER_THREADS, out_of_order);
 }
 
 /* ---- threads that fork while others mint ---------------------------------- */
@@ -384,10 +409,43 @@ static void check_fork_while_minting(void)
     free(all);
 }
 
+/* ---- a thread's generator ends with it ------------------------------------ */
+
+#define EXITING_THREADS 4
+
+static void *draw_once(void *arg)
+{
+    uint8_t b[SAMPLE];
+
+    *(int *)arg = mintid_random_bytes(b, sizeof b, NULL) == MINTID_OK;
+    return NULL;
+}
+
+/* Each thread that draws gets a generator of its own, wiped and freed as
+ * it exits: the count goes up by one per live thread, back once joined. */
+static void check_thread_exit(void)
+{
+    pthread_t t[EXITING_THREADS];
+    int drew[EXITING_THREADS], i, ok = 1;
+    size_t before = mintid_random_threads();
+
+    for (i = 0; i < EXITING_THREADS; i++)
+        ok &= pthread_create(&t[i], NULL, draw_once, &drew[i]) == 0;
+    for (i = 0; i < EXITING_THREADS; i++) {
+        pthread_join(t[i], NULL);
+        ok &= drew[i];
+    }
+    check(ok, "%d threads each drew from the pool", EXITING_THREADS);
+    check(mintid_random_threads() == before, "once they exited, their generators are gone "
+          "(%zu before, %zu after)", before, mintid_random_threads());
+}
+
 int main(int argc, char **argv)
 {
     int fork_tests = !(argc > 1 && strcmp(argv[1], "threads") == 0);
 
+    pthread_key_create(&lag_key, NULL);
+    check_thread_exit();
     check_order("mintid_default_ulid", mintid_default_ulid);
     check_order("mintid_default_uuid7", mintid_default_uuid7);
     if (fork_tests)
