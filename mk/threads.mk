@@ -26,8 +26,8 @@ $(BUILD)/tsan/test_default: spec/native/test_default.c spec/native/tap.h $(TSAN_
 	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS) -Wl,--wrap=mintid_os_clock_ms
 $(BUILD)/tsan/test_vectors: spec/native/test_vectors.c spec/native/tap.h $(TSAN_OBJ)
 	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS)
-$(BUILD)/tsan/host: examples/embed/host.c $(AMALGAMATION)
-	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -I$(call lua_incdir,5.4) -o $@ $< $(AMALGAMATION) -llua5.4 $(LDLIBS)
+$(BUILD)/tsan/host: examples/embed/host.c $(BIND_SRC) $(BIND_HDR) $(TSAN_OBJ)
+	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -I$(call lua_incdir,5.4) -o $@ $< $(BIND_SRC) $(TSAN_OBJ) -llua5.4 $(LDLIBS)
 test-tsan: $(TSAN_TESTS)
 	BUILD='$(BUILD)' sh spec/tsan.sh
 .PHONY: test-tsan
