@@ -9,15 +9,18 @@
  * read is older than the ms another thread installed meanwhile takes the
  * increment path, so IDs strictly increase across all threads, not only
  * within one. The draw comes before the lock when the step will likely
- * install a new ms (last_ms, read without the lock, says so); when another
- * thread installed that ms first, the bytes are dropped (SPEC allows it for
- * the defaults; a generator object with a caller's `random` still sees
- * exactly SPEC's draws, through mintid_monotonic_next).
+ * install a new ms (the ms the last step left differs from this clock
+ * read); when another thread installed that ms first, the bytes are dropped
+ * (SPEC allows it for the defaults; a generator object with a caller's
+ * `random` still sees exactly SPEC's draws, through mintid_monotonic_next).
  */
 typedef struct {
     mintid_lock lock;
     mintid_monotonic st;              /* under lock */
-    int64_t last_ms;                  /* st.last_ms, stored under lock, loaded without it */
+    /* The low 32 bits of st.last_ms, stored under the lock, loaded without
+     * it: only a guess whether to draw first (32 bits: an atomic on every
+     * target), so a stale or wrapped value costs a draw at most. */
+    uint32_t last_ms_hint;
     const mintid_monotonic_kind *kind;
 } default_gen;
 
@@ -48,7 +51,7 @@ enum {
 
 /* last_ms -1: the first step draws (monotonic.c). */
 static padded_gen gens[DEFAULT_COUNT] = {
-#define DEFAULT_STATE(name, kind) { { MINTID_LOCK_INIT, { -1, { 0 }, 0 }, -1, &kind } },
+#define DEFAULT_STATE(name, kind) { { MINTID_LOCK_INIT, { -1, { 0 }, 0 }, UINT32_MAX, &kind } },
     DEFAULT_GENERATORS(DEFAULT_STATE)
 };
 
@@ -99,7 +102,7 @@ static int default_next(default_gen *g, uint8_t *out, char *err)
         return rc;
     generation = mintid_os_fork_generation();
     for (;;) {
-        if (!have_draw && (want_draw || now > MINTID_LOAD_ACQUIRE(&g->last_ms))) {
+        if (!have_draw && (want_draw || (uint32_t)now != MINTID_LOAD_ACQUIRE(&g->last_ms_hint))) {
             rc = mintid_draw_random(mintid_random_pool, err, drawn, k->draw_len, k->name, err);
             if (rc != MINTID_OK)
                 return rc;
@@ -115,7 +118,7 @@ static int default_next(default_gen *g, uint8_t *out, char *err)
     }
     rc = mintid_monotonic_step(&g->st, now, generation, k->bits, k->draw_len, k->load,
                                have_draw ? drawn : NULL, k->name, &ms, counter, err);
-    MINTID_STORE_RELEASE(&g->last_ms, g->st.last_ms);
+    MINTID_STORE_RELEASE(&g->last_ms_hint, (uint32_t)g->st.last_ms);
     mintid_lock_release(&g->lock);
     if (rc == MINTID_OK)
         k->store(ms, counter, out);
