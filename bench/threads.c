@@ -6,7 +6,10 @@
  * or calls the C ABI alone. IDs per second over all threads, at 1 and 2
  * threads and at the machine's core count, and the ratio to one thread.
  * Rounds are interleaved (every row and thread count in turn, ROUNDS
- * times) and each figure is the median, since the machine is shared.
+ * times) and each figure is the median, since the machine is shared. The
+ * first row is the machine's own scaling for the same Lua work without
+ * mintid: a C function returning a fresh 36-char string (never one made
+ * before, as each ID is), which no thread shares with another.
  * Usage: bench_threads MODULE-DIR. Prints figures; never fails on timing.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -90,6 +93,7 @@ static void c_pool16(char *err)
 }
 
 static const row rows[] = {
+    { "fresh 36-char string (no ID)", "fresh36", NULL },
     { "mintid.uuid4()", "uuid4", NULL },
     { "mintid.nanoid()", "nanoid", NULL },
     { "mintid.ulid()", "ulid", NULL },
@@ -110,7 +114,28 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* A state whose function at the top runs mintid.<call>() n times. */
+/* The control row's function: a 36-char string this state never made
+ * before (a per-state counter in hex), so Lua hashes and interns a new one
+ * on every call, as it does for every ID. */
+static int fresh36(lua_State *L)
+{
+    static const char hex[] = "0123456789abcdef";
+    char s[36];
+    lua_Integer n = lua_tointeger(L, lua_upvalueindex(1)) + 1;
+    uint64_t x = (uint64_t)n;
+    int i;
+
+    memset(s, '0', sizeof s);
+    for (i = 35; i >= 20; i--, x >>= 4)
+        s[i] = hex[x & 15];
+    lua_pushinteger(L, n);
+    lua_replace(L, lua_upvalueindex(1));
+    lua_pushlstring(L, s, sizeof s);
+    return 1;
+}
+
+/* A state whose function at the top runs mintid.<call>() n times (or the
+ * control function for "fresh36"). */
 static lua_State *lua_worker(const char *call)
 {
     char chunk[512];
@@ -119,10 +144,14 @@ static lua_State *lua_worker(const char *call)
     if (L == NULL)
         return NULL;
     luaL_openlibs(L);
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, fresh36, 1);
+    lua_setglobal(L, "fresh36");
     snprintf(chunk, sizeof chunk,
              "package.cpath = ... .. '/?.so'\n"
-             "local f = require('mintid').%s\n"
-             "return function(n) for _ = 1, n do f() end end\n", call);
+             "local f = %s%s\n"
+             "return function(n) for _ = 1, n do f() end end\n",
+             strcmp(call, "fresh36") == 0 ? "" : "require('mintid').", call);
     lua_pushstring(L, module_dir);
     if (luaL_loadstring(L, chunk) != LUA_OK || (lua_insert(L, -2), lua_pcall(L, 1, 1, 0) != LUA_OK)) {
         fprintf(stderr, "bench/threads: %s\n", lua_tostring(L, -1));

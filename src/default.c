@@ -14,29 +14,37 @@
  * (SPEC allows it for the defaults; a generator object with a caller's
  * `random` still sees exactly SPEC's draws, through mintid_monotonic_next).
  */
-typedef struct {
-    mintid_lock lock;
-    mintid_monotonic st;              /* under lock */
-    /* The low 32 bits of st.last_ms, stored under the lock, loaded without
-     * it: only a guess whether to draw first (32 bits: an atomic on every
-     * target), so a stale or wrapped value costs a draw at most. */
-    uint32_t last_ms_hint;
-    const mintid_monotonic_kind *kind;
-} default_gen;
-
-/* Each generator on cache lines of its own (two, as CPUs prefetch lines in
- * pairs), so threads minting different kinds never pass a line between
- * their cores. */
-#define DEFAULT_GEN_BYTES 128
+/* The step's lock and state on cache lines of their own (two, as CPUs
+ * fetch lines in pairs): only a step writes them, so a core takes them
+ * once per step and no other generator's steps move them. The hint, read
+ * by every call, sits on the next line, written once per ms. */
+#define STEP_BYTES 128
+#define HINT_BYTES 64
 #if defined(__GNUC__) || defined(__clang__)
-#define ALIGNED_LINES __attribute__((aligned(DEFAULT_GEN_BYTES)))
+#define ALIGNED_LINES __attribute__((aligned(STEP_BYTES)))
 #else
 #define ALIGNED_LINES /* padded, if not aligned */
 #endif
-typedef union {
-    default_gen g;
-    unsigned char lines[DEFAULT_GEN_BYTES];
-} ALIGNED_LINES padded_gen;
+typedef struct {
+    union {
+        struct {
+            mintid_lock lock;
+            mintid_monotonic st; /* under lock */
+        } s;
+        unsigned char lines[STEP_BYTES];
+    } step;
+    union {
+        struct {
+            /* The low 32 bits of st.last_ms, stored under the lock when
+             * they change, loaded without it: only a guess whether to draw
+             * first (32 bits: an atomic on every target), so a stale or
+             * wrapped value costs a draw at most. */
+            uint32_t last_ms_hint;
+            const mintid_monotonic_kind *kind;
+        } s;
+        unsigned char line[HINT_BYTES];
+    } hint;
+} ALIGNED_LINES default_gen;
 
 /* The default generators: one line each. */
 #define DEFAULT_GENERATORS(X) \
@@ -50,8 +58,8 @@ enum {
 };
 
 /* last_ms -1: the first step draws (monotonic.c). */
-static padded_gen gens[DEFAULT_COUNT] = {
-#define DEFAULT_STATE(name, kind) { { MINTID_LOCK_INIT, { -1, { 0 }, 0 }, UINT32_MAX, &kind } },
+static default_gen gens[DEFAULT_COUNT] = {
+#define DEFAULT_STATE(name, kind) { { { MINTID_LOCK_INIT, { -1, { 0 }, 0 } } }, { { UINT32_MAX, &kind } } },
     DEFAULT_GENERATORS(DEFAULT_STATE)
 };
 
@@ -70,7 +78,7 @@ static void default_prepare(void)
     int i;
 
     for (i = 0; i < DEFAULT_COUNT; i++)
-        mintid_lock_take(&gens[i].g.lock);
+        mintid_lock_take(&gens[i].step.s.lock);
 }
 
 static void default_unlock(void)
@@ -78,7 +86,7 @@ static void default_unlock(void)
     int i;
 
     for (i = DEFAULT_COUNT - 1; i >= 0; i--)
-        mintid_lock_release(&gens[i].g.lock);
+        mintid_lock_release(&gens[i].step.s.lock);
 }
 
 static void default_setup(void)
@@ -89,10 +97,10 @@ static void default_setup(void)
 
 static int default_next(default_gen *g, uint8_t *out, char *err)
 {
-    const mintid_monotonic_kind *k = g->kind;
+    const mintid_monotonic_kind *k = g->hint.s.kind;
     uint8_t drawn[10], counter[10];
     int64_t now, ms;
-    uint32_t generation;
+    uint32_t generation, hint;
     int have_draw = 0, want_draw = 0, rc;
 
     if (!MINTID_LOAD_ACQUIRE(&default_ready))
@@ -102,31 +110,33 @@ static int default_next(default_gen *g, uint8_t *out, char *err)
         return rc;
     generation = mintid_os_fork_generation();
     for (;;) {
-        if (!have_draw && (want_draw || (uint32_t)now != MINTID_LOAD_ACQUIRE(&g->last_ms_hint))) {
+        if (!have_draw && (want_draw || (uint32_t)now != MINTID_LOAD_ACQUIRE(&g->hint.s.last_ms_hint))) {
             rc = mintid_draw_random(mintid_random_pool, err, drawn, k->draw_len, k->name, err);
             if (rc != MINTID_OK)
                 return rc;
             have_draw = 1;
         }
-        mintid_lock_take(&g->lock);
+        mintid_lock_take(&g->step.s.lock);
         /* Rarely: another thread's clock went back, or this is the first
          * step in a forked child; draw outside the lock and look again. */
-        want_draw = !have_draw && mintid_monotonic_draws(&g->st, now, generation);
+        want_draw = !have_draw && mintid_monotonic_draws(&g->step.s.st, now, generation);
         if (!want_draw)
             break;
-        mintid_lock_release(&g->lock);
+        mintid_lock_release(&g->step.s.lock);
     }
-    rc = mintid_monotonic_step(&g->st, now, generation, k->bits, k->draw_len, k->load,
+    rc = mintid_monotonic_step(&g->step.s.st, now, generation, k->bits, k->draw_len, k->load,
                                have_draw ? drawn : NULL, k->name, &ms, counter, err);
-    MINTID_STORE_RELEASE(&g->last_ms_hint, (uint32_t)g->st.last_ms);
-    mintid_lock_release(&g->lock);
+    hint = (uint32_t)g->step.s.st.last_ms;
+    if (MINTID_LOAD_ACQUIRE(&g->hint.s.last_ms_hint) != hint)
+        MINTID_STORE_RELEASE(&g->hint.s.last_ms_hint, hint);
+    mintid_lock_release(&g->step.s.lock);
     if (rc == MINTID_OK)
         k->store(ms, counter, out);
     return rc;
 }
 
 #define DEFAULT_FUNCTION(name, kind) \
-    int mintid_default_##name(uint8_t out[16], char *err) { return default_next(&gens[DEFAULT_##name].g, out, err); }
+    int mintid_default_##name(uint8_t out[16], char *err) { return default_next(&gens[DEFAULT_##name], out, err); }
 DEFAULT_GENERATORS(DEFAULT_FUNCTION)
 
 /* No state to guard: each thread draws from its own pool. */
