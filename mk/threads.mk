@@ -41,3 +41,4 @@ test-threads: $(BUILD)/test_threads $(TSAN_TESTS)
 	BUILD='$(BUILD)' sh spec/threads.sh
 .PHONY: test-threads
 test: $(BUILD)/test_threads $(TSAN_TESTS)
+$(BUILD)/test_threads $(TEST_DEFAULTS) $(BUILD)/tsan/test_threads $(BUILD)/tsan/test_default: spec/native/child.h

@@ -30,6 +30,7 @@
 #include "mintid.h"
 #include "internal.h"
 #include "tap.h"
+#include "child.h"
 
 typedef int (*make_fn)(uint8_t out[16], char *err);
 
@@ -49,23 +50,6 @@ int __wrap_mintid_os_clock_ms(int64_t *now_ms, char *err)
         return MINTID_ECLOCK;
     *now_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - (lag != NULL ? *lag : 0);
     return MINTID_OK;
-}
-
-static int compare_ids(const void *a, const void *b)
-{
-    return memcmp(a, b, 16);
-}
-
-/* No two equal IDs among n (sorted in place). */
-static int all_distinct(uint8_t (*ids)[16], size_t n)
-{
-    size_t i;
-
-    qsort(ids, n, 16, compare_ids);
-    for (i = 1; i < n; i++)
-        if (memcmp(ids[i - 1], ids[i], 16) == 0)
-            return 0;
-    return 1;
 }
 
 /* ---- strict increase across threads ---------------------------------------
@@ -215,8 +199,9 @@ static void *fresh_thread(void *arg)
 }
 
 /* In a child: the pool bytes first, then IDs, then a thread of its own. */
-static void child_work(child_report *r)
+static void child_work(void *out)
 {
+    child_report *r = out;
     pthread_t t;
     int k, i;
 
@@ -228,70 +213,6 @@ static void child_work(child_report *r)
         pthread_join(t, NULL);
     else
         r->ok = 0;
-}
-
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const uint8_t *p = buf;
-
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-
-        if (w <= 0)
-            return 0;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 1;
-}
-
-static int read_all(int fd, void *buf, size_t n)
-{
-    uint8_t *p = buf;
-
-    while (n > 0) {
-        ssize_t r = read(fd, p, n);
-
-        if (r <= 0)
-            return 0;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 1;
-}
-
-static pid_t spawn(child_report *r, int *fd)
-{
-    int p[2];
-    pid_t pid;
-
-    if (pipe(p) != 0)
-        return -1;
-    fflush(stdout);
-    pid = fork();
-    if (pid < 0) {
-        close(p[0]);
-        close(p[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        close(p[0]);
-        child_work(r);
-        _exit(write_all(p[1], r, sizeof *r) ? 0 : 1);
-    }
-    close(p[1]);
-    *fd = p[0];
-    return pid;
-}
-
-static int collect(pid_t pid, int fd, child_report *r)
-{
-    int ok = read_all(fd, r, sizeof *r), status;
-
-    close(fd);
-    if (waitpid(pid, &status, 0) != pid)
-        return 0;
-    return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && r->ok;
 }
 
 typedef struct {
@@ -317,12 +238,13 @@ static void *run_forker(void *arg)
 
         log->ok &= mintid_random_bytes(warm, sizeof warm, NULL) == MINTID_OK;
         for (c = 0; c < 2; c++)
-            if ((pid[c] = spawn(&log->child[round][c], &fd[c])) < 0)
+            if ((pid[c] = spawn(child_work, &log->child[round][c], sizeof log->child[round][c], &fd[c])) < 0)
                 log->ok = 0;
         log->ok &= mintid_random_bytes(log->parent_next[round], SAMPLE, NULL) == MINTID_OK;
         for (c = 0; c < 2; c++)
             if (pid[c] >= 0)
-                log->ok &= collect(pid[c], fd[c], &log->child[round][c]);
+                log->ok &= collect(pid[c], fd[c], &log->child[round][c], sizeof log->child[round][c]) &&
+                           log->child[round][c].ok;
     }
     log->minted_during = minted_so_far() - minted_before;
     return NULL;
