@@ -202,6 +202,12 @@ CORE_OBJ_BUT_OS = $(filter-out $(BUILD)/core/os_posix.o,$(CORE_OBJ))
 PLATFORM_TESTS = $(BUILD)/test_random $(BUILD)/test_random_urandom \
                  $(BUILD)/test_default_clone $(BUILD)/test_default_atfork
 WRAP_OS = -Wl,--wrap=getrandom,--wrap=open,--wrap=read
+# - test_frozen_clock: the Snowflake wait on a wall clock that stands still,
+#   under the frozen_clock.so shim (the test preloads it itself).
+PLATFORM_TESTS += $(BUILD)/test_frozen_clock
+$(BUILD)/frozen_clock.so: spec/native/frozen_clock.c
+	$(CC) $(WARN) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
+$(BUILD)/test_frozen_clock: $(BUILD)/frozen_clock.so
 $(BUILD)/variant/%/os_posix.o: src/os_posix.c $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(VARIANT_FLAGS) -c -o $@ $<

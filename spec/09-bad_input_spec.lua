@@ -288,6 +288,15 @@ row("A clock that steps back past max_wait_ms", function()
     assert.are.equal(0, seq)
 end)
 
+row("A clock that stands still", function()
+    local g = mintid.snowflake_generator { max_wait_ms = 20, clock = function() return T end }
+    for i = 1, 4096 do assert(g:next(), "ID " .. i) end
+    local start = os.clock()
+    bad_data(function() return g:next() end, "snowflake: clock stuck at ms " .. T .. " with 4096 IDs used")
+    -- os.clock is CPU time: the wait pauses, it does not spin a core.
+    assert.is_true(os.clock() - start < 0.5)
+end)
+
 row("A monotonic counter that would overflow", function()
     for _, name in ipairs({ "ulid_generator", "uuid7_generator" }) do
         local g = mintid[name](frozen { random = function(n) return ("\255"):rep(n) end })

@@ -121,8 +121,33 @@ describe("hardening", function()
             for _, bad in ipairs({ -1, 60001, 1.5, "10", true, 2 ^ 63 }) do
                 arg_error(function() return mintid.snowflake_generator { max_wait_ms = bad } end, 1, "max_wait_ms")
             end
-            assert.is_not_nil(mintid.snowflake_generator { max_wait_ms = 0 })
-            assert.is_not_nil(mintid.snowflake_generator { max_wait_ms = 60000 })
+        end)
+
+        it("max_wait_ms 0 and 60000 take effect: the wait each allows, and no more", function()
+            -- The next ID after the 4096 of ms T, the clock then reading `readings` in turn.
+            local function after_exhaustion(options, readings)
+                local n, now = 0, T
+                options.clock = function()
+                    if now then return now end
+                    n = n + 1
+                    return readings[math.min(n, #readings)]
+                end
+                local g = mintid.snowflake_generator(options)
+                for i = 1, 4096 do assert(g:next(), "ID " .. i) end
+                now = nil
+                return g:next()
+            end
+            local back, same = { T - 59999, T + 1 }, { T, T + 1 }
+            local ts, _, seq = snowflake_parts(after_exhaustion({ max_wait_ms = 60000 }, back))
+            assert.are.equal(T + 1, ts)
+            assert.are.equal(0, seq)
+            local id, msg = after_exhaustion({ max_wait_ms = 59999 }, back)
+            h.assert_bad_data(id, msg, "snowflake: clock moved back 59999 ms", "max_wait_ms 59999")
+            id, msg = after_exhaustion({}, back)
+            h.assert_bad_data(id, msg, "snowflake: clock moved back 59999 ms", "default max_wait_ms")
+            assert.are.equal(T + 1, (snowflake_parts(after_exhaustion({}, same))))
+            id, msg = after_exhaustion({ max_wait_ms = 0 }, same)
+            h.assert_bad_data(id, msg, "snowflake: 4096 IDs used at ms " .. T, "max_wait_ms 0")
         end)
 
         it("a clock an hour back gives nil, 'snowflake: clock moved back ...' at once, state unchanged", function()

@@ -70,7 +70,7 @@ fi
 busted asan lua5.4 ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)"
 
 for t in core default wipe asan/test_core asan/test_default asan/test_wipe \
-         random random_urandom default_clone default_atfork; do
+         random random_urandom default_clone default_atfork frozen_clock; do
     case $t in asan/*) exe=$BUILD/$t ;; *) exe=$BUILD/test_$t ;; esac
     echo "# native tests: $t"
     start=$(date +%s)

@@ -408,8 +408,9 @@ MINTID_INTERNAL int  mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g
  * used up wait for the clock to pass it. EAGAIN at once when max_wait_ms
  * is 0 or the clock is back more than max_wait_ms ("snowflake: clock moved
  * back ..."); EAGAIN "snowflake: clock stuck ..." when for max_wait_ms,
- * timed by mintid_os_monotonic_ms, no reading was later than the latest
- * (a frozen clock). A clock's own error is returned as it is. */
+ * both in ms of mintid_os_monotonic_ms and in readings, none was later
+ * than the latest (a frozen clock). A clock's own error is returned as it
+ * is. */
 MINTID_INTERNAL int  mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn clock,
                                                   void *clock_ctx, uint64_t *id, char *err);
 /* gen_next_on with the OS wall clock. */

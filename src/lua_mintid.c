@@ -4,8 +4,9 @@
  * ships no Lua file.
  *
  * Bad data returns nil, message (the core's message); bad arguments raise
- * through luaL_argerror. The core never sees a Lua error: Lua code (an
- * injected clock) runs before a core call, and an injected random runs
+ * through luaL_argerror. The core never sees a Lua error: an injected
+ * clock runs before a core call (or, in Snowflake's wait loop, as the
+ * core's clock callback under lua_pcall), and an injected random runs
  * under lua_pcall, its error re-raised once the core has returned.
  *
  * The three value kinds and the six generator kinds differ in a few fields

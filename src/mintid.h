@@ -42,7 +42,7 @@
  *               length), EAGAIN when 4096 IDs of one ms were used and the
  *               clock did not move on within max_wait_ms
  *     Nano ID   mintid_nanoid_spec_init(alphabet, size) + mintid_nanoid_text
- *               -> char[size]
+ *               -> char[size] (mintid_nanoid_spec_size tells the size)
  *   Sizes: MINTID_ULID_TEXT_LEN, MINTID_UUID_TEXT_LEN,
  *   MINTID_RELATIVE_TEXT_LEN, MINTID_RELATIVE_PREFIX_LEN,
  *   MINTID_SNOWFLAKE_DECIMAL_MAX; add 1 for a NUL of your own.

@@ -168,41 +168,35 @@ void mintid_secure_zero(void *p, size_t n)
 
 /* ---- clocks and pausing -------------------------------------------------- */
 
-int mintid_os_clock_ms(int64_t *now_ms, char *err)
+/* The wall clock in units of 1/per_second s (1000: ms, 10^7: 100 ns). A
+ * clock before 1970 comes back negative (tv_nsec is never negative, so
+ * this floors); callers reject it with their range message. A tv_sec that
+ * would not fit int64_t in these units saturates, also out of range. */
+static int read_wall_clock(int64_t per_second, int64_t *out, char *err)
 {
     struct timespec ts;
     int64_t sec;
 
     if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
         return fail_errno(err, MINTID_ECLOCK, "clock_gettime failed", errno);
-    /* A clock before 1970 comes back negative (tv_nsec is never negative,
-     * so this floors). A tv_sec whose ms would not fit int64_t saturates,
-     * also out of range. */
     sec = (int64_t)ts.tv_sec;
-    if (sec > INT64_MAX / 1000 - 1)
-        *now_ms = INT64_MAX;
-    else if (sec < INT64_MIN / 1000 + 1)
-        *now_ms = INT64_MIN;
+    if (sec > INT64_MAX / per_second - 1)
+        *out = INT64_MAX;
+    else if (sec < INT64_MIN / per_second + 1)
+        *out = INT64_MIN;
     else
-        *now_ms = sec * 1000 + (int64_t)(ts.tv_nsec / 1000000);
+        *out = sec * per_second + (int64_t)ts.tv_nsec / (1000000000 / per_second);
     return MINTID_OK;
+}
+
+int mintid_os_clock_ms(int64_t *now_ms, char *err)
+{
+    return read_wall_clock(1000, now_ms, err);
 }
 
 int mintid_os_clock_100ns(int64_t *ticks, char *err)
 {
-    struct timespec ts;
-    int64_t sec;
-
-    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-        return fail_errno(err, MINTID_ECLOCK, "clock_gettime failed", errno);
-    sec = (int64_t)ts.tv_sec;
-    if (sec > INT64_MAX / 10000000 - 1)
-        *ticks = INT64_MAX;
-    else if (sec < INT64_MIN / 10000000 + 1)
-        *ticks = INT64_MIN;
-    else
-        *ticks = sec * 10000000 + (int64_t)(ts.tv_nsec / 100);
-    return MINTID_OK;
+    return read_wall_clock(10000000, ticks, err);
 }
 
 int64_t mintid_os_monotonic_ms(void)

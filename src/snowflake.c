@@ -172,7 +172,7 @@ int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
 int mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn clock, void *clock_ctx,
                                  uint64_t *id, char *err)
 {
-    int64_t latest = INT64_MIN, since = 0;
+    int64_t latest = INT64_MIN, since = 0, readings = 0;
 
     for (;;) {
         int64_t now;
@@ -186,16 +186,18 @@ int mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn cloc
         rc = may_wait(g, now, err);
         if (rc != MINTID_OK)
             return rc;
-        /* may_wait bounds how far the clock has to go; this bounds how long
-         * it may take to get anywhere, timed on a clock that moves even
-         * when `clock` does not (a frozen VM clock, faketime's absolute
-         * mode, an injected one): max_wait_ms with no reading later than
-         * the latest. A clock that keeps moving on gets there within
-         * max_wait_ms readings of progress. */
+        /* may_wait bounds how far the clock has to go; this, how long it
+         * may take to get anywhere: a clock that has read nothing later
+         * than its latest for max_wait_ms is stuck (a frozen VM clock,
+         * faketime's absolute mode, an injected one). The ms are those of
+         * a clock that moves whatever `clock` does; the readings keep a
+         * scripted clock's outcome the same on a loaded machine. A clock
+         * that keeps moving on passes last_ms within max_wait_ms steps. */
         if (now > latest) {
             latest = now;
             since = mintid_os_monotonic_ms();
-        } else if (mintid_os_monotonic_ms() - since >= g->max_wait_ms) {
+            readings = 0;
+        } else if (++readings >= g->max_wait_ms && mintid_os_monotonic_ms() - since >= g->max_wait_ms) {
             return mintid_fail(err, MINTID_EAGAIN,
                                "snowflake: clock stuck at ms %" PRId64 " with 4096 IDs used (waited "
                                "max_wait_ms %" PRId64 " for it to move)", latest, g->max_wait_ms);

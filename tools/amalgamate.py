@@ -9,7 +9,7 @@ Makefile's order. In the one file:
 - the feature macros of every source (the lines before its first #include,
   from its first preprocessor line on) come first, before any system header,
   each #define guarded so that two files asking for the same one agree;
-- MINTID_INTERNAL and MINTID_INTERNAL_DATA are `static` (see mintid.h), so
+- MINTID_INTERNAL and MINTID_INTERNAL_DATA are `static` (see internal.h), so
   only luaopen_mintid and the MINTID_API functions are external;
 - a header of src/ ("internal.h") is inlined where it is first included
   (others, "lua.h" among them, stay #include lines);
@@ -44,7 +44,7 @@ PREAMBLE = """\
 
 INTERNAL = """\
 #define MINTID_AMALGAMATION 1
-/* The core's own functions and tables (mintid.h): static here, and
+/* The core's own functions and tables (internal.h): static here, and
  * possibly unused (the C core alone leaves the binding's helpers idle). */
 #if defined(__GNUC__) || defined(__clang__)
 #define MINTID_INTERNAL static __attribute__((unused))

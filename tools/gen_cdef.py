@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates lua/resty/mintid/cdef.lua, the FFI declarations of the ABI,
-from src/mintid.h: every struct typedef and every MINTID_API function, with
+from src/mintid.h: every (opaque) state typedef and every MINTID_API function, with
 the header's numeric macros written out, and the status codes and text
 lengths as Lua numbers. The FFI binding never holds a hand-written copy of
 the header, so the two cannot drift.
