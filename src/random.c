@@ -34,13 +34,16 @@
 #define BATCH_OUTPUT (BATCH_SIZE - KEY_SIZE)
 
 typedef struct thread_pool {
-    uint8_t bytes[BATCH_SIZE];
-    uint8_t key[KEY_SIZE];
     size_t next;                /* first unused byte; BATCH_SIZE = empty */
     size_t since_key;           /* output bytes made with keys since the OS one */
     uint32_t generation;        /* the process (fork generation) key and bytes belong to */
     int keyed;                  /* key came from the OS in that process */
     struct thread_pool *prev, *after; /* the list, under pools_lock */
+    uint8_t key[KEY_SIZE];
+    uint8_t bytes[BATCH_SIZE];
+    /* Two threads' generators may be neighbours in the heap: a cache line
+     * of nothing after the bytes keeps them off each other's lines. */
+    unsigned char apart[64];
 } thread_pool;
 
 static mintid_once pool_once = MINTID_ONCE_INIT;
