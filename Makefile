@@ -100,6 +100,9 @@ bench: $(MODULE) $(BUILD)/jit/mintid.so $(BUILD)/bench_core
 	@echo "LuaJIT: resty.mintid (FFI) against mintid (Lua C API)"
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/jit/?.so;;' luajit bench/ffi.lua
 
+# The threads bench and the ThreadSanitizer tests.
+include mk/threads.mk
+
 # Generated files, committed; `make test` fails when one is stale: the
 # vectors of testdata/, the FFI declarations of resty.mintid (from
 # src/mintid.h) and the rockspecs (from tools/rockspec.in, the version and

@@ -47,31 +47,39 @@ static int add_one(uint8_t *c, size_t len, unsigned bits)
     return (c[len - 1 - bits / 8] >> (bits % 8)) & 1;
 }
 
-int mintid_counter_step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
-                        uint32_t *generation, int64_t now,
-                        mintid_random_fn rnd, void *ctx, char *err)
+static int check_rule(const mintid_counter_rule *rule, char *err)
 {
-    uint8_t next[MAX_COUNTER_BYTES];
-    uint32_t current = mintid_os_fork_generation();
-    size_t len = rule->len;
-    int rc;
-
-    if (len == 0 || len > MAX_COUNTER_BYTES || rule->bits == 0 || rule->bits > 8 * len ||
-        rule->draw_len == 0 || rule->draw_len > len)
+    if (rule->len == 0 || rule->len > MAX_COUNTER_BYTES || rule->bits == 0 || rule->bits > 8 * rule->len ||
+        rule->draw_len == 0 || rule->draw_len > rule->len)
         return mintid_fail(err, MINTID_EARG, "%s generator: unsupported %u-bit counter from %zu bytes",
                            rule->kind, rule->bits, rule->draw_len);
+    return MINTID_OK;
+}
 
+int mintid_counter_draws(int64_t last, uint32_t last_generation, int64_t now, uint32_t generation)
+{
+    /* A new state's last is -1, so its first call draws; so does the first
+     * call in a process forked since the state was set, which must not
+     * continue the counter its parent continues too. */
+    return now > last || generation != last_generation;
+}
+
+int mintid_counter_commit(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
+                          uint32_t *last_generation, int64_t now, uint32_t generation,
+                          const uint8_t *drawn, char *err)
+{
+    uint8_t next[MAX_COUNTER_BYTES];
+    size_t len = rule->len;
+    int rc = check_rule(rule, err);
+
+    if (rc != MINTID_OK)
+        return rc;
     /* The new state is built in next and committed at the end, so every
-     * error return leaves the state as it was (SPEC). A new generator's
-     * last is -1, so its first call draws here; so does the first call in
-     * a process forked since the state was set, which must not continue
-     * the counter its parent continues too. */
-    if (now > *last || current != *generation) {
-        uint8_t drawn[MAX_COUNTER_BYTES];
-
-        rc = mintid_draw_random(rnd, ctx, drawn, rule->draw_len, rule->kind, err);
-        if (rc != MINTID_OK)
-            return rc;
+     * error return leaves the state as it was (SPEC). */
+    if (mintid_counter_draws(*last, *last_generation, now, generation)) {
+        if (drawn == NULL)
+            return mintid_fail(err, MINTID_EARG, "%s generator: a step at a new %s without its draw",
+                               rule->kind, rule->unit);
         if (rule->load != NULL) {
             rule->load(drawn, next);
         } else {
@@ -90,7 +98,54 @@ int mintid_counter_step(const mintid_counter_rule *rule, int64_t *last, uint8_t 
                                rule->kind, rule->unit, *last, rule->bits);
     }
     memcpy(counter, next, len);
-    *generation = current;
+    *last_generation = generation;
+    return MINTID_OK;
+}
+
+int mintid_counter_step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
+                        uint32_t *last_generation, int64_t now,
+                        mintid_random_fn rnd, void *ctx, char *err)
+{
+    uint8_t drawn[MAX_COUNTER_BYTES];
+    uint32_t generation = mintid_os_fork_generation();
+    int rc = check_rule(rule, err), draws;
+
+    /* Exactly SPEC's draws for a source the caller gave: one, only when the
+     * step installs a new time unit, and only once the rule is known good. */
+    if (rc != MINTID_OK)
+        return rc;
+    draws = mintid_counter_draws(*last, *last_generation, now, generation);
+    if (draws) {
+        rc = mintid_draw_random(rnd, ctx, drawn, rule->draw_len, rule->kind, err);
+        if (rc != MINTID_OK)
+            return rc;
+    }
+    return mintid_counter_commit(rule, last, counter, last_generation, now, generation,
+                                 draws ? drawn : NULL, err);
+}
+
+int mintid_monotonic_draws(const mintid_monotonic *st, int64_t now_ms, uint32_t generation)
+{
+    return mintid_counter_draws(st->last_ms, st->generation, now_ms, generation);
+}
+
+int mintid_monotonic_step(mintid_monotonic *st, int64_t now_ms, uint32_t generation,
+                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
+                          const uint8_t *drawn, const char *kind,
+                          int64_t *ms, uint8_t counter[10], char *err)
+{
+    const mintid_counter_rule rule = { kind, "ms", bits, COUNTER_BYTES, draw_len, load };
+    int rc = check_rule(&rule, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_check_ms(now_ms, kind, err);
+    if (rc == MINTID_OK)
+        rc = mintid_counter_commit(&rule, &st->last_ms, st->counter, &st->generation, now_ms, generation,
+                                   drawn, err);
+    if (rc != MINTID_OK)
+        return rc;
+    *ms = st->last_ms;
+    memcpy(counter, st->counter, COUNTER_BYTES);
     return MINTID_OK;
 }
 
@@ -100,14 +155,28 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
                           int64_t *ms, uint8_t counter[10], char *err)
 {
     const mintid_counter_rule rule = { kind, "ms", bits, COUNTER_BYTES, draw_len, load };
-    int rc = mintid_check_ms(now_ms, kind, err);
+    int rc = check_rule(&rule, err);
 
-    if (rc != MINTID_OK)
-        return rc;
-    rc = mintid_counter_step(&rule, &st->last_ms, st->counter, &st->generation, now_ms, rnd, ctx, err);
+    if (rc == MINTID_OK)
+        rc = mintid_check_ms(now_ms, kind, err);
+    if (rc == MINTID_OK)
+        rc = mintid_counter_step(&rule, &st->last_ms, st->counter, &st->generation, now_ms, rnd, ctx, err);
     if (rc != MINTID_OK)
         return rc;
     *ms = st->last_ms;
     memcpy(counter, st->counter, COUNTER_BYTES);
     return MINTID_OK;
+}
+
+int mintid_monotonic_kind_next(mintid_monotonic *st, const mintid_monotonic_kind *k, int64_t now_ms,
+                               mintid_random_fn rnd, void *ctx, uint8_t *out, char *err)
+{
+    uint8_t counter[COUNTER_BYTES];
+    int64_t ms;
+    int rc = mintid_monotonic_next(st, now_ms, k->bits, k->draw_len, k->load, rnd, ctx, k->name,
+                                   &ms, counter, err);
+
+    if (rc == MINTID_OK)
+        k->store(ms, counter, out);
+    return rc;
 }
