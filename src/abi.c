@@ -38,6 +38,39 @@ int mintid_uuid4_text(char out[36], char *err)
     return text_of(mintid_default_uuid4(id, err), id, mintid_uuid_encode, out);
 }
 
+int mintid_uuid1_text(char out[36], char *err)
+{
+    uint8_t id[16];
+
+    return text_of(mintid_default_uuid1(id, err), id, mintid_uuid_encode, out);
+}
+
+int mintid_uuid6_text(char out[36], char *err)
+{
+    uint8_t id[16];
+
+    return text_of(mintid_default_uuid6(id, err), id, mintid_uuid_encode, out);
+}
+
+int mintid_ksuid_text(char out[27], char *err)
+{
+    uint8_t id[MINTID_KSUID_BYTES];
+
+    return text_of(mintid_default_ksuid(id, err), id, mintid_ksuid_encode, out);
+}
+
+/* The prefix is checked before the default generator steps, so a bad one
+ * takes no UUIDv7 from it. */
+int mintid_typeid_text(const char *prefix, size_t prefix_len, char out[90], char *err)
+{
+    uint8_t id[16];
+    int rc = mintid_typeid_check_prefix(prefix, prefix_len, MINTID_EARG, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_default_uuid7(id, err);
+    return rc == MINTID_OK ? mintid_typeid_encode(prefix, prefix_len, id, out, err) : rc;
+}
+
 /* The pool's ctx is the err buffer, so an OS failure keeps its reason. */
 int mintid_nanoid_text(const mintid_nanoid_spec *s, char *out, char *err)
 {

@@ -443,6 +443,9 @@ MINTID_INTERNAL int  mintid_nanoid_generate(const mintid_nanoid_state *s, mintid
 MINTID_INTERNAL int mintid_default_ulid(uint8_t out[16], char *err);
 MINTID_INTERNAL int mintid_default_uuid7(uint8_t out[16], char *err);
 MINTID_INTERNAL int mintid_default_uuid4(uint8_t out[16], char *err);
+MINTID_INTERNAL int mintid_default_uuid1(uint8_t *out, char *err); /* 16 bytes */
+MINTID_INTERNAL int mintid_default_uuid6(uint8_t *out, char *err); /* 16 bytes */
+MINTID_INTERNAL int mintid_default_ksuid(uint8_t *out, char *err); /* 20 bytes */
 
 /* Big-endian stores and loads by shifts, so byte order never depends on the host. */
 static inline void mintid_store_be48(uint8_t *p, uint64_t v)
