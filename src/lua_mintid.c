@@ -110,7 +110,12 @@ static inline const uint8_t *check_key(lua_State *L, int arg, char buf[KEY_NUMBE
     return check_number_key(L, arg, buf, len);
 }
 
-/* ---- values: 16 bytes in a userdata ------------------------------------ */
+/* ---- values: the ID's bytes in a userdata ------------------------------- */
+
+/* Room for any value's bytes: a TypeID's (typeid_value). */
+#define VALUE_MAX_SIZE 80
+/* Room for any ID's text: a TypeID's. */
+#define TEXT_MAX_LEN MINTID_TYPEID_MAX_TEXT_LEN
 
 typedef struct {
     const char *tname;  /* metatable name */
@@ -118,36 +123,74 @@ typedef struct {
     size_t text_len;
     void (*encode)(const uint8_t *id, char *out);
     int (*decode)(const char *text, size_t len, uint8_t *out, char *err);
+    size_t size;        /* bytes of the userdata, compared by __eq */
+    size_t bytes_len;   /* what :bytes() returns: the first bytes_len */
+    /* Text of a length of its own (TypeID; else NULL: encode, text_len);
+     * such values are ordered by their text. */
+    size_t (*text)(const uint8_t *v, char out[TEXT_MAX_LEN]);
 } value_kind;
 
 static const value_kind ulid_kind = {
-    "mintid.ULID", "ULID", MINTID_ULID_TEXT_LEN, mintid_ulid_encode, mintid_ulid_decode
+    "mintid.ULID", "ULID", MINTID_ULID_TEXT_LEN, mintid_ulid_encode, mintid_ulid_decode, 16, 16, NULL
 };
 static const value_kind uuid_kind = {
-    "mintid.UUID", "UUID", MINTID_UUID_TEXT_LEN, mintid_uuid_encode, mintid_uuid_decode
+    "mintid.UUID", "UUID", MINTID_UUID_TEXT_LEN, mintid_uuid_encode, mintid_uuid_decode, 16, 16, NULL
 };
 static const value_kind relative_kind = {
     "mintid.RelativeID", "relative ID", MINTID_RELATIVE_TEXT_LEN, mintid_relative_encode,
-    mintid_relative_decode
+    mintid_relative_decode, 16, 16, NULL
+};
+static const value_kind ksuid_kind = {
+    "mintid.KSUID", "KSUID", MINTID_KSUID_TEXT_LEN, mintid_ksuid_encode, mintid_ksuid_decode,
+    MINTID_KSUID_BYTES, MINTID_KSUID_BYTES, NULL
+};
+
+/* A TypeID value: the UUID first (so :bytes() is its 16 bytes), then the
+ * prefix, zero-padded so that __eq compares the whole userdata. */
+typedef struct {
+    uint8_t id[16];
+    uint8_t prefix_len;
+    char prefix[MINTID_TYPEID_MAX_PREFIX];
+} typeid_value;
+typedef char typeid_value_fits[sizeof(typeid_value) <= VALUE_MAX_SIZE ? 1 : -1];
+
+static size_t typeid_text(const uint8_t *v, char out[TEXT_MAX_LEN])
+{
+    const typeid_value *t = (const typeid_value *)(const void *)v;
+
+    /* The prefix was checked when the value was made. */
+    return (size_t)mintid_typeid_encode(t->prefix, t->prefix_len, t->id, out, NULL);
+}
+
+static const value_kind typeid_kind = {
+    "mintid.TypeID", "TypeID", 0, NULL, NULL, sizeof(typeid_value), 16, typeid_text
 };
 
 /* How an ID leaves C: as text or as a value object (push_text, push_value). */
-typedef void (*push_id_fn)(lua_State *L, const uint8_t id[16], const value_kind *k);
+typedef void (*push_id_fn)(lua_State *L, const uint8_t *id, const value_kind *k);
 
-static void push_value(lua_State *L, const uint8_t id[16], const value_kind *k)
+static void push_value(lua_State *L, const uint8_t *id, const value_kind *k)
 {
-    uint8_t *p = (uint8_t *)compat_newuserdatauv(L, 16, 0);
+    uint8_t *p = (uint8_t *)compat_newuserdatauv(L, k->size, 0);
 
-    memcpy(p, id, 16);
+    memcpy(p, id, k->size);
     luaL_setmetatable(L, k->tname);
 }
 
-static inline void push_text(lua_State *L, const uint8_t id[16], const value_kind *k)
+static size_t value_text(const uint8_t *id, const value_kind *k, char out[TEXT_MAX_LEN])
 {
-    char text[MINTID_UUID_TEXT_LEN]; /* the longest form */
+    if (k->text != NULL)
+        return k->text(id, out);
+    k->encode(id, out);
+    return k->text_len;
+}
 
-    k->encode(id, text);
-    lua_pushlstring(L, text, k->text_len);
+static inline void push_text(lua_State *L, const uint8_t *id, const value_kind *k)
+{
+    char text[TEXT_MAX_LEN];
+    size_t len = value_text(id, k, text);
+
+    lua_pushlstring(L, text, len);
 }
 
 static const uint8_t *check_value(lua_State *L, int idx, const value_kind *k)
@@ -176,7 +219,7 @@ static int value_eq(lua_State *L)
     const uint8_t *a = (const uint8_t *)luaL_testudata(L, 1, tname);
     const uint8_t *b = (const uint8_t *)luaL_testudata(L, 2, tname);
 
-    lua_pushboolean(L, a != NULL && b != NULL && memcmp(a, b, 16) == 0);
+    lua_pushboolean(L, a != NULL && b != NULL && memcmp(a, b, upvalue_value_kind(L)->size) == 0);
     return 1;
 }
 
@@ -187,7 +230,18 @@ static int value_compare(lua_State *L, int or_equal)
     /* Apart, so that argument 1 is checked (and blamed) first. */
     const uint8_t *a = check_value(L, 1, k);
     const uint8_t *b = check_value(L, 2, k);
-    int c = memcmp(a, b, 16);
+    int c;
+
+    if (k->text != NULL) {
+        char ta[TEXT_MAX_LEN], tb[TEXT_MAX_LEN];
+        size_t la = k->text(a, ta), lb = k->text(b, tb);
+
+        c = memcmp(ta, tb, la < lb ? la : lb);
+        if (c == 0)
+            c = la < lb ? -1 : la > lb;
+    } else {
+        c = memcmp(a, b, k->size);
+    }
 
     lua_pushboolean(L, or_equal ? c <= 0 : c < 0);
     return 1;
@@ -198,7 +252,9 @@ static int value_le(lua_State *L) { return value_compare(L, 1); }
 
 static int value_bytes(lua_State *L)
 {
-    lua_pushlstring(L, (const char *)check_value(L, 1, upvalue_value_kind(L)), 16);
+    const value_kind *k = upvalue_value_kind(L);
+
+    lua_pushlstring(L, (const char *)check_value(L, 1, k), k->bytes_len);
     return 1;
 }
 
@@ -218,17 +274,58 @@ static int ulid_time(lua_State *L)
     return 1;
 }
 
-/* SPEC: the timestamp is only defined for version 7. */
-static int uuid_time(lua_State *L)
+/* SPEC: the timestamp is defined for versions 1, 6 and 7. */
+static int push_uuid_time(lua_State *L, const uint8_t *id)
 {
-    const uint8_t *id = check_value(L, 1, &uuid_kind);
+    int64_t ms;
 
-    if (mintid_uuid_version(id) == 7)
-        compat_pushint64(L, mintid_ulid_time(id));
+    if (mintid_uuid_unix_ms(id, &ms))
+        compat_pushint64(L, ms);
     else
         lua_pushnil(L);
     return 1;
 }
+
+static int uuid_time(lua_State *L) { return push_uuid_time(L, check_value(L, 1, &uuid_kind)); }
+
+static int uuid_variant(lua_State *L)
+{
+    lua_pushstring(L, mintid_uuid_variant_name(mintid_uuid_variant(check_value(L, 1, &uuid_kind))));
+    return 1;
+}
+
+static int ksuid_payload(lua_State *L)
+{
+    lua_pushlstring(L, (const char *)check_value(L, 1, &ksuid_kind) + 4, 16);
+    return 1;
+}
+
+static int ksuid_time(lua_State *L)
+{
+    compat_pushint64(L, mintid_ksuid_time(check_value(L, 1, &ksuid_kind)) * 1000);
+    return 1;
+}
+
+static const typeid_value *check_typeid(lua_State *L)
+{
+    return (const typeid_value *)(const void *)check_value(L, 1, &typeid_kind);
+}
+
+static int typeid_prefix(lua_State *L)
+{
+    const typeid_value *t = check_typeid(L);
+
+    lua_pushlstring(L, t->prefix, t->prefix_len);
+    return 1;
+}
+
+static int typeid_uuid(lua_State *L)
+{
+    push_value(L, check_typeid(L)->id, &uuid_kind);
+    return 1;
+}
+
+static int typeid_time(lua_State *L) { return push_uuid_time(L, check_typeid(L)->id); }
 
 static int uuid_version(lua_State *L)
 {
@@ -309,6 +406,8 @@ typedef struct {
         mintid_relative_gen relative;
         mintid_snowflake_gen snowflake;
         mintid_nanoid_spec nanoid;
+        mintid_uuid_time_gen uuid_time;
+        mintid_ksuid_gen ksuid;
     } g;
 } gen_layout;
 
@@ -320,6 +419,11 @@ static inline mintid_uuid7_gen *uuid7_of(gen_ud *u) { return (mintid_uuid7_gen *
 static inline mintid_relative_gen *relative_of(gen_ud *u) { return (mintid_relative_gen *)gen_state(u); }
 static inline mintid_snowflake_gen *snowflake_of(gen_ud *u) { return (mintid_snowflake_gen *)gen_state(u); }
 static inline mintid_nanoid_spec *nanoid_of(gen_ud *u) { return (mintid_nanoid_spec *)gen_state(u); }
+static inline mintid_uuid_time_state *uuid_time_of(gen_ud *u)
+{
+    return mintid_uuid_time_state_of((mintid_uuid_time_gen *)gen_state(u));
+}
+static inline mintid_ksuid_gen *ksuid_of(gen_ud *u) { return (mintid_ksuid_gen *)gen_state(u); }
 
 /* The inputs of one core call of a generator of 16-byte IDs. */
 typedef struct {
@@ -340,51 +444,92 @@ typedef struct {
     int uses_random;
     void (*init)(gen_ud *u);  /* NULL: the constructor fills the state */
     void (*wipe)(gen_ud *u);  /* secret-equivalent state, erased on __gc */
-    /* Generators of 16-byte IDs (:next and :next_value) only: */
+    /* Generators of IDs of fixed size (:next and :next_value) only: */
     const value_kind *value;
     int takes_key;            /* :next(key) */
-    int (*make)(gen_ud *u, const id_args *a, uint8_t out[16], char *err);
-    /* The state `make` moves on (NULL: none), put back while the ID is
-     * pushed, which may raise "not enough memory". */
-    mintid_monotonic *(*state)(gen_ud *u);
+    int (*make)(gen_ud *u, const id_args *a, uint8_t *out, char *err);
+    /* The state `make` moves on (NULL: none) and its size, put back while
+     * the ID is pushed, which may raise "not enough memory". */
+    void *(*state)(gen_ud *u);
+    size_t state_bytes;
 } gen_kind;
 
 static void init_ulid(gen_ud *u) { mintid_ulid_gen_init(ulid_of(u)); }
 static void init_uuid7(gen_ud *u) { mintid_uuid7_gen_init(uuid7_of(u)); }
 static void wipe_relative(gen_ud *u) { mintid_relative_gen_wipe(relative_of(u)); }
-static mintid_monotonic *state_ulid(gen_ud *u) { return &mintid_ulid_state_of(ulid_of(u))->st; }
-static mintid_monotonic *state_uuid7(gen_ud *u) { return &mintid_uuid7_state_of(uuid7_of(u))->st; }
-static mintid_monotonic *state_relative(gen_ud *u) { return &mintid_relative_state_of(relative_of(u))->st; }
+static void *state_ulid(gen_ud *u) { return &mintid_ulid_state_of(ulid_of(u))->st; }
+static void *state_uuid7(gen_ud *u) { return &mintid_uuid7_state_of(uuid7_of(u))->st; }
+static void *state_relative(gen_ud *u) { return &mintid_relative_state_of(relative_of(u))->st; }
+static void *state_uuid_time(gen_ud *u) { return uuid_time_of(u); }
+static void *state_ksuid(gen_ud *u) { return mintid_ksuid_state_of(ksuid_of(u)); }
+static void init_ksuid(gen_ud *u) { mintid_ksuid_gen_init(ksuid_of(u)); }
 
-static int make_ulid(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+static int make_ulid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
     return mintid_ulid_gen_next(mintid_ulid_state_of(ulid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
 }
 
-static int make_uuid7(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+static int make_uuid7(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
     return mintid_uuid7_gen_next(mintid_uuid7_state_of(uuid7_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
 }
 
-static int make_uuid4(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+static int make_uuid4(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
     (void)u;
     return mintid_uuid4_make(a->rnd, a->ctx, out, err);
 }
 
-static int make_relative(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+static int make_relative(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
     return mintid_relative_gen_next(mintid_relative_state_of(relative_of(u)), a->now_ms, a->key, a->key_len,
                                     a->rnd, a->ctx, out, err);
 }
 
+/* A clock option gives ms; the OS clock is read here in 100 ns. */
+static int make_uuid_time(gen_ud *u, const id_args *a, uint8_t *out, char *err)
+{
+    int64_t now;
+    int rc;
+
+    if (u->h.has_clock)
+        return mintid_uuid_time_gen_next_ms(uuid_time_of(u), a->now_ms, a->rnd, a->ctx, out, err);
+    rc = mintid_os_clock_100ns(&now, err);
+    if (rc != MINTID_OK)
+        return rc;
+    return mintid_uuid_time_gen_next_100ns(uuid_time_of(u), now, a->rnd, a->ctx, out, err);
+}
+
+static int make_ksuid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
+{
+    return mintid_ksuid_gen_next(mintid_ksuid_state_of(ksuid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
+}
+
 static const gen_kind ulid_gen_kind = {
     .tname = "mintid.ULIDGenerator", .state_size = sizeof(mintid_ulid_gen), .uses_clock = 1, .uses_random = 1, .init = init_ulid,
-    .value = &ulid_kind, .make = make_ulid, .state = state_ulid
+    .value = &ulid_kind, .make = make_ulid, .state = state_ulid, .state_bytes = sizeof(mintid_monotonic)
 };
 static const gen_kind uuid7_gen_kind = {
     .tname = "mintid.UUID7Generator", .state_size = sizeof(mintid_uuid7_gen), .uses_clock = 1, .uses_random = 1, .init = init_uuid7,
-    .value = &uuid_kind, .make = make_uuid7, .state = state_uuid7
+    .value = &uuid_kind, .make = make_uuid7, .state = state_uuid7, .state_bytes = sizeof(mintid_monotonic)
+};
+/* The constructor fills the state (a draw of node and clock_seq). */
+static const gen_kind uuid1_gen_kind = {
+    .tname = "mintid.UUID1Generator", .state_size = sizeof(mintid_uuid_time_gen), .uses_clock = 1, .uses_random = 1,
+    .value = &uuid_kind, .make = make_uuid_time, .state = state_uuid_time, .state_bytes = sizeof(mintid_uuid_time_state)
+};
+static const gen_kind uuid6_gen_kind = {
+    .tname = "mintid.UUID6Generator", .state_size = sizeof(mintid_uuid_time_gen), .uses_clock = 1, .uses_random = 1,
+    .value = &uuid_kind, .make = make_uuid_time, .state = state_uuid_time, .state_bytes = sizeof(mintid_uuid_time_state)
+};
+static const gen_kind ksuid_gen_kind = {
+    .tname = "mintid.KSUIDGenerator", .state_size = sizeof(mintid_ksuid_gen), .uses_clock = 1, .uses_random = 1, .init = init_ksuid,
+    .value = &ksuid_kind, .make = make_ksuid, .state = state_ksuid, .state_bytes = sizeof(mintid_ksuid_state)
+};
+/* TypeIDs: a UUIDv7 state; :next(prefix) is its own (typeid_gen_next). */
+static const gen_kind typeid_gen_kind = {
+    .tname = "mintid.TypeIDGenerator", .state_size = sizeof(mintid_uuid7_gen), .uses_clock = 1, .uses_random = 1,
+    .init = init_uuid7, .state = state_uuid7, .state_bytes = sizeof(mintid_monotonic)
 };
 static const gen_kind uuid4_gen_kind = {
     .tname = "mintid.UUID4Generator", .uses_random = 1,
@@ -393,7 +538,8 @@ static const gen_kind uuid4_gen_kind = {
 static const gen_kind relative_gen_kind = {
     .tname = "mintid.RelativeGenerator", .state_size = sizeof(mintid_relative_gen),
     .uses_clock = 1, .uses_random = 1, .wipe = wipe_relative,
-    .value = &relative_kind, .takes_key = 1, .make = make_relative, .state = state_relative
+    .value = &relative_kind, .takes_key = 1, .make = make_relative, .state = state_relative,
+    .state_bytes = sizeof(mintid_monotonic)
 };
 /* Snowflakes draw no randomness. */
 static const gen_kind snowflake_gen_kind = {
@@ -843,12 +989,64 @@ static int m_nanoid_generator(lua_State *L)
     return 1;
 }
 
+/*
+ * uuid1_generator, uuid6_generator: node (6 bytes) and clock_seq
+ * (0..16383), each random when not given, drawn here from the random
+ * option (under lua_pcall, as every call of it) or the pool.
+ */
+static int new_uuid_time_gen(lua_State *L, const gen_kind *k, unsigned version)
+{
+    static const char *const known[] = { "clock", "random", "node", "clock_seq", NULL };
+    gen_ud *u;
+    size_t node_len = 0;
+    const char *node = NULL;
+    int64_t clock_seq;
+    random_ctx c;
+    mintid_random_fn fn = mintid_random_pool;
+    void *ctx;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    gen_options(L, known);
+    if (!lua_isnil(L, 4))
+        node = opt_string(L, 4, "node", "", &node_len);
+    clock_seq = opt_int64(L, 5, "clock_seq", -1);
+    if (!lua_isnil(L, 5) && clock_seq < 0)
+        return opt_error(L, "0..16383", "clock_seq", describe_non_integer(L, 5));
+    u = gen_new(L, k);
+    c.L = L;
+    c.fn = lua_isnil(L, 3) ? 0 : 3;
+    c.raised = 0;
+    c.h = &u->h;
+    c.tname = k->tname;
+    ctx = err;
+    if (c.fn != 0) {
+        fn = random_from_lua;
+        ctx = &c;
+    }
+    err[0] = '\0';
+    rc = mintid_uuid_time_state_init(uuid_time_of(u), version, (const uint8_t *)node, node_len, clock_seq,
+                                     fn, ctx, err);
+    if (c.raised)
+        lua_error(L);
+    if (rc == MINTID_EARG)
+        return luaL_argerror(L, 1, err);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    return 1;
+}
+
+static int m_uuid1_generator(lua_State *L) { return new_uuid_time_gen(L, &uuid1_gen_kind, 1); }
+static int m_uuid6_generator(lua_State *L) { return new_uuid_time_gen(L, &uuid6_gen_kind, 6); }
+static int m_ksuid_generator(lua_State *L) { return new_hooks_only_gen(L, &ksuid_gen_kind); }
+static int m_typeid_generator(lua_State *L) { return new_hooks_only_gen(L, &typeid_gen_kind); }
+
 /* ---- making IDs (the hot path) ------------------------------------------- */
 
 /* mintid.ulid(), uuid7(), uuid4(): text from a process-wide generator. */
-static inline int push_default_id(lua_State *L, int (*make)(uint8_t out[16], char *err), const value_kind *k)
+static inline int push_default_id(lua_State *L, int (*make)(uint8_t *out, char *err), const value_kind *k)
 {
-    uint8_t id[16];
+    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
     char err[MINTID_ERRMSG_SIZE];
     int rc;
 
@@ -863,6 +1061,37 @@ static inline int push_default_id(lua_State *L, int (*make)(uint8_t out[16], cha
 static int m_ulid(lua_State *L) { return push_default_id(L, mintid_default_ulid, &ulid_kind); }
 static int m_uuid7(lua_State *L) { return push_default_id(L, mintid_default_uuid7, &uuid_kind); }
 static int m_uuid4(lua_State *L) { return push_default_id(L, mintid_default_uuid4, &uuid_kind); }
+static int m_uuid1(lua_State *L) { return push_default_id(L, mintid_default_uuid1, &uuid_kind); }
+static int m_uuid6(lua_State *L) { return push_default_id(L, mintid_default_uuid6, &uuid_kind); }
+static int m_ksuid(lua_State *L) { return push_default_id(L, mintid_default_ksuid, &ksuid_kind); }
+
+/* A TypeID prefix at arg: a string the TypeID rules accept, else raised. */
+static const char *check_typeid_prefix(lua_State *L, int arg, size_t *len)
+{
+    const char *prefix = check_text(L, arg, len);
+    char err[MINTID_ERRMSG_SIZE];
+
+    err[0] = '\0';
+    if (mintid_typeid_check_prefix(prefix, *len, MINTID_EARG, err) != MINTID_OK)
+        luaL_argerror(L, arg, err);
+    return prefix;
+}
+
+/* mintid.typeid(prefix): over the default UUIDv7 generator. */
+static int m_typeid(lua_State *L)
+{
+    size_t len;
+    const char *prefix = check_typeid_prefix(L, 1, &len);
+    char out[MINTID_TYPEID_MAX_TEXT_LEN], err[MINTID_ERRMSG_SIZE];
+    int n;
+
+    err[0] = '\0';
+    n = mintid_typeid_text(prefix, len, out, err);
+    if (n < 0)
+        return fail(L, n, err);
+    lua_pushlstring(L, out, (size_t)n);
+    return 1;
+}
 
 /* One attempt at a generator's ID: it moves the state from *saved (which
  * an attempt that runs Lua code first updates) and keeps the ID in arg. */
@@ -881,7 +1110,8 @@ typedef void (*push_made_fn)(lua_State *L, void *arg);
 static int push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, size_t size,
                           attempt_fn attempt, push_made_fn push, void *arg)
 {
-    union { mintid_monotonic m; uint64_t snowflake; } saved, made; /* room for any such state */
+    /* room for any such state */
+    union { mintid_monotonic m; uint64_t snowflake; mintid_uuid_time_state t; mintid_ksuid_state k; } saved, made;
     char err[MINTID_ERRMSG_SIZE];
     int rc;
 
@@ -913,7 +1143,7 @@ typedef struct {
     const gen_kind *k;
     gen_ud *u;
     id_args a;
-    uint8_t id[16];
+    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
     push_id_fn push;
 } id_call;
 
@@ -952,8 +1182,8 @@ static inline int id_gen_push_next(lua_State *L, push_id_fn push)
     if (c.k->takes_key)
         c.a.key = check_key(L, 2, keybuf, &c.a.key_len);
     c.a.now_ms = c.k->uses_clock ? gen_now(L, c.k, c.u) : 0;
-    return push_committed(L, c.k, c.u, c.k->state != NULL ? (void *)c.k->state(c.u) : NULL,
-                          sizeof(mintid_monotonic), id_attempt, id_push, &c);
+    return push_committed(L, c.k, c.u, c.k->state != NULL ? c.k->state(c.u) : NULL,
+                          c.k->state_bytes, id_attempt, id_push, &c);
 }
 
 static int id_gen_next(lua_State *L) { return id_gen_push_next(L, push_text); }
@@ -984,6 +1214,49 @@ static int relative_gen_tag(lua_State *L)
 {
     lua_pushinteger(L, (lua_Integer)relative_gen_key_tag(L));
     return 1;
+}
+
+/* g:next(prefix) of a TypeID generator. */
+typedef struct {
+    gen_ud *u;
+    int64_t now_ms;
+    const char *prefix;
+    size_t prefix_len;
+    char out[MINTID_TYPEID_MAX_TEXT_LEN];
+    int len;
+} typeid_call;
+
+static int typeid_attempt(lua_State *L, void *arg, void *saved, char *err)
+{
+    typeid_call *c = (typeid_call *)arg;
+    random_ctx r;
+    mintid_random_fn fn;
+    void *ctx;
+
+    (void)saved;
+    random_begin(L, &typeid_gen_kind, c->u, &r, &fn, &ctx, err);
+    c->len = mintid_typeid_gen_next(mintid_uuid7_state_of(uuid7_of(c->u)), c->prefix, c->prefix_len,
+                                    c->now_ms, fn, ctx, c->out, err);
+    random_end(L, c->u, &r);
+    return c->len < 0 ? c->len : MINTID_OK;
+}
+
+static void typeid_push(lua_State *L, void *arg)
+{
+    typeid_call *c = (typeid_call *)arg;
+
+    lua_pushlstring(L, c->out, (size_t)c->len);
+}
+
+static int typeid_gen_next(lua_State *L)
+{
+    typeid_call c;
+
+    c.u = check_gen(L, &typeid_gen_kind);
+    c.prefix = check_typeid_prefix(L, 2, &c.prefix_len);
+    c.now_ms = gen_now(L, &typeid_gen_kind, c.u);
+    return push_committed(L, &typeid_gen_kind, c.u, state_uuid7(c.u), sizeof(mintid_monotonic),
+                          typeid_attempt, typeid_push, &c);
 }
 
 /* The clock option as the core's clock (a mintid_clock_fn): the Lua clock
@@ -1200,7 +1473,7 @@ static int reparse(lua_State *L, const value_kind *from, const value_kind *to, p
 {
     size_t len;
     const char *text = check_text(L, 1, &len);
-    uint8_t id[16];
+    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
     char err[MINTID_ERRMSG_SIZE];
     int rc;
 
@@ -1217,6 +1490,7 @@ static int m_parse_uuid(lua_State *L) { return reparse(L, &uuid_kind, &uuid_kind
 static int m_parse_relative(lua_State *L) { return reparse(L, &relative_kind, &relative_kind, push_value); }
 static int m_ulid_to_uuid(lua_State *L) { return reparse(L, &ulid_kind, &uuid_kind, push_text); }
 static int m_uuid_to_ulid(lua_State *L) { return reparse(L, &uuid_kind, &ulid_kind, push_text); }
+static int m_parse_ksuid(lua_State *L) { return reparse(L, &ksuid_kind, &ksuid_kind, push_value); }
 
 /* parse_snowflake(id [, epoch]) -> timestamp, machine_id, sequence */
 static int m_parse_snowflake(lua_State *L)
@@ -1305,8 +1579,8 @@ static int from_bytes(lua_State *L, const value_kind *k)
     const char *b = check_text(L, 1, &len);
     char err[MINTID_ERRMSG_SIZE];
 
-    if (len != 16) {
-        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want 16", k->name, len);
+    if (len != k->size) {
+        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want %zu", k->name, len, k->size);
         return fail_msg(L, err);
     }
     push_value(L, (const uint8_t *)b, k);
@@ -1315,6 +1589,146 @@ static int from_bytes(lua_State *L, const value_kind *k)
 
 static int m_ulid_from_bytes(lua_State *L) { return from_bytes(L, &ulid_kind); }
 static int m_uuid_from_bytes(lua_State *L) { return from_bytes(L, &uuid_kind); }
+static int m_ksuid_from_bytes(lua_State *L) { return from_bytes(L, &ksuid_kind); }
+
+/* ksuid_from(unix_seconds, payload16) */
+static int m_ksuid_from(lua_State *L)
+{
+    int64_t seconds = compat_checkint64(L, 1);
+    size_t len;
+    const char *payload = check_text(L, 2, &len);
+    uint8_t id[MINTID_KSUID_BYTES];
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    if (len != 16) {
+        snprintf(err, sizeof err, "KSUID payload must be 16 bytes, got %zu", len);
+        return fail_msg(L, err);
+    }
+    err[0] = '\0';
+    rc = mintid_ksuid_from_parts(seconds, (const uint8_t *)payload, id, err);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    push_value(L, id, &ksuid_kind);
+    return 1;
+}
+
+/* The UUID at arg, text or value, into id: MINTID_OK, or the parser's
+ * status with err written (bad text is data); anything else raises. */
+static int check_uuid_arg(lua_State *L, int arg, uint8_t id[16], char *err)
+{
+    const uint8_t *v;
+
+    err[0] = '\0';
+    if (lua_type(L, arg) == LUA_TSTRING) {
+        size_t len;
+        const char *text = lua_tolstring(L, arg, &len);
+
+        return mintid_uuid_decode(text, len, id, err);
+    }
+    v = (const uint8_t *)luaL_testudata(L, arg, uuid_kind.tname);
+    if (v == NULL)
+        return luaL_argerror(L, arg, lua_pushfstring(L, "UUID text or value expected, got %s",
+                                                     luaL_typename(L, arg)));
+    memcpy(id, v, 16);
+    return MINTID_OK;
+}
+
+typedef void (*name_uuid_fn)(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
+
+/* uuid3, uuid5, uuid8_sha256(namespace, name) */
+static int name_uuid(lua_State *L, name_uuid_fn make)
+{
+    uint8_t ns[16], id[16];
+    char err[MINTID_ERRMSG_SIZE];
+    size_t len;
+    const char *name;
+    int rc = check_uuid_arg(L, 1, ns, err);
+
+    name = check_text(L, 2, &len);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    make(ns, (const uint8_t *)name, len, id);
+    push_text(L, id, &uuid_kind);
+    return 1;
+}
+
+static int m_uuid3(lua_State *L) { return name_uuid(L, mintid_uuid3); }
+static int m_uuid5(lua_State *L) { return name_uuid(L, mintid_uuid5); }
+static int m_uuid8_sha256(lua_State *L) { return name_uuid(L, mintid_uuid8_sha256); }
+
+static int m_uuid8(lua_State *L)
+{
+    size_t len;
+    const char *b = check_text(L, 1, &len);
+    uint8_t id[16];
+    char err[MINTID_ERRMSG_SIZE];
+
+    if (len != 16) {
+        snprintf(err, sizeof err, "invalid UUIDv8 bytes: length %zu, want 16", len);
+        return fail_msg(L, err);
+    }
+    mintid_uuid8((const uint8_t *)b, id);
+    push_text(L, id, &uuid_kind);
+    return 1;
+}
+
+/* uuid1_to_uuid6(text), uuid6_to_uuid1(text) */
+static int convert_uuid(lua_State *L, int (*convert)(const uint8_t in[16], uint8_t out[16], char *err))
+{
+    size_t len;
+    const char *text = check_text(L, 1, &len);
+    uint8_t in[16], out[16];
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    err[0] = '\0';
+    rc = mintid_uuid_decode(text, len, in, err);
+    if (rc == MINTID_OK)
+        rc = convert(in, out, err);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    push_text(L, out, &uuid_kind);
+    return 1;
+}
+
+static int m_uuid1_to_uuid6(lua_State *L) { return convert_uuid(L, mintid_uuid1_to_uuid6); }
+static int m_uuid6_to_uuid1(lua_State *L) { return convert_uuid(L, mintid_uuid6_to_uuid1); }
+
+static int m_parse_typeid(lua_State *L)
+{
+    size_t len, prefix_len = 0;
+    const char *text = check_text(L, 1, &len);
+    typeid_value v;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    memset(&v, 0, sizeof v);
+    err[0] = '\0';
+    rc = mintid_typeid_decode(text, len, &prefix_len, v.id, err);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    v.prefix_len = (uint8_t)prefix_len;
+    memcpy(v.prefix, text, prefix_len);
+    push_value(L, (const uint8_t *)&v, &typeid_kind);
+    return 1;
+}
+
+/* typeid_from(prefix, uuid): text */
+static int m_typeid_from(lua_State *L)
+{
+    size_t prefix_len;
+    const char *prefix = check_typeid_prefix(L, 1, &prefix_len);
+    uint8_t id[16];
+    char out[MINTID_TYPEID_MAX_TEXT_LEN], err[MINTID_ERRMSG_SIZE];
+    int rc = check_uuid_arg(L, 2, id, err);
+
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    rc = mintid_typeid_encode(prefix, prefix_len, id, out, err);
+    lua_pushlstring(L, out, (size_t)rc); /* the prefix was checked */
+    return 1;
+}
 
 /* relative_from(tag, ms, rand): the core checks all three ranges. */
 static int m_relative_from(lua_State *L)
@@ -1453,6 +1867,13 @@ static const luaL_Reg ulid_methods[] = {
 };
 static const luaL_Reg uuid_methods[] = {
     { "bytes", value_bytes }, { "time", uuid_time }, { "version", uuid_version }, { "ulid", uuid_ulid },
+    { "variant", uuid_variant }, { NULL, NULL }
+};
+static const luaL_Reg ksuid_methods[] = {
+    { "bytes", value_bytes }, { "time", ksuid_time }, { "payload", ksuid_payload }, { NULL, NULL }
+};
+static const luaL_Reg typeid_methods[] = {
+    { "bytes", value_bytes }, { "time", typeid_time }, { "prefix", typeid_prefix }, { "uuid", typeid_uuid },
     { NULL, NULL }
 };
 static const luaL_Reg relative_methods[] = {
@@ -1472,6 +1893,7 @@ static const luaL_Reg relative_gen_methods[] = {
 };
 static const luaL_Reg snowflake_gen_methods[] = { { "next", snowflake_gen_next }, { NULL, NULL } };
 static const luaL_Reg nanoid_gen_methods[] = { { "next", nanoid_gen_next }, { NULL, NULL } };
+static const luaL_Reg typeid_gen_methods[] = { { "next", typeid_gen_next }, { NULL, NULL } };
 
 /* A generator kind is one row: its constructor, kind and methods. */
 static const struct {
@@ -1486,6 +1908,10 @@ static const struct {
     { "relative_generator", m_relative_generator, &relative_gen_kind, relative_gen_methods },
     { "snowflake_generator", m_snowflake_generator, &snowflake_gen_kind, snowflake_gen_methods },
     { "nanoid_generator", m_nanoid_generator, &nanoid_gen_kind, nanoid_gen_methods },
+    { "uuid1_generator", m_uuid1_generator, &uuid1_gen_kind, id_gen_methods },
+    { "uuid6_generator", m_uuid6_generator, &uuid6_gen_kind, id_gen_methods },
+    { "ksuid_generator", m_ksuid_generator, &ksuid_gen_kind, id_gen_methods },
+    { "typeid_generator", m_typeid_generator, &typeid_gen_kind, typeid_gen_methods },
 };
 
 static const luaL_Reg module_funcs[] = {
@@ -1504,6 +1930,21 @@ static const luaL_Reg module_funcs[] = {
     { "ulid_to_uuid", m_ulid_to_uuid },
     { "uuid_to_ulid", m_uuid_to_ulid },
     { "relative_range", m_relative_range },
+    { "uuid1", m_uuid1 },
+    { "uuid6", m_uuid6 },
+    { "uuid3", m_uuid3 },
+    { "uuid5", m_uuid5 },
+    { "uuid8_sha256", m_uuid8_sha256 },
+    { "uuid8", m_uuid8 },
+    { "uuid1_to_uuid6", m_uuid1_to_uuid6 },
+    { "uuid6_to_uuid1", m_uuid6_to_uuid1 },
+    { "ksuid", m_ksuid },
+    { "parse_ksuid", m_parse_ksuid },
+    { "ksuid_from", m_ksuid_from },
+    { "ksuid_from_bytes", m_ksuid_from_bytes },
+    { "typeid", m_typeid },
+    { "parse_typeid", m_parse_typeid },
+    { "typeid_from", m_typeid_from },
     { NULL, NULL }
 };
 
@@ -1611,6 +2052,25 @@ static void create_ffi_table(lua_State *L, int module, int def)
     lua_setfield(L, module, "_ffi");
 }
 
+/* NAMESPACE_DNS, _URL, _OID, _X500 (RFC 9562 6.6), UUID_NIL, UUID_MAX. */
+static void push_uuid_constants(lua_State *L, int module)
+{
+    static const uint8_t nil[16] = { 0 };
+    static const uint8_t max[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    static const struct { const char *name; const uint8_t *id; } constants[] = {
+        { "NAMESPACE_DNS", mintid_uuid_namespace_dns }, { "NAMESPACE_URL", mintid_uuid_namespace_url },
+        { "NAMESPACE_OID", mintid_uuid_namespace_oid }, { "NAMESPACE_X500", mintid_uuid_namespace_x500 },
+        { "UUID_NIL", nil }, { "UUID_MAX", max },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof constants / sizeof constants[0]; i++) {
+        push_text(L, constants[i].id, &uuid_kind);
+        lua_setfield(L, module, constants[i].name);
+    }
+}
+
 MINTID_API int luaopen_mintid(lua_State *L)
 {
     mintid_nanoid_spec *def;
@@ -1620,6 +2080,8 @@ MINTID_API int luaopen_mintid(lua_State *L)
     create_value_meta(L, &ulid_kind, ulid_methods);
     create_value_meta(L, &uuid_kind, uuid_methods);
     create_value_meta(L, &relative_kind, relative_methods);
+    create_value_meta(L, &ksuid_kind, ksuid_methods);
+    create_value_meta(L, &typeid_kind, typeid_methods);
 
     luaL_newlib(L, module_funcs);
     module = lua_gettop(L);
@@ -1637,6 +2099,7 @@ MINTID_API int luaopen_mintid(lua_State *L)
 
     lua_pushliteral(L, MINTID_VERSION);
     lua_setfield(L, module, "_VERSION");
+    push_uuid_constants(L, module);
 
     compat_cdata_keep(L);
     return 1;
