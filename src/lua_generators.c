@@ -210,6 +210,7 @@ static const gen_kind *upvalue_gen_kind(lua_State *L)
 typedef struct {
     lua_State *L;
     int fn;     /* stack index of the random option, 0 for the pool */
+    int check;  /* stack index of random_check_result, with fn */
     int raised; /* an error object waits on the stack top */
     const gen_hooks *h;
     const char *tname; /* of the generator, for the message of a closed one */
@@ -296,9 +297,11 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
         c->raised = 1;
         return MINTID_ERANDOM;
     }
-    /* pushfstring may raise "not enough memory": pushed under a pcall of
-     * its own, as the option's call itself ran. */
-    lua_pushcfunction(L, random_check_result);
+    /* pushfstring may raise "not enough memory": run under a pcall of its
+     * own, as the option's call itself ran. It was pushed before the core
+     * call: a C function is an allocation before 5.2, whose error must not
+     * cross core frames (a Nano ID's buffer would leak). */
+    lua_pushvalue(L, c->check);
     lua_insert(L, -2);
     lua_pushinteger(L, (lua_Integer)n);
     if (lua_pcall(L, 2, 1, 0) != 0) {
@@ -336,10 +339,12 @@ static void random_begin(lua_State *L, const gen_kind *k, gen_ud *u, random_ctx 
     c->h = u != NULL ? &u->h : NULL;
     c->tname = k != NULL ? k->tname : NULL;
     if (hooked) {
-        /* Room for the function, its copy, n, the result and its check. */
-        luaL_checkstack(L, 5, "mintid random");
+        /* Room for the function, the check, their copies, n and the result. */
+        luaL_checkstack(L, 6, "mintid random");
         compat_getuservalue(L, GEN_ARG, UV_RANDOM);
         c->fn = lua_gettop(L);
+        lua_pushcfunction(L, random_check_result);
+        c->check = lua_gettop(L);
     }
     if (u != NULL)
         gen_ready(L, k, u);
@@ -360,7 +365,7 @@ static void random_end(lua_State *L, gen_ud *u, const random_ctx *c)
     u->h.busy = 0;
     if (c->raised)
         lua_error(L);
-    lua_pop(L, 1);
+    lua_pop(L, 2);
 }
 
 static int64_t os_now(lua_State *L)
@@ -660,9 +665,13 @@ static int new_uuid_time_gen(lua_State *L, const gen_kind *k, unsigned version)
     clock_seq = opt_int64(L, 5, "clock_seq", -1);
     if (!lua_isnil(L, 5) && clock_seq < 0)
         return opt_error(L, "0..16383", "clock_seq", mintid_lua_describe(L, 5));
+    c.fn = lua_isnil(L, 3) ? 0 : 3;
+    if (c.fn != 0) {
+        lua_pushcfunction(L, random_check_result);
+        c.check = lua_gettop(L);
+    }
     u = gen_new(L, k);
     c.L = L;
-    c.fn = lua_isnil(L, 3) ? 0 : 3;
     c.raised = 0;
     c.h = &u->h;
     c.tname = k->tname;
