@@ -1139,6 +1139,28 @@ static int compare_ids(const void *a, const void *b)
     return memcmp(a, b, 16);
 }
 
+/* The defaults of more formats as 16 bytes in their order: v1 as its v6
+ * (the same fields, time first); a KSUID's seconds and the low 96 bits of
+ * its payload, which within a second is a counter (its top 32 bits change
+ * only after 2^96 increments). */
+static int default_uuid1_as_v6(uint8_t out[16], char *err)
+{
+    uint8_t v1[16];
+    int rc = mintid_default_uuid1(v1, err);
+
+    return rc == MINTID_OK ? mintid_uuid1_to_uuid6(v1, out, err) : rc;
+}
+
+static int default_ksuid_key(uint8_t out[16], char *err)
+{
+    uint8_t id[MINTID_KSUID_BYTES];
+    int rc = mintid_default_ksuid(id, err);
+
+    memcpy(out, id, 4);
+    memcpy(out + 4, id + 8, 12);
+    return rc;
+}
+
 static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *err), int monotonic)
 {
     static uint8_t ids[THREADS * PER_THREAD][16];
@@ -1249,6 +1271,9 @@ int main(int argc, char **argv)
     check_threads("mintid_default_ulid", mintid_default_ulid, 1);
     check_threads("mintid_default_uuid7", mintid_default_uuid7, 1);
     check_threads("mintid_default_uuid4", mintid_default_uuid4, 0);
+    check_threads("mintid_default_uuid1", default_uuid1_as_v6, 1);
+    check_threads("mintid_default_uuid6", mintid_default_uuid6, 1);
+    check_threads("mintid_default_ksuid", default_ksuid_key, 1);
 #else
     printf("# no threads in this build: thread test skipped\n");
 #endif
