@@ -624,6 +624,34 @@ function M.assert_strictly_increasing(fn, count, pattern, label)
 end
 
 ---------------------------------------------------------------------------
+-- Processes.
+
+--- Runs fn() in a forked child (spec/native/testfork.c) and returns what it returned (a string) in
+-- the parent; a child that raised, or did not exit, fails the test. The
+-- child never returns into the test runner: it always _exits.
+function M.in_child(fn)
+    local testfork = require "testfork"
+    local path = os.tmpname()
+    local pid = testfork.fork()
+    if pid == 0 then
+        local ok, out = pcall(fn)
+        local f = io.open(path, "wb")
+        if f then
+            f:write(tostring(out))
+            f:close()
+        end
+        testfork.exit(ok and f and 0 or 1)
+    end
+    local status = testfork.wait(pid)
+    local f = assert(io.open(path, "rb"))
+    local out = f:read("*a")
+    f:close()
+    os.remove(path)
+    assert(status == 0, "the child failed: " .. out)
+    return out
+end
+
+---------------------------------------------------------------------------
 -- The command-line tool bin/mintid, run as a subprocess by the Lua running
 -- this suite (MINTID_LUA: another, e.g. s390x's under qemu), on the module
 -- the suite tests: LUA_PATH and LUA_CPATH are this process's package.path
