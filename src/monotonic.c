@@ -129,18 +129,20 @@ int mintid_monotonic_draws(const mintid_monotonic *st, int64_t now_ms, uint32_t 
     return mintid_counter_draws(st->last_ms, st->generation, now_ms, generation);
 }
 
-int mintid_monotonic_step(mintid_monotonic *st, int64_t now_ms, uint32_t generation,
-                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
-                          const uint8_t *drawn, const char *kind,
-                          int64_t *ms, uint8_t counter[10], char *err)
+/* The rule on st's ms counter: with the caller's draw (drawn, for a
+ * generation it read), or drawing from rnd here when draw_here. */
+static int ms_step(mintid_monotonic *st, const mintid_counter_rule *rule, int64_t now_ms, int draw_here,
+                   uint32_t generation, const uint8_t *drawn, mintid_random_fn rnd, void *ctx,
+                   int64_t *ms, uint8_t counter[10], char *err)
 {
-    const mintid_counter_rule rule = { kind, "ms", bits, COUNTER_BYTES, draw_len, load };
-    int rc = check_rule(&rule, err);
+    int rc = check_rule(rule, err);
 
     if (rc == MINTID_OK)
-        rc = mintid_check_ms(now_ms, kind, err);
-    if (rc == MINTID_OK)
-        rc = mintid_counter_commit(&rule, &st->last_ms, st->counter, &st->generation, now_ms, generation,
+        rc = mintid_check_ms(now_ms, rule->kind, err);
+    if (rc == MINTID_OK && draw_here)
+        rc = mintid_counter_step(rule, &st->last_ms, st->counter, &st->generation, now_ms, rnd, ctx, err);
+    else if (rc == MINTID_OK)
+        rc = mintid_counter_commit(rule, &st->last_ms, st->counter, &st->generation, now_ms, generation,
                                    drawn, err);
     if (rc != MINTID_OK)
         return rc;
@@ -149,23 +151,24 @@ int mintid_monotonic_step(mintid_monotonic *st, int64_t now_ms, uint32_t generat
     return MINTID_OK;
 }
 
+int mintid_monotonic_step(mintid_monotonic *st, int64_t now_ms, uint32_t generation,
+                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
+                          const uint8_t *drawn, const char *kind,
+                          int64_t *ms, uint8_t counter[10], char *err)
+{
+    const mintid_counter_rule rule = { kind, "ms", bits, COUNTER_BYTES, draw_len, load };
+
+    return ms_step(st, &rule, now_ms, 0, generation, drawn, NULL, NULL, ms, counter, err);
+}
+
 int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
                           unsigned bits, size_t draw_len, mintid_counter_load_fn load,
                           mintid_random_fn rnd, void *ctx, const char *kind,
                           int64_t *ms, uint8_t counter[10], char *err)
 {
     const mintid_counter_rule rule = { kind, "ms", bits, COUNTER_BYTES, draw_len, load };
-    int rc = check_rule(&rule, err);
 
-    if (rc == MINTID_OK)
-        rc = mintid_check_ms(now_ms, kind, err);
-    if (rc == MINTID_OK)
-        rc = mintid_counter_step(&rule, &st->last_ms, st->counter, &st->generation, now_ms, rnd, ctx, err);
-    if (rc != MINTID_OK)
-        return rc;
-    *ms = st->last_ms;
-    memcpy(counter, st->counter, COUNTER_BYTES);
-    return MINTID_OK;
+    return ms_step(st, &rule, now_ms, 1, 0, NULL, rnd, ctx, ms, counter, err);
 }
 
 int mintid_monotonic_kind_next(mintid_monotonic *st, const mintid_monotonic_kind *k, int64_t now_ms,
