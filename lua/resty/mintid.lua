@@ -283,7 +283,8 @@ end
 -- next through the FFI on the state of a `ctype`: text(st, key) writes the
 -- ID to buf and returns its length, or a status < 0. keyed: the first
 -- argument is a key, which only a string is through the FFI (the C module
--- converts and checks any other).
+-- converts and checks any other). A status EARG (a bad argument, refused
+-- before the state moved) goes to the C method, which raises naming it.
 local function ffi_next(ctype, text, keyed)
     local ptr = ffi_typeof(ctype .. " *")
     return function(mt, c)
@@ -317,8 +318,7 @@ kind("uuid7_generator", ffi_next("mintid_uuid7_gen", fixed(C.mintid_uuid7_gen_ne
 kind("uuid1_generator", ffi_next("mintid_uuid_time_gen", fixed(C.mintid_uuid_time_gen_next_text, UUID_LEN)))
 kind("uuid6_generator", ffi_next("mintid_uuid_time_gen", fixed(C.mintid_uuid_time_gen_next_text, UUID_LEN)))
 kind("ksuid_generator", ffi_next("mintid_ksuid_gen", fixed(C.mintid_ksuid_gen_next_text, KSUID_LEN)))
--- TypeIDs: g:next(prefix); a prefix the core refuses (EARG, the state
--- untouched) goes to the C method, which raises naming it.
+-- TypeIDs: g:next(prefix), the prefix a key that must be a string.
 do
     local next_text = C.mintid_typeid_gen_next_text
     kind("typeid_generator", ffi_next("mintid_uuid7_gen", function(st, prefix)
