@@ -6,7 +6,6 @@
 -- init_by_lua, used by the forked workers.
 local h = require "helper"
 local mintid = require(h.module_name)
-local testfork = require "testfork"
 
 -- Every process below mints in this frozen millisecond: a child that
 -- continued its parent's (last_ms, counter) would make exactly the IDs the

@@ -35,7 +35,8 @@ tap(#nano == 12 and nano:match("^[0-9a-f]+$") ~= nil and #mintid.nanoid() == 21,
 
 local v1, v6 = mintid.parse_uuid(mintid.uuid1()), mintid.parse_uuid(mintid.uuid6())
 tap(v1:version() == 1 and v6:version() == 6 and v6:time() >= v1:time()
-    and mintid.uuid6_to_uuid1(mintid.uuid1_to_uuid6(tostring(v1))) == tostring(v1), "UUIDv1, v6: minted, timed, converted")
+    and mintid.uuid6_to_uuid1(mintid.uuid1_to_uuid6(tostring(v1))) == tostring(v1),
+    "UUIDv1, v6: minted, timed, converted")
 tap(mintid.uuid5(mintid.NAMESPACE_DNS, "www.example.com") == "2ed6657d-e927-568b-95e1-2665a8aea6a2",
     "UUIDv5: the RFC 9562 example")
 local k = mintid.parse_ksuid(mintid.ksuid())
