@@ -768,11 +768,15 @@ static int push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, 
             return mintid_lua_fail(L, rc, err);
         if (st == NULL) {
             push(L, arg);
+            gen_check_open(L, k, u); /* a finalizer the push ran closed it */
             return 1;
         }
         memcpy(&made, st, size);
         memcpy(st, &saved, size);
         push(L, arg);
+        /* A finalizer the push ran may have closed the generator: it
+         * raises then, the state as it was, the ID never returned. */
+        gen_check_open(L, k, u);
         if (memcmp(st, &saved, size) == 0) {
             memcpy(st, &made, size);
             return 1;
@@ -851,6 +855,7 @@ static int relative_gen_prefix(lua_State *L)
 
     mintid_relative_prefix(relative_gen_key_tag(L), out);
     lua_pushlstring(L, out, sizeof out);
+    gen_check_open(L, &relative_gen_kind, (gen_ud *)lua_touserdata(L, GEN_ARG)); /* the push may run a finalizer */
     return 1;
 }
 
@@ -1033,6 +1038,8 @@ static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);
     lua_pushlstring(L, out, size);
+    if (u != NULL)
+        gen_check_open(L, k, u); /* the push may run a finalizer that closes it */
     return 1;
 }
 
