@@ -100,6 +100,27 @@ int main(void)
         check(rc == MINTID_OK && strspn(nano, hex) == 16, "Nano ID: 16 hex symbols", nano);
     }
 
+    {
+        static const uint8_t node[6] = { 1, 2, 3, 4, 5, 6 };
+        mintid_uuid_time_gen v6;
+        mintid_ksuid_gen kg;
+        mintid_uuid7_gen tg;
+
+        rc = mintid_uuid_time_gen_init(&v6, 6, node, sizeof node, 42, err);
+        if (rc == MINTID_OK)
+            rc = mintid_uuid_time_gen_next_text(&v6, uuid, err);
+        check(rc == MINTID_OK && memcmp(uuid + 19, "802a-010203040506", 17) == 0,
+              "UUIDv6: a generator with its own node and clock_seq", uuid);
+        mintid_ksuid_gen_init(&kg);
+        rc = mintid_ksuid_gen_next_text(&kg, ksuid, err);
+        check(rc == MINTID_OK, "KSUID: a generator of one's own", ksuid);
+        mintid_uuid7_gen_init(&tg);
+        len = mintid_typeid_gen_next_text(&tg, "post", 4, typeid, err);
+        if (len > 0)
+            typeid[len] = '\0';
+        check(len == 31 && memcmp(typeid, "post_", 5) == 0, "TypeID: on a UUIDv7 generator of one's own", typeid);
+    }
+
     /* Bad data: a negative code and a one-line message. */
     rc = mintid_ulid_decode("01ARZ3NDEKTSV4RRFFQ69G5FAU", 26, id, err);
     check(rc == MINTID_EPARSE && strcmp(err, "invalid ULID: bad character 'U' at 26") == 0,
