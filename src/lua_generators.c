@@ -209,8 +209,8 @@ static const gen_kind *upvalue_gen_kind(lua_State *L)
 
 typedef struct {
     lua_State *L;
-    int fn;     /* stack index of the random option, 0 for the pool */
-    int check;  /* stack index of random_check_result, with fn */
+    int fn;     /* stack index of the random option (random_check_result
+                 * above it), 0 for the pool */
     int raised; /* an error object waits on the stack top */
     const gen_hooks *h;
     const char *tname; /* of the generator, for the message of a closed one */
@@ -264,14 +264,17 @@ static gen_ud *check_gen(lua_State *L, const gen_kind *k)
 }
 
 /*
- * Under lua_pcall, as the option itself: raises unless the random option's
- * result (argument 1) is a string of n (argument 2) bytes, else returns it.
+ * Under lua_pcall, as the option itself, with the random option's result
+ * (argument 1), n (2) and the random_ctx (3): raises unless the result is
+ * a string of n bytes and the option left its generator open (a closed
+ * one must not publish an ID made from its wiped state), else returns it.
  * Checked here, next to the copy of the bytes, never in a wrapper of the
  * option: the debug library can replace a user value with anything.
  */
 static int random_check_result(lua_State *L)
 {
     size_t n = (size_t)lua_tointeger(L, 2), len;
+    const random_ctx *c = (const random_ctx *)lua_touserdata(L, 3);
     char want[24], got[24];
 
     mintid_lua_i64str(want, (int64_t)n);
@@ -280,6 +283,8 @@ static int random_check_result(lua_State *L)
     lua_tolstring(L, 1, &len);
     if (len != n)
         return luaL_error(L, "random(%s) returned %s bytes, want %s", want, mintid_lua_i64str(got, (int64_t)len), want);
+    if (c->h->closed)
+        return luaL_error(L, "attempt to use a closed %s", c->tname);
     lua_settop(L, 1);
     return 1;
 }
@@ -291,32 +296,24 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
 
     if (c->raised)
         return MINTID_ERANDOM;
+    /* Nothing here allocates outside a lua_pcall (a "not enough memory"
+     * would cross core frames): the checker was pushed with the option,
+     * and its messages are made under the pcall. */
     lua_pushvalue(L, c->fn);
     lua_pushinteger(L, (lua_Integer)n);
     if (lua_pcall(L, 1, 1, 0) != 0) {
         c->raised = 1;
         return MINTID_ERANDOM;
     }
-    /* pushfstring may raise "not enough memory": run under a pcall of its
-     * own, as the option's call itself ran. It was pushed before the core
-     * call: a C function is an allocation before 5.2, whose error must not
-     * cross core frames (a Nano ID's buffer would leak). */
-    lua_pushvalue(L, c->check);
+    lua_pushvalue(L, c->fn + 1);
     lua_insert(L, -2);
     lua_pushinteger(L, (lua_Integer)n);
-    if (lua_pcall(L, 2, 1, 0) != 0) {
+    lua_pushlightuserdata(L, c);
+    if (lua_pcall(L, 3, 1, 0) != 0) {
         c->raised = 1;
         return MINTID_ERANDOM;
     }
-    /* The function closed (and wiped) its own generator: the core call
-     * must not go on to publish an ID made from the wiped state. */
-    if (c->h->closed) {
-        lua_pop(L, 1);
-        lua_pushfstring(L, "attempt to use a closed %s", c->tname);
-        c->raised = 1;
-        return MINTID_ERANDOM;
-    }
-    memcpy(buf, lua_tostring(L, -1), n); /* length checked by random_check_result */
+    memcpy(buf, lua_tostring(L, -1), n); /* checked by random_check_result */
     lua_pop(L, 1);
     return MINTID_OK;
 }
@@ -339,12 +336,12 @@ static void random_begin(lua_State *L, const gen_kind *k, gen_ud *u, random_ctx 
     c->h = u != NULL ? &u->h : NULL;
     c->tname = k != NULL ? k->tname : NULL;
     if (hooked) {
-        /* Room for the function, the check, their copies, n and the result. */
+        /* Room for the option and its checker, the option's copy and n,
+         * then the checker's copy and its three arguments. */
         luaL_checkstack(L, 6, "mintid random");
         compat_getuservalue(L, GEN_ARG, UV_RANDOM);
         c->fn = lua_gettop(L);
         lua_pushcfunction(L, random_check_result);
-        c->check = lua_gettop(L);
     }
     if (u != NULL)
         gen_ready(L, k, u);
@@ -665,10 +662,12 @@ static int new_uuid_time_gen(lua_State *L, const gen_kind *k, unsigned version)
     clock_seq = opt_int64(L, 5, "clock_seq", -1);
     if (!lua_isnil(L, 5) && clock_seq < 0)
         return opt_error(L, "0..16383", "clock_seq", mintid_lua_describe(L, 5));
-    c.fn = lua_isnil(L, 3) ? 0 : 3;
-    if (c.fn != 0) {
+    /* The option and its checker on top, as random_begin leaves them. */
+    c.fn = 0;
+    if (!lua_isnil(L, 3)) {
+        lua_pushvalue(L, 3);
         lua_pushcfunction(L, random_check_result);
-        c.check = lua_gettop(L);
+        c.fn = lua_gettop(L) - 1;
     }
     u = gen_new(L, k);
     c.L = L;
