@@ -302,25 +302,40 @@ static int m_parse_snowflake(lua_State *L)
     return 3;
 }
 
-static int m_ulid_from(lua_State *L)
+/* A value of kind k from a time integer at 1 and a byte string of want
+ * bytes at 2 (what names it in the message), by the core's make. */
+typedef int (*from_parts_fn)(int64_t t, const uint8_t *b, uint8_t *out, char *err);
+
+static int from_parts(lua_State *L, from_parts_fn make, size_t want, const char *what, const value_kind *k)
 {
-    int64_t ms = compat_checkint64(L, 1);
+    int64_t t = compat_checkint64(L, 1);
     size_t len;
-    const char *rnd = mintid_lua_check_text(L, 2, &len);
-    uint8_t id[16];
+    const char *b = mintid_lua_check_text(L, 2, &len);
+    uint8_t id[VALUE_MAX_SIZE];
     char err[MINTID_ERRMSG_SIZE];
     int rc;
 
-    if (len != 10) {
-        snprintf(err, sizeof err, "ULID randomness must be 10 bytes, got %zu", len);
+    if (len != want) {
+        snprintf(err, sizeof err, "%s must be %zu bytes, got %zu", what, want, len);
         return mintid_lua_fail_msg(L, err);
     }
     err[0] = '\0';
-    rc = mintid_ulid_from_parts(ms, (const uint8_t *)rnd, id, err);
+    rc = make(t, (const uint8_t *)b, id, err);
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);
-    mintid_lua_push_value(L, id, &mintid_lua_ulid_kind);
+    mintid_lua_push_value(L, id, k);
     return 1;
+}
+
+static int m_ulid_from(lua_State *L)
+{
+    return from_parts(L, mintid_ulid_from_parts, 10, "ULID randomness", &mintid_lua_ulid_kind);
+}
+
+/* ksuid_from(unix_seconds, payload16) */
+static int m_ksuid_from(lua_State *L)
+{
+    return from_parts(L, mintid_ksuid_from_parts, 16, "KSUID payload", &mintid_lua_ksuid_kind);
 }
 
 static int from_bytes(lua_State *L, const value_kind *k)
@@ -341,27 +356,6 @@ static int m_ulid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_ul
 static int m_uuid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_uuid_kind); }
 static int m_ksuid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_ksuid_kind); }
 
-/* ksuid_from(unix_seconds, payload16) */
-static int m_ksuid_from(lua_State *L)
-{
-    int64_t seconds = compat_checkint64(L, 1);
-    size_t len;
-    const char *payload = mintid_lua_check_text(L, 2, &len);
-    uint8_t id[MINTID_KSUID_BYTES];
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
-
-    if (len != 16) {
-        snprintf(err, sizeof err, "KSUID payload must be 16 bytes, got %zu", len);
-        return mintid_lua_fail_msg(L, err);
-    }
-    err[0] = '\0';
-    rc = mintid_ksuid_from_parts(seconds, (const uint8_t *)payload, id, err);
-    if (rc != MINTID_OK)
-        return mintid_lua_fail(L, rc, err);
-    mintid_lua_push_value(L, id, &mintid_lua_ksuid_kind);
-    return 1;
-}
 
 /* The UUID at arg, text or value, into id: MINTID_OK, or the parser's
  * status with err written (bad text is data); anything else raises. */
