@@ -117,7 +117,7 @@ describe("Lua code between a check and its use (issue 15)", function()
             end
             stormy(function()
                 arm()
-                for _ = 1, 1000 do
+                for _ = 1, 300 do
                     local v = mintid[name](text)
                     assert(tostring(v) == text, name .. " gave " .. tostring(v))
                 end
