@@ -118,9 +118,12 @@ typedef pthread_once_t mintid_once;
 #if defined(__GNUC__) || defined(__clang__)
 #  define MINTID_LOAD_ACQUIRE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #  define MINTID_STORE_RELEASE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+/* A counter no decision depends on (the tests' reseed count). */
+#  define MINTID_ADD_RELAXED(p, v) ((void)__atomic_add_fetch((p), (v), __ATOMIC_RELAXED))
 #else
 #  define MINTID_LOAD_ACQUIRE(p) (*(p))
 #  define MINTID_STORE_RELEASE(p, v) (*(p) = (v))
+#  define MINTID_ADD_RELAXED(p, v) ((void)(*(p) += (v)))
 #endif
 
 /* Fork handling. A module whose state must not survive into a forked
@@ -144,6 +147,14 @@ MINTID_INTERNAL uint32_t mintid_os_fork_generation(void);
  * keeping. */
 MINTID_INTERNAL int mintid_os_fork_watched(void);
 
+/* A pointer per thread: NULL in every new thread; at_exit(p) runs when a
+ * thread whose pointer is not NULL exits (a pthread key's destructor; a
+ * fiber-local storage callback on Windows). mintid_os_thread_slot_init is
+ * called once, before the others; 0 on success, as is the setter's. */
+MINTID_INTERNAL int mintid_os_thread_slot_init(void (*at_exit)(void *p));
+MINTID_INTERNAL void *mintid_os_thread_slot(void);
+MINTID_INTERNAL int mintid_os_thread_slot_set(void *p);
+
 /* ==== error.c ============================================================= */
 /* Write a one-line message to err (if not NULL) and return code. */
 MINTID_INTERNAL int mintid_fail(char *err, int code, const char *fmt, ...) MINTID_PRINTF(3, 4);
@@ -154,10 +165,11 @@ MINTID_INTERNAL const char *mintid_describe_byte(unsigned char c, char out[8]);
  * "<kind> timestamp <ms> out of range 0..281474976710655". */
 MINTID_INTERNAL int mintid_check_ms(int64_t ms, const char *kind, char *err);
 
-/* ==== random.c: the process-wide pool ===================================== */
-/* From the process-wide pool: a ChaCha20 generator keyed from the OS (fast
- * key erasure, a new OS key after 1 MiB). Thread-safe; a forked child never
- * continues its parent's pool. Requests over 992 bytes read the OS directly. */
+/* ==== random.c: the pool ================================================== */
+/* From the pool: the calling thread's own ChaCha20 generator, keyed from the
+ * OS (fast key erasure, a new OS key after 1 MiB), no lock taken. A forked
+ * child never continues any thread's stream. Requests over 992 bytes read
+ * the OS directly. */
 MINTID_INTERNAL int mintid_random_bytes(uint8_t *buf, size_t n, char *err);
 /* mintid_random_bytes as a mintid_random_fn. ctx is NULL or a
  * char[MINTID_ERRMSG_SIZE] that receives the OS's reason on failure: pass
@@ -175,9 +187,12 @@ MINTID_INTERNAL void mintid_random_fork_init(void);
 /* The pool's generator takes a new key from the OS before its output under
  * one key would pass this many bytes. */
 #define MINTID_RANDOM_RESEED_BYTES ((size_t)1 << 20)
-/* How many keys the pool's generator has taken from the OS in this process
- * so far (the tests watch the reseeds with it). */
+/* How many keys the pool's generators have taken from the OS in this
+ * process so far (the tests watch the reseeds with it). */
 MINTID_INTERNAL uint64_t mintid_random_reseeds(void);
+/* How many threads' generators exist now (the tests watch that a thread's
+ * is gone once it exited). */
+MINTID_INTERNAL size_t mintid_random_threads(void);
 
 /* ==== chacha20.c ========================================================== */
 /* nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream, the first with
@@ -227,6 +242,35 @@ MINTID_INTERNAL int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
                                           unsigned bits, size_t draw_len, mintid_counter_load_fn load,
                                           mintid_random_fn rnd, void *ctx, const char *kind,
                                           int64_t *ms, uint8_t counter[10], char *err);
+
+/* The rule above in two halves, for a caller that draws outside a lock it
+ * holds for the step alone (default.c):
+ * - mintid_monotonic_draws: whether a step at now_ms in this generation
+ *   installs a new ms (and so wants draw_len fresh bytes);
+ * - mintid_monotonic_step: the step itself, with drawn holding those bytes
+ *   when it installs (EARG if drawn is NULL then; ignored otherwise). */
+MINTID_INTERNAL int mintid_monotonic_draws(const mintid_monotonic *st, int64_t now_ms, uint32_t generation);
+MINTID_INTERNAL int mintid_monotonic_step(mintid_monotonic *st, int64_t now_ms, uint32_t generation,
+                                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
+                                          const uint8_t *drawn, const char *kind,
+                                          int64_t *ms, uint8_t counter[10], char *err);
+
+/* One monotonic kind (ulid.c, uuid.c): its counter, and how (ms, counter)
+ * become the ID's bytes. */
+typedef struct {
+    const char *name;
+    unsigned bits;
+    size_t draw_len;
+    mintid_counter_load_fn load;
+    void (*store)(int64_t ms, const uint8_t counter[10], uint8_t *out);
+} mintid_monotonic_kind;
+MINTID_INTERNAL const mintid_monotonic_kind mintid_ulid_kind;
+MINTID_INTERNAL const mintid_monotonic_kind mintid_uuid7_kind;
+
+/* mintid_monotonic_next for kind k, the ID's bytes in out. */
+MINTID_INTERNAL int mintid_monotonic_kind_next(mintid_monotonic *st, const mintid_monotonic_kind *k,
+                                               int64_t now_ms, mintid_random_fn rnd, void *ctx,
+                                               uint8_t *out, char *err);
 
 /* ==== the real layouts of mintid.h's opaque states ========================
  * Each public type is converted to its state here only, by one accessor
@@ -394,8 +438,9 @@ MINTID_INTERNAL int  mintid_nanoid_generate(const mintid_nanoid_state *s, mintid
                                             uint8_t *out, char *err);
 
 /* ==== default.c: the process-wide default generators ====================== */
-/* Shared by every Lua state and thread of the process, guarded by a lock;
- * fresh in a forked child, as every generator is (mintid_monotonic). */
+/* Shared by every Lua state and thread of the process, each monotonic one
+ * under a lock of its own held for the step alone; fresh in a forked
+ * child, as every generator is (mintid_monotonic). */
 MINTID_INTERNAL int mintid_default_ulid(uint8_t out[16], char *err);
 MINTID_INTERNAL int mintid_default_uuid7(uint8_t out[16], char *err);
 MINTID_INTERNAL int mintid_default_uuid4(uint8_t out[16], char *err);

@@ -47,34 +47,41 @@ static int add_one(uint8_t c[COUNTER_BYTES], unsigned bits)
     return (c[COUNTER_BYTES - 1 - bits / 8] >> (bits % 8)) & 1;
 }
 
-int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
+static int check_counter(unsigned bits, size_t draw_len, const char *kind, char *err)
+{
+    if (bits == 0 || bits > COUNTER_BITS || draw_len == 0 || draw_len > COUNTER_BYTES)
+        return mintid_fail(err, MINTID_EARG, "%s generator: unsupported %u-bit counter from %zu bytes",
+                           kind, bits, draw_len);
+    return MINTID_OK;
+}
+
+int mintid_monotonic_draws(const mintid_monotonic *st, int64_t now_ms, uint32_t generation)
+{
+    /* A new generator's last_ms is -1, so its first call draws; so does the
+     * first call in a process forked since st was set, which must not
+     * continue the counter its parent continues too. */
+    return now_ms > st->last_ms || generation != st->generation;
+}
+
+int mintid_monotonic_step(mintid_monotonic *st, int64_t now_ms, uint32_t generation,
                           unsigned bits, size_t draw_len, mintid_counter_load_fn load,
-                          mintid_random_fn rnd, void *ctx, const char *kind,
+                          const uint8_t *drawn, const char *kind,
                           int64_t *ms, uint8_t counter[10], char *err)
 {
     uint8_t next[COUNTER_BYTES];
     int64_t next_ms = st->last_ms;
-    uint32_t generation = mintid_os_fork_generation();
-    int rc;
+    int rc = check_counter(bits, draw_len, kind, err);
 
-    if (bits == 0 || bits > COUNTER_BITS || draw_len == 0 || draw_len > COUNTER_BYTES)
-        return mintid_fail(err, MINTID_EARG, "%s generator: unsupported %u-bit counter from %zu bytes",
-                           kind, bits, draw_len);
-    rc = mintid_check_ms(now_ms, kind, err);
+    if (rc == MINTID_OK)
+        rc = mintid_check_ms(now_ms, kind, err);
     if (rc != MINTID_OK)
         return rc;
 
     /* The new state is built in next_ms/next and committed at the end, so
-     * every error return leaves st as it was (SPEC). A new generator's
-     * last_ms is -1, so its first call draws here; so does the first call in
-     * a process forked since st was set, which must not continue the
-     * counter its parent continues too. */
-    if (now_ms > st->last_ms || generation != st->generation) {
-        uint8_t drawn[COUNTER_BYTES];
-
-        rc = mintid_draw_random(rnd, ctx, drawn, draw_len, kind, err);
-        if (rc != MINTID_OK)
-            return rc;
+     * every error return leaves st as it was (SPEC). */
+    if (mintid_monotonic_draws(st, now_ms, generation)) {
+        if (drawn == NULL)
+            return mintid_fail(err, MINTID_EARG, "%s generator: a step at a new ms without its draw", kind);
         if (load != NULL) {
             load(drawn, next);
         } else {
@@ -98,4 +105,42 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
     *ms = next_ms;
     memcpy(counter, next, COUNTER_BYTES);
     return MINTID_OK;
+}
+
+int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
+                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
+                          mintid_random_fn rnd, void *ctx, const char *kind,
+                          int64_t *ms, uint8_t counter[10], char *err)
+{
+    uint8_t drawn[COUNTER_BYTES];
+    uint32_t generation = mintid_os_fork_generation();
+    int rc = check_counter(bits, draw_len, kind, err), draws;
+
+    /* Exactly SPEC's draws for a source the caller gave: one, only when the
+     * step installs a new ms, and only once the arguments are known good. */
+    if (rc == MINTID_OK)
+        rc = mintid_check_ms(now_ms, kind, err);
+    if (rc != MINTID_OK)
+        return rc;
+    draws = mintid_monotonic_draws(st, now_ms, generation);
+    if (draws) {
+        rc = mintid_draw_random(rnd, ctx, drawn, draw_len, kind, err);
+        if (rc != MINTID_OK)
+            return rc;
+    }
+    return mintid_monotonic_step(st, now_ms, generation, bits, draw_len, load, draws ? drawn : NULL,
+                                 kind, ms, counter, err);
+}
+
+int mintid_monotonic_kind_next(mintid_monotonic *st, const mintid_monotonic_kind *k, int64_t now_ms,
+                               mintid_random_fn rnd, void *ctx, uint8_t *out, char *err)
+{
+    uint8_t counter[COUNTER_BYTES];
+    int64_t ms;
+    int rc = mintid_monotonic_next(st, now_ms, k->bits, k->draw_len, k->load, rnd, ctx, k->name,
+                                   &ms, counter, err);
+
+    if (rc == MINTID_OK)
+        k->store(ms, counter, out);
+    return rc;
 }

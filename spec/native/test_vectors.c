@@ -809,6 +809,7 @@ static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *e
     static uint8_t ids[THREADS * PER_THREAD][16];
     thread_job jobs[THREADS];
     int i, increasing = 1, errors = 0, started = 1, distinct = 1;
+    size_t generators = mintid_random_threads();
 #ifdef _WIN32
     HANDLE threads[THREADS];
 #else
@@ -840,6 +841,11 @@ static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *e
         errors += jobs[i].errors;
     }
     check(errors == 0, "%s from %d threads: no errors", kind, THREADS);
+    /* Each thread drew from a generator of its own, gone as it exited (a
+     * pthread key's destructor; fiber-local storage's callback on Windows). */
+    check(mintid_random_threads() == generators, "%s from %d threads: no thread's random generator "
+          "outlives it (%lu before, %lu after)", kind, THREADS, (unsigned long)generators,
+          (unsigned long)mintid_random_threads());
     if (monotonic)
         check(increasing, "%s from %d threads: each thread's IDs strictly increase", kind, THREADS);
     qsort(ids, THREADS * PER_THREAD, 16, compare_ids);
