@@ -68,7 +68,7 @@ $(BUILD)/%/testfork.so: spec/native/testfork.c
 TEST_DEPS = $(foreach v,$(TEST_LUAS),$(BUILD)/$v/mintid.so $(BUILD)/$v/testfork.so)
 RUN_ENV   = BUILD='$(BUILD)' CC='$(CC)' TEST_LUAS='$(TEST_LUAS)'
 include mk/native.mk mk/sanitize.mk mk/fuzz.mk mk/platform.mk mk/foreign.mk \
-        mk/embed.mk mk/db.mk mk/nginx.mk
+        mk/embed.mk mk/db.mk mk/nginx.mk mk/threads.mk
 
 test test-fast: export WERROR = -Werror
 test: $(TEST_DEPS)
@@ -99,9 +99,6 @@ bench: $(MODULE) $(BUILD)/jit/mintid.so $(BUILD)/bench_core
 	@echo
 	@echo "LuaJIT: resty.mintid (FFI) against mintid (Lua C API)"
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/jit/?.so;;' luajit bench/ffi.lua
-
-# The threads bench and the ThreadSanitizer tests.
-include mk/threads.mk
 
 # Generated files, committed; `make test` fails when one is stale: the
 # vectors of testdata/, the FFI declarations of resty.mintid (from

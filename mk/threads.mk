@@ -40,5 +40,5 @@ $(BUILD)/tsan/host: examples/embed/host.c $(BIND_SRC) $(BIND_HDR) $(TSAN_OBJ)
 test-threads: $(BUILD)/test_threads $(TSAN_TESTS)
 	BUILD='$(BUILD)' sh spec/threads.sh
 .PHONY: test-threads
-test: $(BUILD)/test_threads $(TSAN_TESTS)
+TEST_DEPS += $(BUILD)/test_threads $(TSAN_TESTS)
 $(BUILD)/test_threads $(TEST_DEFAULTS) $(BUILD)/tsan/test_threads $(BUILD)/tsan/test_default: spec/native/child.h

@@ -111,6 +111,7 @@ stage "PostgreSQL through LuaSQL (lua$DB_LUA)" sh spec/db/with_postgres.sh \
     $(lua_env "$DB_LUA") lua$DB_LUA $busted spec/db/postgres_test.lua
 stage "ABI checks" sh spec/abi_check.sh
 stage "install checks" sh spec/install_check.sh
+stage "threads: test_threads, ThreadSanitizer, helgrind" env BUILD="$BUILD" sh spec/threads.sh
 # Embedding (make amalgamation, make lib, make embed): the single file per
 # Lua and without Lua, then each build of the example host (a script and two
 # threads) and of the C-only program, plain and under ASan/UBSan.

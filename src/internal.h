@@ -438,8 +438,9 @@ MINTID_INTERNAL int  mintid_nanoid_generate(const mintid_nanoid_state *s, mintid
                                             uint8_t *out, char *err);
 
 /* ==== default.c: the process-wide default generators ====================== */
-/* Shared by every Lua state and thread of the process, guarded by a lock;
- * fresh in a forked child, as every generator is (mintid_monotonic). */
+/* Shared by every Lua state and thread of the process, each monotonic one
+ * under a lock of its own held for the step alone; fresh in a forked
+ * child, as every generator is (mintid_monotonic). */
 MINTID_INTERNAL int mintid_default_ulid(uint8_t out[16], char *err);
 MINTID_INTERNAL int mintid_default_uuid7(uint8_t out[16], char *err);
 MINTID_INTERNAL int mintid_default_uuid4(uint8_t out[16], char *err);

@@ -248,7 +248,7 @@ MINTID_API int  mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *al
 MINTID_API size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
 
 /* ---- whole calls for foreign callers (abi.c) -----------------------------
- * Each reads the OS clock, draws from the process-wide pool and writes the
+ * Each reads the OS clock, draws from the calling thread's pool and writes the
  * text form in one call, so a caller through an FFI makes one crossing per
  * ID. Outputs are fixed-size and not NUL-terminated; nothing is allocated.
  * The return is MINTID_OK or a negative MINTID_E* code with err written,
