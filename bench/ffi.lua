@@ -80,7 +80,8 @@ local function floor_of(len)
       return ffi.string(buf, len)
    end
 end
-local floors = { [26] = floor_of(26), [36] = floor_of(36), [28] = floor_of(28), [21] = floor_of(21) }
+local floors = { [26] = floor_of(26), [36] = floor_of(36), [28] = floor_of(28), [21] = floor_of(21),
+   [27] = floor_of(27), [31] = floor_of(31) }
 
 -- Generators of both bindings. A snowflake generator gives at most 4096 IDs
 -- per ms (244 ns each), slower than either binding: both rotate over 16
@@ -93,6 +94,9 @@ local uuid7_f, uuid7_c = both(function(m) return m.uuid7_generator() end)
 local uuid4_f, uuid4_c = both(function(m) return m.uuid4_generator() end)
 local rel_f, rel_c = both(function(m) return m.relative_generator { secret = "bench-secret-0123456789abcdef" } end)
 local nano_f, nano_c = both(function(m) return m.nanoid_generator { size = 16, alphabet = "0123456789abcdef" } end)
+local uuid6_f, uuid6_c = both(function(m) return m.uuid6_generator() end)
+local ksuid_f, ksuid_c = both(function(m) return m.ksuid_generator() end)
+local typeid_f, typeid_c = both(function(m) return m.typeid_generator() end)
 local function snowflakes(m)
    local gens, i = {}, 0
    for id = 0, 15 do gens[id + 1] = m.snowflake_generator { machine_id = id, epoch = 1288834974657 } end
@@ -120,6 +124,16 @@ local rows = {
    { "snowflake_generator():next() x16", snow_f, snow_c, 21 },
    { "nanoid_generator{16, hex}:next()", function() return nano_f:next() end,
       function() return nano_c:next() end, 21 },
+   { "uuid1()", function() return resty.uuid1() end, function() return mintid.uuid1() end, 36 },
+   { "uuid6()", function() return resty.uuid6() end, function() return mintid.uuid6() end, 36 },
+   { "ksuid()", function() return resty.ksuid() end, function() return mintid.ksuid() end, 27 },
+   { "typeid('user')", function() return resty.typeid("user") end, function() return mintid.typeid("user") end, 31 },
+   { "uuid5(DNS, name)", function() return resty.uuid5(resty.NAMESPACE_DNS, "www.example.com") end,
+      function() return mintid.uuid5(mintid.NAMESPACE_DNS, "www.example.com") end, 36 },
+   { "uuid6_generator():next()", function() return uuid6_f:next() end, function() return uuid6_c:next() end, 36 },
+   { "ksuid_generator():next()", function() return ksuid_f:next() end, function() return ksuid_c:next() end, 27 },
+   { "typeid_generator():next('user')", function() return typeid_f:next("user") end,
+      function() return typeid_c:next("user") end, 31 },
    { "parse_ulid(text)", function() return resty.parse_ulid(ULID) end, function() return mintid.parse_ulid(ULID) end },
    { "parse_uuid(text)", function() return resty.parse_uuid(UUID) end, function() return mintid.parse_uuid(UUID) end },
    { "parse_relative(text)", function() return resty.parse_relative(REL) end,

@@ -19,10 +19,12 @@ lib: $(LIB)
 $(AMALGAMATION): tools/amalgamate.py $(CORE_SRC) $(CORE_HDR) $(BIND_SRC) $(BIND_HDR)
 	python3 tools/amalgamate.py $(@D) $(CORE_SRC) $(BIND_SRC)
 
-$(BUILD)/%/lua_mintid.o: $(BIND_SRC) $(BIND_HDR) $(CORE_HDR)
+# The binding's objects, for Lua LUA_VERSION.
+BIND_OBJ = $(BIND_SRC:src/%.c=$(BUILD)/$(LUA_VERSION)/bind/%.o)
+$(BUILD)/$(LUA_VERSION)/bind/%.o: src/%.c $(BIND_HDR) $(CORE_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) -c -o $@ $<
-$(LIB): $(BUILD)/$(LUA_VERSION)/lua_mintid.o $(CORE_OBJ)
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$(LUA_VERSION)) -c -o $@ $<
+$(LIB): $(BIND_OBJ) $(CORE_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 

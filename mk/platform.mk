@@ -35,12 +35,15 @@ $(foreach p,$(PLATFORMS),$(eval $(call platform_rules,$p)))
 WIN_CC = $(platform_cc_windows)
 WIN_DIR = $(BUILD)/windows
 WIN_MODULE = $(WIN_DIR)/mintid.dll
+WIN_BIND_OBJ = $(BIND_SRC:src/%.c=$(WIN_DIR)/%.o)
 windows-module: $(WIN_MODULE)
 $(WIN_MODULE): $(BIND_SRC) $(BIND_HDR) $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
-	$(WIN_CC) $(WARN) $(CFLAGS) -I$(call lua_incdir,5.4) -c -o $(WIN_DIR)/lua_mintid.o $(BIND_SRC)
+	for f in $(BIND_SRC); do \
+	    $(WIN_CC) $(WARN) $(CFLAGS) -I$(call lua_incdir,5.4) -c -o $(WIN_DIR)/$$(basename $$f .c).o $$f || exit 1; \
+	done
 	{ echo 'LIBRARY lua54.dll'; echo EXPORTS; \
-	  x86_64-w64-mingw32-nm -u $(WIN_DIR)/lua_mintid.o | awk '$$2 ~ /^luaL?_/ { print $$2 }'; } > $(WIN_DIR)/lua54.def
+	  x86_64-w64-mingw32-nm -u $(WIN_BIND_OBJ) | awk '$$2 ~ /^luaL?_/ { print $$2 }' | sort -u; } > $(WIN_DIR)/lua54.def
 	x86_64-w64-mingw32-dlltool -d $(WIN_DIR)/lua54.def -l $(WIN_DIR)/liblua54.a
 	$(WIN_CC) $(WARN) $(CFLAGS) -Isrc -shared -static-libgcc -Wl,--export-all-symbols -o $@ \
-	    $(WIN_DIR)/lua_mintid.o $(CORE_SRC) $(WIN_DIR)/liblua54.a $(WIN_LIBS)
+	    $(WIN_BIND_OBJ) $(CORE_SRC) $(WIN_DIR)/liblua54.a $(WIN_LIBS)

@@ -27,10 +27,11 @@ $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
 	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $< $(SAN_OBJ) $(TEST_LUA) $(LDLIBS) $(TEST_WRAP)
 
 # The static library, sanitized, for the embed example (mk/embed.mk).
-$(BUILD)/asan/lua_mintid.o: $(BIND_SRC) $(BIND_HDR) $(CORE_HDR)
+SAN_BIND_OBJ = $(BIND_SRC:src/%.c=$(BUILD)/asan/bind/%.o)
+$(BUILD)/asan/bind/%.o: src/%.c $(BIND_HDR) $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,$(SAN_LUA)) -c -o $@ $<
-$(BUILD)/asan/libmintid.a: $(BUILD)/asan/lua_mintid.o $(SAN_OBJ)
+$(BUILD)/asan/libmintid.a: $(SAN_BIND_OBJ) $(SAN_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 

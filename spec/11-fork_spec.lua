@@ -6,7 +6,6 @@
 -- init_by_lua, used by the forked workers.
 local h = require "helper"
 local mintid = require(h.module_name)
-local testfork = require "testfork"
 
 -- Every process below mints in this frozen millisecond: a child that
 -- continued its parent's (last_ms, counter) would make exactly the IDs the
@@ -17,29 +16,7 @@ local ROUNDS = 10
 
 local function frozen_clock() return MS end
 
--- Runs fn() in a forked child and returns what it returned (a string) in
--- the parent; a child that raised, or did not exit, fails the test. The
--- child never returns into the test runner: it always _exits.
-local function in_child(fn)
-    local path = os.tmpname()
-    local pid = testfork.fork()
-    if pid == 0 then
-        local ok, out = pcall(fn)
-        local f = io.open(path, "wb")
-        if f then
-            f:write(tostring(out))
-            f:close()
-        end
-        testfork.exit(ok and f and 0 or 1)
-    end
-    local status = testfork.wait(pid)
-    local f = assert(io.open(path, "rb"))
-    local out = f:read("*a")
-    f:close()
-    os.remove(path)
-    assert(status == 0, "the child failed: " .. out)
-    return out
-end
+local in_child = h.in_child
 
 -- Two IDs from next(), as "a b".
 local function two(next)

@@ -63,6 +63,63 @@ static default_gen gens[DEFAULT_COUNT] = {
     DEFAULT_GENERATORS(DEFAULT_STATE)
 };
 
+/*
+ * The defaults of more formats: a generator object of the core each, under
+ * its own padded lock held for the step alone, the clock read outside it
+ * (the step's last + 1 keeps a late reading in order). They draw rarely (a
+ * KSUID in a new second; a v1/v6 node and clock_seq on first use and in a
+ * forked child), so the draw stays inside. One line each.
+ */
+typedef struct {
+    int (*clock)(int64_t *now, char *err); /* the unit the step takes */
+    int (*init)(void *gen, char *err);
+    int (*step)(void *gen, int64_t now, uint8_t *out, char *err);
+} object_kind;
+typedef union {
+    struct {
+        mintid_lock lock;
+        int ready; /* under lock: gen initialised */
+        union { mintid_uuid_time_gen uuid_time; mintid_ksuid_gen ksuid; } gen;
+        const object_kind *kind;
+    } s;
+    unsigned char lines[2 * STEP_BYTES];
+} ALIGNED_LINES object_gen;
+MINTID_STATIC_ASSERT(sizeof(object_gen) == 2 * STEP_BYTES, object_gen_padded);
+
+static int object_init_uuid1(void *g, char *err) { return mintid_uuid_time_gen_init(g, 1, NULL, 0, -1, err); }
+static int object_init_uuid6(void *g, char *err) { return mintid_uuid_time_gen_init(g, 6, NULL, 0, -1, err); }
+static int object_init_ksuid(void *g, char *err) { (void)err; mintid_ksuid_gen_init(g); return MINTID_OK; }
+
+static int object_step_uuid_time(void *g, int64_t now, uint8_t *out, char *err)
+{
+    return mintid_uuid_time_gen_next_100ns(mintid_uuid_time_state_of(g), now, mintid_random_pool, err, out, err);
+}
+
+static int object_step_ksuid(void *g, int64_t now, uint8_t *out, char *err)
+{
+    return mintid_ksuid_gen_next(mintid_ksuid_state_of(g), now, mintid_random_pool, err, out, err);
+}
+
+static const object_kind object_uuid1 = { mintid_os_clock_100ns, object_init_uuid1, object_step_uuid_time };
+static const object_kind object_uuid6 = { mintid_os_clock_100ns, object_init_uuid6, object_step_uuid_time };
+static const object_kind object_ksuid = { mintid_os_clock_ms, object_init_ksuid, object_step_ksuid };
+
+#define OBJECT_GENERATORS(X) \
+    X(uuid1, object_uuid1)     \
+    X(uuid6, object_uuid6)     \
+    X(ksuid, object_ksuid)
+
+enum {
+#define OBJECT_INDEX(name, kind) OBJECT_##name,
+    OBJECT_GENERATORS(OBJECT_INDEX)
+    OBJECT_COUNT
+};
+
+static object_gen objects[OBJECT_COUNT] = {
+#define OBJECT_STATE(name, kind) { { MINTID_LOCK_INIT, 0, { { { 0 } } }, &kind } },
+    OBJECT_GENERATORS(OBJECT_STATE)
+};
+
 static mintid_once default_once = MINTID_ONCE_INIT;
 static int default_ready; /* set (release) by default_setup: no pthread_once per ID */
 
@@ -79,12 +136,16 @@ static void default_prepare(void)
 
     for (i = 0; i < DEFAULT_COUNT; i++)
         mintid_lock_take(&gens[i].step.s.lock);
+    for (i = 0; i < OBJECT_COUNT; i++)
+        mintid_lock_take(&objects[i].s.lock);
 }
 
 static void default_unlock(void)
 {
     int i;
 
+    for (i = OBJECT_COUNT - 1; i >= 0; i--)
+        mintid_lock_release(&objects[i].s.lock);
     for (i = DEFAULT_COUNT - 1; i >= 0; i--)
         mintid_lock_release(&gens[i].step.s.lock);
 }
@@ -138,6 +199,32 @@ static int default_next(default_gen *g, uint8_t *out, char *err)
 #define DEFAULT_FUNCTION(name, kind) \
     int mintid_default_##name(uint8_t out[16], char *err) { return default_next(&gens[DEFAULT_##name], out, err); }
 DEFAULT_GENERATORS(DEFAULT_FUNCTION)
+
+static int object_next(object_gen *g, uint8_t *out, char *err)
+{
+    const object_kind *k = g->s.kind;
+    int64_t now = 0;
+    int rc;
+
+    if (!MINTID_LOAD_ACQUIRE(&default_ready))
+        mintid_run_once(&default_once, default_setup);
+    rc = k->clock(&now, err);
+    if (rc != MINTID_OK)
+        return rc;
+    mintid_lock_take(&g->s.lock);
+    if (!g->s.ready) {
+        rc = k->init(&g->s.gen, err);
+        g->s.ready = rc == MINTID_OK;
+    }
+    if (rc == MINTID_OK)
+        rc = k->step(&g->s.gen, now, out, err);
+    mintid_lock_release(&g->s.lock);
+    return rc;
+}
+
+#define OBJECT_FUNCTION(name, kind) \
+    int mintid_default_##name(uint8_t *out, char *err) { return object_next(&objects[OBJECT_##name], out, err); }
+OBJECT_GENERATORS(OBJECT_FUNCTION)
 
 /* No state to guard: each thread draws from its own pool. */
 int mintid_default_uuid4(uint8_t out[16], char *err)

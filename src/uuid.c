@@ -165,3 +165,23 @@ int mintid_uuid7_gen_next(mintid_uuid7_state *g, int64_t now_ms,
 {
     return mintid_monotonic_kind_next(&g->st, &mintid_uuid7_kind, now_ms, rnd, ctx, out, err);
 }
+
+unsigned mintid_uuid_variant(const uint8_t id[16])
+{
+    unsigned top = id[8] >> 5;
+
+    if (top < 4)
+        return MINTID_UUID_VARIANT_NCS;       /* 0xx */
+    if (top < 6)
+        return MINTID_UUID_VARIANT_RFC9562;   /* 10x */
+    if (top == 6)
+        return MINTID_UUID_VARIANT_MICROSOFT; /* 110 */
+    return MINTID_UUID_VARIANT_FUTURE;        /* 111 */
+}
+
+const char *mintid_uuid_variant_name(unsigned variant)
+{
+    static const char *const names[4] = { "ncs", "rfc9562", "microsoft", "future" };
+
+    return names[variant & 3];
+}

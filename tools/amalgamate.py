@@ -4,7 +4,7 @@ source of src/ in one translation unit, and mintid.h, the public header.
 
     python3 tools/amalgamate.py OUTDIR SOURCE.c...
 
-SOURCE.c are the core's files then the Lua binding (src/lua_mintid.c), in the
+SOURCE.c are the core's files then the Lua binding (src/lua_*.c), in the
 Makefile's order. In the one file:
 - the feature macros of every source (the lines before its first #include,
   from its first preprocessor line on) come first, before any system header,
@@ -27,7 +27,7 @@ SRC = "src"
 INCLUDE_LOCAL = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 INCLUDE_ANY = re.compile(r"^\s*#\s*include\b")
 DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)")
-BINDING = "lua_mintid.c"
+BINDING = ("lua_mintid.c", "lua_values.c", "lua_generators.c")
 
 PREAMBLE = """\
 /*
@@ -138,10 +138,10 @@ def main(argv):
             a.out += guard_defines(features)
     a.out += [""] + INTERNAL.split("\n")
     for name, (comment, _, body) in parts:
-        if name == BINDING:
+        if name in BINDING:
             a.out.append("#ifndef MINTID_NO_LUA")
         a.source(name, comment + body)
-        if name == BINDING:
+        if name in BINDING:
             a.out.append("#endif /* MINTID_NO_LUA */")
 
     os.makedirs(outdir, exist_ok=True)

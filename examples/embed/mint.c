@@ -28,6 +28,8 @@ int main(void)
     char ulid[MINTID_ULID_TEXT_LEN + 1] = "", uuid[MINTID_UUID_TEXT_LEN + 1] = "";
     char rel[MINTID_RELATIVE_TEXT_LEN + 1] = "", flake[MINTID_SNOWFLAKE_DECIMAL_MAX + 1] = "";
     char nano[17] = "";
+    char ksuid[MINTID_KSUID_TEXT_LEN + 1] = "";
+    char typeid[MINTID_TYPEID_MAX_TEXT_LEN + 1] = "";
     uint8_t id[16];
     int rc, len;
 
@@ -41,6 +43,20 @@ int main(void)
     rc = mintid_uuid4_text(uuid, err);
     check(rc == MINTID_OK && mintid_uuid_decode(uuid, MINTID_UUID_TEXT_LEN, id, err) == MINTID_OK &&
           id[6] >> 4 == 4, "UUIDv4: mintid_uuid4_text", uuid);
+
+    rc = mintid_uuid6_text(uuid, err);
+    check(rc == MINTID_OK && mintid_uuid_decode(uuid, MINTID_UUID_TEXT_LEN, id, err) == MINTID_OK &&
+          id[6] >> 4 == 6, "UUIDv6: mintid_uuid6_text", uuid);
+    rc = mintid_uuid5_text("6ba7b810-9dad-11d1-80b4-00c04fd430c8", 36, (const uint8_t *)"www.example.com", 15,
+                           uuid, err);
+    check(rc == MINTID_OK && memcmp(uuid, "2ed6657d-e927-568b-95e1-2665a8aea6a2", 36) == 0,
+          "UUIDv5: mintid_uuid5_text of the RFC 9562 example", uuid);
+    rc = mintid_ksuid_text(ksuid, err);
+    check(rc == MINTID_OK, "KSUID: mintid_ksuid_text", ksuid);
+    len = mintid_typeid_text("user", 4, typeid, err);
+    if (len > 0)
+        typeid[len] = '\0';
+    check(len == 31 && memcmp(typeid, "user_", 5) == 0, "TypeID: mintid_typeid_text", typeid);
 
     /* A generator of one's own lives in the caller's memory. */
     {
@@ -82,6 +98,27 @@ int main(void)
         if (rc == MINTID_OK)
             rc = mintid_nanoid_text(&spec, nano, err);
         check(rc == MINTID_OK && strspn(nano, hex) == 16, "Nano ID: 16 hex symbols", nano);
+    }
+
+    {
+        static const uint8_t node[6] = { 1, 2, 3, 4, 5, 6 };
+        mintid_uuid_time_gen v6;
+        mintid_ksuid_gen kg;
+        mintid_uuid7_gen tg;
+
+        rc = mintid_uuid_time_gen_init(&v6, 6, node, sizeof node, 42, err);
+        if (rc == MINTID_OK)
+            rc = mintid_uuid_time_gen_next_text(&v6, uuid, err);
+        check(rc == MINTID_OK && memcmp(uuid + 19, "802a-010203040506", 17) == 0,
+              "UUIDv6: a generator with its own node and clock_seq", uuid);
+        mintid_ksuid_gen_init(&kg);
+        rc = mintid_ksuid_gen_next_text(&kg, ksuid, err);
+        check(rc == MINTID_OK, "KSUID: a generator of one's own", ksuid);
+        mintid_uuid7_gen_init(&tg);
+        len = mintid_typeid_gen_next_text(&tg, "post", 4, typeid, err);
+        if (len > 0)
+            typeid[len] = '\0';
+        check(len == 31 && memcmp(typeid, "post_", 5) == 0, "TypeID: on a UUIDv7 generator of one's own", typeid);
     }
 
     /* Bad data: a negative code and a one-line message. */

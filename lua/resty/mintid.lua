@@ -58,6 +58,7 @@ end
 -- that makes another call).
 
 local ULID_LEN, UUID_LEN, RELATIVE_LEN = K.MINTID_ULID_TEXT_LEN, K.MINTID_UUID_TEXT_LEN, K.MINTID_RELATIVE_TEXT_LEN
+local KSUID_LEN, EARG = K.MINTID_KSUID_TEXT_LEN, K.MINTID_EARG
 -- Nano IDs up to this size use the shared buffer; larger ones the C module.
 local BUF_SIZE = 256
 
@@ -175,6 +176,42 @@ end
 M.ulid = one_shot(C.mintid_ulid_text, ULID_LEN)
 M.uuid7 = one_shot(C.mintid_uuid7_text, UUID_LEN)
 M.uuid4 = one_shot(C.mintid_uuid4_text, UUID_LEN)
+M.uuid1 = one_shot(C.mintid_uuid1_text, UUID_LEN)
+M.uuid6 = one_shot(C.mintid_uuid6_text, UUID_LEN)
+M.ksuid = one_shot(C.mintid_ksuid_text, KSUID_LEN)
+
+-- typeid(prefix): a string through the FFI; a prefix the core refuses (EARG,
+-- before anything is minted) or any other argument to the C function, which
+-- raises naming it.
+do
+    local typeid, typeid_text = mintid.typeid, C.mintid_typeid_text
+    function M.typeid(...)
+        local prefix = ...
+        if type(prefix) ~= "string" then return typeid(...) end
+        errbuf[0] = 0
+        local n = typeid_text(prefix, #prefix, buf, errbuf)
+        if n == EARG then return typeid(...) end
+        if n < 0 then return fail(n, ffi_string(errbuf)) end
+        return ffi_string(buf, n)
+    end
+end
+
+-- uuid3/uuid5/uuid8_sha256(namespace, name): two strings through the FFI (the
+-- name space parsed by the core), a name space value or anything else to the
+-- C function.
+local function name_based(c_make, make_text)
+    return function(...)
+        local ns, name = ...
+        if type(ns) ~= "string" or type(name) ~= "string" then return c_make(...) end
+        errbuf[0] = 0
+        local rc = make_text(ns, #ns, name, #name, buf, errbuf)
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+        return ffi_string(buf, UUID_LEN)
+    end
+end
+M.uuid3 = name_based(mintid.uuid3, C.mintid_uuid3_text)
+M.uuid5 = name_based(mintid.uuid5, C.mintid_uuid5_text)
+M.uuid8_sha256 = name_based(mintid.uuid8_sha256, C.mintid_uuid8_sha256_text)
 
 -- A Nano ID of the spec s (size bytes, at most BUF_SIZE) from the pool.
 local nanoid_text, spec_size = C.mintid_nanoid_text, C.mintid_nanoid_spec_size
@@ -246,7 +283,8 @@ end
 -- next through the FFI on the state of a `ctype`: text(st, key) writes the
 -- ID to buf and returns its length, or a status < 0. keyed: the first
 -- argument is a key, which only a string is through the FFI (the C module
--- converts and checks any other).
+-- converts and checks any other). A status EARG (a bad argument, refused
+-- before the state moved) goes to the C method, which raises naming it.
 local function ffi_next(ctype, text, keyed)
     local ptr = ffi_typeof(ctype .. " *")
     return function(mt, c)
@@ -258,6 +296,7 @@ local function ffi_next(ctype, text, keyed)
                 if not st then return c_next(...) end
                 errbuf[0] = 0
                 local n = text(st, key)
+                if n == EARG then return c_next(...) end
                 if n < 0 then return fail(n, ffi_string(errbuf)) end
                 return ffi_string(buf, n)
             end,
@@ -276,6 +315,16 @@ end
 
 kind("ulid_generator", ffi_next("mintid_ulid_gen", fixed(C.mintid_ulid_gen_next_text, ULID_LEN)))
 kind("uuid7_generator", ffi_next("mintid_uuid7_gen", fixed(C.mintid_uuid7_gen_next_text, UUID_LEN)))
+kind("uuid1_generator", ffi_next("mintid_uuid_time_gen", fixed(C.mintid_uuid_time_gen_next_text, UUID_LEN)))
+kind("uuid6_generator", ffi_next("mintid_uuid_time_gen", fixed(C.mintid_uuid_time_gen_next_text, UUID_LEN)))
+kind("ksuid_generator", ffi_next("mintid_ksuid_gen", fixed(C.mintid_ksuid_gen_next_text, KSUID_LEN)))
+-- TypeIDs: g:next(prefix), the prefix a key that must be a string.
+do
+    local next_text = C.mintid_typeid_gen_next_text
+    kind("typeid_generator", ffi_next("mintid_uuid7_gen", function(st, prefix)
+        return next_text(st, prefix, #prefix, buf, errbuf)
+    end, true))
+end
 do
     local next_text = C.mintid_relative_gen_next_text
     kind("relative_generator", ffi_next("mintid_relative_gen", function(st, key)

@@ -14,6 +14,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "lua_mintid.c"
+#include "lua_values.c"
+#include "lua_generators.c"
 
 #include <stdlib.h>
 #include <time.h>
@@ -71,6 +73,10 @@ static const char setup_chunk[] =
     "  relative = function() return mintid.relative_generator(with(hooks(), { secret = SECRET })) end,\n"
     "  snowflake = function() return mintid.snowflake_generator(with(hooks(), { machine_id = 5 })) end,\n"
     "  nanoid = function() return mintid.nanoid_generator(with(hooks(), { size = 300, alphabet = 'abcd' })) end,\n"
+    "  uuid1 = function() return mintid.uuid1_generator(hooks()) end,\n"
+    "  uuid6 = function() return mintid.uuid6_generator(with(hooks(), { node = '123456', clock_seq = 9 })) end,\n"
+    "  ksuid = function() return mintid.ksuid_generator(hooks()) end,\n"
+    "  typeid = function() return mintid.typeid_generator(hooks()) end,\n"
     "}\n"
     "G, TWIN, DONE = {}, {}, {}\n"
     "for name, new in pairs(kinds) do G[name] = new(); TWIN[name] = new(); DONE[name] = 0 end\n"
@@ -118,14 +124,33 @@ static const char script_chunk[] =
     "assert(tostring(v)); assert(v:version()); assert(v:time()); assert(v:ulid())\n"
     "assert(tostring(p)); assert(p:tag()); assert(p:time()); assert(p:rand())\n"
     "assert(a == a and not (a < a) and a <= a and u ~= a and r ~= p)\n"
-    "assert(m.parse_ulid('nope') == nil)\n";
+    "assert(m.parse_ulid('nope') == nil)\n"
+    "assert(m.uuid1()); assert(m.uuid6()); assert(m.ksuid()); assert(m.typeid('user'))\n"
+    "assert(G.uuid1:next()); DONE.uuid1 = 1\n"
+    "assert(G.uuid1:next_value()); DONE.uuid1 = 2\n"
+    "assert(G.uuid6:next()); DONE.uuid6 = 1\n"
+    "assert(G.ksuid:next()); DONE.ksuid = 1\n"
+    "local k = assert(G.ksuid:next_value()); DONE.ksuid = 2\n"
+    "assert(G.typeid:next('user')); DONE.typeid = 1\n"
+    "assert(m.uuid1_generator({ node = '123456', clock_seq = 7 })); assert(m.uuid6_generator())\n"
+    "assert(m.ksuid_generator()); assert(m.typeid_generator())\n"
+    "assert(m.uuid3(m.NAMESPACE_DNS, 'x')); assert(m.uuid5(v, 'x')); assert(m.uuid8_sha256(m.NAMESPACE_URL, 'x'))\n"
+    "assert(m.uuid8(R10 .. '123456')); assert(m.uuid1_to_uuid6('c232ab00-9414-11ec-b3c8-9f6bdeced846'))\n"
+    "assert(m.uuid6_to_uuid1('1ec9414c-232a-6b00-b3c8-9f6bdeced846'))\n"
+    "local q = assert(m.parse_ksuid('0ujtsYcgvSTl8PAuAdqWYSMnLOv'))\n"
+    "assert(m.ksuid_from(1507608047, R10 .. '123456')); assert(m.ksuid_from_bytes(R10 .. R10))\n"
+    "assert(tostring(q)); assert(q:bytes()); assert(q:payload()); assert(q:time()); assert(q ~= k and q <= q)\n"
+    "local t = assert(m.parse_typeid('prefix_01h455vb4pex5vsknk084sn02q')); assert(m.typeid_from('user', v))\n"
+    "assert(tostring(t)); assert(t:prefix()); assert(t:uuid()); assert(t:bytes()); assert(t:time())\n"
+    "assert(t == t and not (t < t)); assert(v:variant())\n"
+    "assert(m.parse_ksuid('nope') == nil); assert(m.parse_typeid('nope') == nil)\n";
 
 /* With failing disarmed: each generator against its twin advanced by the
  * calls that returned. Returns nil, or the first difference. */
 static const char check_chunk[] =
     "for name, g in pairs(G) do\n"
     "  local twin = TWIN[name]\n"
-    "  local arg = name == 'relative' and 'customer-17' or nil\n"
+    "  local arg = name == 'relative' and 'customer-17' or name == 'typeid' and 'user' or nil\n"
     "  for _ = 1, DONE[name] do assert(twin:next(arg)) end\n"
     "  local want, got = twin:next(arg), g:next(arg)\n"
     "  if want ~= got then\n"

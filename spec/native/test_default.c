@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "mintid.h"
-#include "internal.h"
+#include "internal.h" /* the generators of more formats (v1/v6, KSUID, TypeID) */
 #include "tap.h"
 #include "child.h"
 
@@ -398,6 +398,9 @@ typedef struct {
 static mintid_ulid_gen fork_ulid;
 static mintid_uuid7_gen fork_uuid7;
 static mintid_relative_gen fork_relative;
+static mintid_uuid_time_state fork_uuid1, fork_uuid6;
+static mintid_ksuid_gen fork_ksuid;
+static mintid_uuid7_gen fork_typeid;
 static const object_kind *fork_kind; /* what the children step */
 
 static int step_ulid_object(uint8_t out[16])
@@ -414,6 +417,42 @@ static int step_relative_object(uint8_t out[16])
 {
     return mintid_relative_gen_next(mintid_relative_state_of(&fork_relative), GEN_FORK_MS, (const uint8_t *)"tenant-7", 8,
                                     mintid_random_pool, NULL, out, NULL);
+}
+
+/* v1/v6 at one tick: a child continues last_ticks, so only the node and
+ * clock_seq it draws afresh keep its IDs apart from its parent's. */
+static int step_uuid_time_object(mintid_uuid_time_state *g, uint8_t out[16])
+{
+    uint64_t ticks;
+
+    if (mintid_uuid_ticks_from_ms(GEN_FORK_MS, "UUIDv1", &ticks, NULL) != MINTID_OK)
+        return MINTID_ERANGE;
+    return mintid_uuid_time_gen_next(g, ticks, mintid_random_pool, NULL, out, NULL);
+}
+
+static int step_uuid1_object(uint8_t out[16]) { return step_uuid_time_object(&fork_uuid1, out); }
+static int step_uuid6_object(uint8_t out[16]) { return step_uuid_time_object(&fork_uuid6, out); }
+
+/* The 16 payload bytes: every process mints in the same second. */
+static int step_ksuid_object(uint8_t out[16])
+{
+    uint8_t id[MINTID_KSUID_BYTES];
+    int rc = mintid_ksuid_gen_next(mintid_ksuid_state_of(&fork_ksuid), GEN_FORK_MS, mintid_random_pool, NULL, id, NULL);
+
+    memcpy(out, id + 4, 16);
+    return rc;
+}
+
+/* The suffix, decoded back: the TypeID's UUIDv7. */
+static int step_typeid_object(uint8_t out[16])
+{
+    char text[MINTID_TYPEID_MAX_TEXT_LEN];
+    size_t prefix_len;
+    int n = mintid_typeid_gen_next(mintid_uuid7_state_of(&fork_typeid), "user", 4, GEN_FORK_MS, mintid_random_pool, NULL, text, NULL);
+
+    if (n < 0)
+        return n;
+    return mintid_typeid_decode(text, (size_t)n, &prefix_len, out, NULL);
 }
 
 typedef struct {
@@ -510,6 +549,10 @@ static void check_objects_fork(void)
         { "ULID", step_ulid_object },
         { "UUIDv7", step_uuid7_object },
         { "relative", step_relative_object },
+        { "UUIDv1", step_uuid1_object },
+        { "UUIDv6", step_uuid6_object },
+        { "KSUID", step_ksuid_object },
+        { "TypeID", step_typeid_object },
     };
     size_t i;
 
@@ -517,6 +560,10 @@ static void check_objects_fork(void)
     mintid_uuid7_gen_init(&fork_uuid7);
     mintid_relative_gen_init(&fork_relative, (const uint8_t *)"0123456789abcdef", 16,
                              (const uint8_t *)"", 0, NULL);
+    mintid_uuid_time_state_init(&fork_uuid1, 1, NULL, 0, -1, mintid_random_pool, NULL, NULL);
+    mintid_uuid_time_state_init(&fork_uuid6, 6, NULL, 0, -1, mintid_random_pool, NULL, NULL);
+    mintid_ksuid_gen_init(&fork_ksuid);
+    mintid_uuid7_gen_init(&fork_typeid);
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         check_object_fork(&kinds[i]);
     check_snowflake_fork();

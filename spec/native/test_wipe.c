@@ -12,6 +12,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "lua_mintid.c"
+#include "lua_values.c"
+#include "lua_generators.c"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -268,6 +268,10 @@ return function(M, on)
         made("uuid4_generator", function(g) return g:next() end)
         made("snowflake_generator", function(g) return g:next() end)
         made("nanoid_generator", function(g) return g:next() end)
+        made("uuid1_generator", function(g) return g:next() end)
+        made("uuid6_generator", function(g) return g:next() end)
+        made("ksuid_generator", function(g) return g:next() end)
+        made("typeid_generator", function(g) return g:next("user") end)
 
         case("relative_generator and its first ID", function(h)
             local key = h.pick(KEYS)
@@ -376,7 +380,92 @@ return function(M, on)
         compared("UUID values", M.parse_uuid(UUIDS[1]), M.parse_uuid(UUIDS[4]))
         compared("relative-ID values", M.parse_relative(RELATIVES[1]), M.parse_relative(RELATIVES[3]))
         compared("a ULID and a UUID (< raises)", M.parse_ulid(ULIDS[1]), M.parse_uuid(UUIDS[3]))
+        compared("KSUID values", M.parse_ksuid("0ujtsYcgvSTl8PAuAdqWYSMnLOv"), M.parse_ksuid("aWgEPTl1tmebfsQzFP4bxwgy80V"))
+        compared("TypeID values", M.parse_typeid("a_00000000000000000000000001"),
+            M.parse_typeid("ab_00000000000000000000000000"))
     end)
+
+    ---------------------------------------------------------------------------
+    -- Every UUID version, KSUID and TypeID.
+    local KSUIDS = { "0ujtsYcgvSTl8PAuAdqWYSMnLOv", "000000000000000000000000000", "aWgEPTl1tmebfsQzFP4bxwgy80V",
+        "aWgEPTl1tmebfsQzFP4bxwgy80W", "0ujtsYcgvSTl8PAuAdqWYSMnLO", 5 }
+    local TYPEIDS = { "prefix_01h455vb4pex5vsknk084sn02q", "01h455vb4pex5vsknk084sn02q", "_01h455vb4pex5vsknk084sn02q",
+        "prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz", 5 }
+    local PREFIXES = { "user", "", "a_b", ("a"):rep(63), "User", ("a"):rep(64), 5 }
+    local NAMESPACES = { M.NAMESPACE_DNS, M.NAMESPACE_URL, M.parse_uuid(M.NAMESPACE_OID), "dns", 5 }
+    local V1S = { "c232ab00-9414-11ec-b3c8-9f6bdeced846", "1ec9414c-232a-6b00-b3c8-9f6bdeced846", UUIDS[1], 5 }
+
+    section("more formats: one-shot calls", function()
+        case("uuid1, uuid6, ksuid and typeid of the process-wide generators", function(h)
+            local prefix = h.pick(PREFIXES)
+            h.step("uuid1()", function() return M.uuid1() end, uuid_shape)
+            h.step("uuid6()", function() return M.uuid6() end, uuid_shape)
+            h.step("ksuid()", function() return M.ksuid() end, shape)
+            h.step("typeid(prefix)", function() return M.typeid(prefix) end, shape)
+        end)
+
+        case("name-based and custom UUIDs, conversions", function(h)
+            local ns, name, v1 = h.pick(NAMESPACES), h.pick({ "www.example.com", "", ALL_BYTES, 5 }), h.pick(V1S)
+            h.step("uuid3(ns, name)", function() return M.uuid3(ns, name) end)
+            h.step("uuid5(ns, name)", function() return M.uuid5(ns, name) end)
+            h.step("uuid8_sha256(ns, name)", function() return M.uuid8_sha256(ns, name) end)
+            h.step("uuid8(b16)", function() return M.uuid8(h.pick({ ALL_BYTES:sub(1, 16), "short", 16 })) end)
+            h.step("uuid1_to_uuid6(text)", function() return M.uuid1_to_uuid6(v1) end)
+            h.step("uuid6_to_uuid1(text)", function() return M.uuid6_to_uuid1(v1) end)
+            h.step("parse_uuid(text):variant()", function()
+                local v, msg = M.parse_uuid(v1)
+                if not v then return v, msg end
+                return v:variant(), v:time()
+            end)
+        end)
+
+        case("KSUID and TypeID values", function(h)
+            local k, t, prefix = h.pick(KSUIDS), h.pick(TYPEIDS), h.pick(PREFIXES)
+            h.step("parse_ksuid(text) and its methods", function()
+                local v, msg = M.parse_ksuid(k)
+                if not v then return v, msg end
+                return v:bytes(), v:payload(), v:time(), tostring(v)
+            end)
+            h.step("ksuid_from(s, p16), ksuid_from_bytes(b20)", function()
+                return M.ksuid_from(h.pick(NUMBERS), h.pick({ ALL_BYTES:sub(1, 16), "short" })),
+                    M.ksuid_from_bytes(h.pick({ ALL_BYTES:sub(1, 20), "short" }))
+            end)
+            h.step("parse_typeid(text) and its methods", function()
+                local v, msg = M.parse_typeid(t)
+                if not v then return v, msg end
+                return v:prefix(), v:uuid(), v:bytes(), v:time(), tostring(v)
+            end)
+            h.step("typeid_from(prefix, uuid)", function() return M.typeid_from(prefix, h.pick(UUIDS)) end)
+        end)
+    end)
+
+    for _, ctor in ipairs({ "uuid1_generator", "uuid6_generator", "ksuid_generator", "typeid_generator" }) do
+        section(ctor, function()
+            local function next_of(g, prefix)
+                if ctor == "typeid_generator" then return g:next(prefix) end
+                return g:next()
+            end
+            case("with clock and random", function(h)
+                local prefix = h.pick(PREFIXES)
+                local opts = { clock = h.clock(), random = h.random() }
+                if ctor:match("^uuid") and h.n(2) == 1 then
+                    opts.node, opts.clock_seq = "\1\2\3\4\5\6", h.pick({ 0, 16383 })
+                end
+                local g = h.use(M[ctor](h.opts(opts)))
+                h.step("next()", function() return next_of(g, prefix) end)
+                h.step("next() again", function() return next_of(g, prefix) end)
+                if ctor ~= "typeid_generator" then
+                    h.step("next_value()", function() return g:next_value() end)
+                end
+            end)
+
+            case("on the OS clock and pool", function(h)
+                local g = h.use(M[ctor]())
+                h.step("next()", function() return next_of(g, "user") end, shape)
+                h.step("next() again", function() return next_of(g, "user") end, shape)
+            end)
+        end)
+    end
 
     ---------------------------------------------------------------------------
     -- tostring, __close and __gc of every kind, through the metatable as a
@@ -384,10 +473,12 @@ return function(M, on)
     section("closing and printing generators", function()
         local function next_of(g, ctor)
             if ctor == "relative_generator" then return g:next("k") end
+            if ctor == "typeid_generator" then return g:next("k") end
             return g:next()
         end
         for _, ctor in ipairs({ "ulid_generator", "uuid7_generator", "uuid4_generator", "relative_generator",
-            "snowflake_generator", "nanoid_generator" }) do
+            "snowflake_generator", "nanoid_generator", "uuid1_generator", "uuid6_generator", "ksuid_generator",
+            "typeid_generator" }) do
             case(ctor, function(h)
                 local opts = { secret = ctor == "relative_generator" and SECRETS[1] or nil }
                 if h.n(2) == 1 then

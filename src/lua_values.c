@@ -1,0 +1,688 @@
+/*
+ * lua_values.c: the binding's values (lua_binding.h): ULID, UUID, relative
+ * ID, KSUID and TypeID userdata with their metamethods and methods, and the
+ * module functions that parse, build or convert them, or derive a UUID
+ * from a name or from bytes.
+ */
+#include "lua_binding.h"
+
+#include <stdio.h>
+
+MINTID_INTERNAL_DATA const value_kind mintid_lua_ulid_kind = {
+    "mintid.ULID", "ULID", MINTID_ULID_TEXT_LEN, mintid_ulid_encode, mintid_ulid_decode, 16, 16, NULL
+};
+MINTID_INTERNAL_DATA const value_kind mintid_lua_uuid_kind = {
+    "mintid.UUID", "UUID", MINTID_UUID_TEXT_LEN, mintid_uuid_encode, mintid_uuid_decode, 16, 16, NULL
+};
+MINTID_INTERNAL_DATA const value_kind mintid_lua_relative_kind = {
+    "mintid.RelativeID", "relative ID", MINTID_RELATIVE_TEXT_LEN, mintid_relative_encode,
+    mintid_relative_decode, 16, 16, NULL
+};
+MINTID_INTERNAL_DATA const value_kind mintid_lua_ksuid_kind = {
+    "mintid.KSUID", "KSUID", MINTID_KSUID_TEXT_LEN, mintid_ksuid_encode, mintid_ksuid_decode,
+    MINTID_KSUID_BYTES, MINTID_KSUID_BYTES, NULL
+};
+
+static size_t typeid_text(const uint8_t *v, char out[TEXT_MAX_LEN])
+{
+    const typeid_value *t = (const typeid_value *)(const void *)v;
+
+    /* The prefix was checked when the value was made. */
+    return (size_t)mintid_typeid_encode(t->prefix, t->prefix_len, t->id, out, NULL);
+}
+
+MINTID_INTERNAL_DATA const value_kind mintid_lua_typeid_kind = {
+    "mintid.TypeID", "TypeID", 0, NULL, NULL, sizeof(typeid_value), 16, typeid_text
+};
+
+void mintid_lua_push_value(lua_State *L, const uint8_t *id, const value_kind *k)
+{
+    uint8_t *p = (uint8_t *)compat_newuserdatauv(L, k->size, 0);
+
+    memcpy(p, id, k->size);
+    luaL_setmetatable(L, k->tname);
+}
+
+static const uint8_t *check_value(lua_State *L, int idx, const value_kind *k)
+{
+    return (const uint8_t *)luaL_checkudata(L, idx, k->tname);
+}
+
+static const value_kind *upvalue_value_kind(lua_State *L)
+{
+    return (const value_kind *)lua_touserdata(L, lua_upvalueindex(1));
+}
+
+static int value_tostring(lua_State *L)
+{
+    const value_kind *k = upvalue_value_kind(L);
+
+    mintid_lua_push_text(L, check_value(L, 1, k), k);
+    return 1;
+}
+
+/* Comparing with anything else (another kind, a number) is simply false;
+ * __eq may be reached with a foreign userdata first. */
+static int value_eq(lua_State *L)
+{
+    const char *tname = upvalue_value_kind(L)->tname;
+    const uint8_t *a = (const uint8_t *)luaL_testudata(L, 1, tname);
+    const uint8_t *b = (const uint8_t *)luaL_testudata(L, 2, tname);
+
+    lua_pushboolean(L, a != NULL && b != NULL && memcmp(a, b, upvalue_value_kind(L)->size) == 0);
+    return 1;
+}
+
+/* Ordering across kinds has no meaning, so it raises. */
+static int value_compare(lua_State *L, int or_equal)
+{
+    const value_kind *k = upvalue_value_kind(L);
+    /* Apart, so that argument 1 is checked (and blamed) first. */
+    const uint8_t *a = check_value(L, 1, k);
+    const uint8_t *b = check_value(L, 2, k);
+    int c;
+
+    if (k->text != NULL) {
+        char ta[TEXT_MAX_LEN], tb[TEXT_MAX_LEN];
+        size_t la = k->text(a, ta), lb = k->text(b, tb);
+
+        c = memcmp(ta, tb, la < lb ? la : lb);
+        if (c == 0)
+            c = la < lb ? -1 : la > lb;
+    } else {
+        c = memcmp(a, b, k->size);
+    }
+
+    lua_pushboolean(L, or_equal ? c <= 0 : c < 0);
+    return 1;
+}
+
+static int value_lt(lua_State *L) { return value_compare(L, 0); }
+static int value_le(lua_State *L) { return value_compare(L, 1); }
+
+static int value_bytes(lua_State *L)
+{
+    const value_kind *k = upvalue_value_kind(L);
+
+    lua_pushlstring(L, (const char *)check_value(L, 1, k), k->bytes_len);
+    return 1;
+}
+
+/* ULID and UUID are two texts of the same 16 bytes. */
+static int value_as(lua_State *L, const value_kind *from, const value_kind *to)
+{
+    mintid_lua_push_value(L, check_value(L, 1, from), to);
+    return 1;
+}
+
+static int ulid_uuid(lua_State *L) { return value_as(L, &mintid_lua_ulid_kind, &mintid_lua_uuid_kind); }
+static int uuid_ulid(lua_State *L) { return value_as(L, &mintid_lua_uuid_kind, &mintid_lua_ulid_kind); }
+
+static int ulid_time(lua_State *L)
+{
+    compat_pushint64(L, mintid_ulid_time(check_value(L, 1, &mintid_lua_ulid_kind)));
+    return 1;
+}
+
+/* SPEC: the timestamp is defined for versions 1, 6 and 7. */
+static int push_uuid_time(lua_State *L, const uint8_t *id)
+{
+    int64_t ms;
+
+    if (mintid_uuid_unix_ms(id, &ms))
+        compat_pushint64(L, ms);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int uuid_time(lua_State *L) { return push_uuid_time(L, check_value(L, 1, &mintid_lua_uuid_kind)); }
+
+static int uuid_variant(lua_State *L)
+{
+    lua_pushstring(L, mintid_uuid_variant_name(mintid_uuid_variant(check_value(L, 1, &mintid_lua_uuid_kind))));
+    return 1;
+}
+
+static int ksuid_payload(lua_State *L)
+{
+    lua_pushlstring(L, (const char *)check_value(L, 1, &mintid_lua_ksuid_kind) + 4, 16);
+    return 1;
+}
+
+static int ksuid_time(lua_State *L)
+{
+    compat_pushint64(L, mintid_ksuid_time(check_value(L, 1, &mintid_lua_ksuid_kind)) * 1000);
+    return 1;
+}
+
+static const typeid_value *check_typeid(lua_State *L)
+{
+    return (const typeid_value *)(const void *)check_value(L, 1, &mintid_lua_typeid_kind);
+}
+
+static int typeid_prefix(lua_State *L)
+{
+    const typeid_value *t = check_typeid(L);
+
+    lua_pushlstring(L, t->prefix, t->prefix_len);
+    return 1;
+}
+
+static int typeid_uuid(lua_State *L)
+{
+    mintid_lua_push_value(L, check_typeid(L)->id, &mintid_lua_uuid_kind);
+    return 1;
+}
+
+static int typeid_time(lua_State *L) { return push_uuid_time(L, check_typeid(L)->id); }
+
+static int uuid_version(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)mintid_uuid_version(check_value(L, 1, &mintid_lua_uuid_kind)));
+    return 1;
+}
+
+typedef struct {
+    uint32_t tag;
+    int64_t ms;
+    uint64_t rand;
+} relative_parts;
+
+static relative_parts check_relative_parts(lua_State *L)
+{
+    relative_parts p;
+
+    mintid_relative_split(check_value(L, 1, &mintid_lua_relative_kind), &p.tag, &p.ms, &p.rand);
+    return p;
+}
+
+static int relative_time(lua_State *L)
+{
+    compat_pushint64(L, check_relative_parts(L).ms);
+    return 1;
+}
+
+static int relative_tag_method(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_relative_parts(L).tag);
+    return 1;
+}
+
+static int relative_rand(lua_State *L)
+{
+    compat_pushint64(L, (int64_t)check_relative_parts(L).rand);
+    return 1;
+}
+
+/* ---- parsing and building values ---------------------------------------- */
+
+/* Text of kind `from` at argument 1, pushed as `to` (the same kind for the
+ * parse_* calls; the other text form for ulid_to_uuid, uuid_to_ulid). */
+static int reparse(lua_State *L, const value_kind *from, const value_kind *to, push_id_fn push)
+{
+    size_t len;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    err[0] = '\0';
+    rc = from->decode(text, len, id, err);
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    push(L, id, to);
+    return 1;
+}
+
+static int m_parse_ulid(lua_State *L) { return reparse(L, &mintid_lua_ulid_kind, &mintid_lua_ulid_kind, mintid_lua_push_value); }
+static int m_parse_uuid(lua_State *L) { return reparse(L, &mintid_lua_uuid_kind, &mintid_lua_uuid_kind, mintid_lua_push_value); }
+static int m_parse_relative(lua_State *L) { return reparse(L, &mintid_lua_relative_kind, &mintid_lua_relative_kind, mintid_lua_push_value); }
+static int m_ulid_to_uuid(lua_State *L) { return reparse(L, &mintid_lua_ulid_kind, &mintid_lua_uuid_kind, mintid_lua_push_text); }
+static int m_uuid_to_ulid(lua_State *L) { return reparse(L, &mintid_lua_uuid_kind, &mintid_lua_ulid_kind, mintid_lua_push_text); }
+static int m_parse_ksuid(lua_State *L) { return reparse(L, &mintid_lua_ksuid_kind, &mintid_lua_ksuid_kind, mintid_lua_push_value); }
+
+/* parse_snowflake(id [, epoch]) -> timestamp, machine_id, sequence */
+static int m_parse_snowflake(lua_State *L)
+{
+    uint64_t id = 0;
+    int64_t epoch = 0, timestamp;
+    uint32_t machine_id, sequence;
+    char err[MINTID_ERRMSG_SIZE];
+    char buf[MINTID_CDATA_DIGITS_SIZE];
+    const char *text = NULL; /* decimal text for the core to parse */
+    size_t len = 0;
+
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        text = lua_tolstring(L, 1, &len);
+    } else if (lua_type(L, 1) == LUA_TNUMBER) {
+        int64_t v;
+#if MINTID_LUA_INT64
+        v = compat_checkint64(L, 1);
+#else
+        /* A double holds every integer only up to 2^53; above it the ID
+         * the caller meant may already be lost. */
+        lua_Number x = lua_tonumber(L, 1);
+        if (!(x < 9007199254740992.0) || !compat_toint64(L, 1, &v))
+            return luaL_argerror(L, 1, "a number snowflake ID must be an integer below 2^53 "
+                                       "on this Lua; pass larger IDs as decimal text");
+#endif
+        if (v >= 0) {
+            id = (uint64_t)v;
+        } else {
+            /* The core's message for the same number as text ("invalid
+             * snowflake ID: bad character '-' at 1"), from the core itself. */
+            text = mintid_lua_i64str(buf, v);
+            len = strlen(text);
+        }
+    } else if ((text = compat_cdata_digits(L, 1, buf)) != NULL) {
+        /* LuaJIT's uint64 cdata reaches 2^64 - 1, as decimal text does. */
+        len = strlen(text);
+    } else {
+        return luaL_argerror(L, 1, lua_pushfstring(L, "integer or decimal string expected, got %s",
+                                                   luaL_typename(L, 1)));
+    }
+    err[0] = '\0';
+    if (text != NULL && mintid_snowflake_parse_decimal(text, len, &id, err) != MINTID_OK)
+        return mintid_lua_fail(L, MINTID_EPARSE, err);
+    if (!lua_isnoneornil(L, 2)) {
+        epoch = compat_checkint64(L, 2);
+        err[0] = '\0';
+        if (mintid_snowflake_check_epoch(epoch, err) != MINTID_OK)
+            return luaL_argerror(L, 2, err);
+    }
+    /* A sum past what this Lua holds exactly would wrap or round. */
+    err[0] = '\0';
+    if (mintid_snowflake_timestamp(id, epoch, MINTID_LUA_MAX_EXACT, &timestamp, err) != MINTID_OK)
+        return mintid_lua_fail(L, MINTID_ERANGE, err);
+    mintid_snowflake_split(id, epoch, &timestamp, &machine_id, &sequence);
+    compat_pushint64(L, timestamp);
+    lua_pushinteger(L, (lua_Integer)machine_id);
+    lua_pushinteger(L, (lua_Integer)sequence);
+    return 3;
+}
+
+/* A value of kind k from a time integer at 1 and a byte string of want
+ * bytes at 2 (what names it in the message), by the core's make. */
+typedef int (*from_parts_fn)(int64_t t, const uint8_t *b, uint8_t *out, char *err);
+
+static int from_parts(lua_State *L, from_parts_fn make, size_t want, const char *what, const value_kind *k)
+{
+    int64_t t = compat_checkint64(L, 1);
+    size_t len;
+    const char *b = mintid_lua_check_text(L, 2, &len);
+    uint8_t id[VALUE_MAX_SIZE];
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    if (len != want) {
+        snprintf(err, sizeof err, "%s must be %zu bytes, got %zu", what, want, len);
+        return mintid_lua_fail_msg(L, err);
+    }
+    err[0] = '\0';
+    rc = make(t, (const uint8_t *)b, id, err);
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    mintid_lua_push_value(L, id, k);
+    return 1;
+}
+
+static int m_ulid_from(lua_State *L)
+{
+    return from_parts(L, mintid_ulid_from_parts, 10, "ULID randomness", &mintid_lua_ulid_kind);
+}
+
+/* ksuid_from(unix_seconds, payload16) */
+static int m_ksuid_from(lua_State *L)
+{
+    return from_parts(L, mintid_ksuid_from_parts, 16, "KSUID payload", &mintid_lua_ksuid_kind);
+}
+
+static int from_bytes(lua_State *L, const value_kind *k)
+{
+    size_t len;
+    const char *b = mintid_lua_check_text(L, 1, &len);
+    char err[MINTID_ERRMSG_SIZE];
+
+    if (len != k->size) {
+        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want %zu", k->name, len, k->size);
+        return mintid_lua_fail_msg(L, err);
+    }
+    mintid_lua_push_value(L, (const uint8_t *)b, k);
+    return 1;
+}
+
+static int m_ulid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_ulid_kind); }
+static int m_uuid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_uuid_kind); }
+static int m_ksuid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_ksuid_kind); }
+
+
+/* The UUID at arg, text or value, into id: MINTID_OK, or the parser's
+ * status with err written (bad text is data); anything else raises. */
+static int check_uuid_arg(lua_State *L, int arg, uint8_t id[16], char *err)
+{
+    const uint8_t *v;
+
+    err[0] = '\0';
+    if (lua_type(L, arg) == LUA_TSTRING) {
+        size_t len;
+        const char *text = lua_tolstring(L, arg, &len);
+
+        return mintid_uuid_decode(text, len, id, err);
+    }
+    v = (const uint8_t *)luaL_testudata(L, arg, mintid_lua_uuid_kind.tname);
+    if (v == NULL)
+        return luaL_argerror(L, arg, lua_pushfstring(L, "UUID text or value expected, got %s",
+                                                     luaL_typename(L, arg)));
+    memcpy(id, v, 16);
+    return MINTID_OK;
+}
+
+
+/* uuid3, uuid5, uuid8_sha256(namespace, name) */
+static int name_uuid(lua_State *L, mintid_name_uuid_fn make)
+{
+    uint8_t ns[16], id[16];
+    char err[MINTID_ERRMSG_SIZE];
+    size_t len;
+    const char *name;
+    int rc = check_uuid_arg(L, 1, ns, err);
+
+    name = mintid_lua_check_text(L, 2, &len);
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    make(ns, (const uint8_t *)name, len, id);
+    mintid_lua_push_text(L, id, &mintid_lua_uuid_kind);
+    return 1;
+}
+
+static int m_uuid3(lua_State *L) { return name_uuid(L, mintid_uuid3); }
+static int m_uuid5(lua_State *L) { return name_uuid(L, mintid_uuid5); }
+static int m_uuid8_sha256(lua_State *L) { return name_uuid(L, mintid_uuid8_sha256); }
+
+static int m_uuid8(lua_State *L)
+{
+    size_t len;
+    const char *b = mintid_lua_check_text(L, 1, &len);
+    uint8_t id[16];
+    char err[MINTID_ERRMSG_SIZE];
+
+    if (len != 16) {
+        snprintf(err, sizeof err, "invalid UUIDv8 bytes: length %zu, want 16", len);
+        return mintid_lua_fail_msg(L, err);
+    }
+    mintid_uuid8((const uint8_t *)b, id);
+    mintid_lua_push_text(L, id, &mintid_lua_uuid_kind);
+    return 1;
+}
+
+/* uuid1_to_uuid6(text), uuid6_to_uuid1(text) */
+static int convert_uuid(lua_State *L, int (*to_other)(const uint8_t in[16], uint8_t out[16], char *err))
+{
+    size_t len;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+    uint8_t in[16], out[16];
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    err[0] = '\0';
+    rc = mintid_uuid_decode(text, len, in, err);
+    if (rc == MINTID_OK)
+        rc = to_other(in, out, err);
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    mintid_lua_push_text(L, out, &mintid_lua_uuid_kind);
+    return 1;
+}
+
+static int m_uuid1_to_uuid6(lua_State *L) { return convert_uuid(L, mintid_uuid1_to_uuid6); }
+static int m_uuid6_to_uuid1(lua_State *L) { return convert_uuid(L, mintid_uuid6_to_uuid1); }
+
+static int m_parse_typeid(lua_State *L)
+{
+    size_t len, prefix_len = 0;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+    typeid_value v;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    memset(&v, 0, sizeof v);
+    err[0] = '\0';
+    rc = mintid_typeid_decode(text, len, &prefix_len, v.id, err);
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    v.prefix_len = (uint8_t)prefix_len;
+    memcpy(v.prefix, text, prefix_len);
+    mintid_lua_push_value(L, (const uint8_t *)&v, &mintid_lua_typeid_kind);
+    return 1;
+}
+
+/* typeid_from(prefix, uuid): text */
+static int m_typeid_from(lua_State *L)
+{
+    size_t prefix_len;
+    const char *prefix = mintid_lua_check_typeid_prefix(L, 1, &prefix_len);
+    uint8_t id[16];
+    char out[MINTID_TYPEID_MAX_TEXT_LEN], err[MINTID_ERRMSG_SIZE];
+    int rc = check_uuid_arg(L, 2, id, err);
+
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    rc = mintid_typeid_encode(prefix, prefix_len, id, out, err);
+    lua_pushlstring(L, out, (size_t)rc); /* the prefix was checked */
+    return 1;
+}
+
+/* relative_from(tag, ms, rand): the core checks all three ranges. */
+static int m_relative_from(lua_State *L)
+{
+    int64_t tag = compat_checkint64(L, 1);
+    int64_t ms = compat_checkint64(L, 2);
+    int64_t rnd = compat_checkint64(L, 3);
+    uint8_t id[16];
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    err[0] = '\0';
+    rc = mintid_relative_from_parts(tag, ms, rnd, id, err);
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    mintid_lua_push_value(L, id, &mintid_lua_relative_kind);
+    return 1;
+}
+
+/* relative_tag(secret, salt, key); a nil salt is the empty one. */
+static int m_relative_tag(lua_State *L)
+{
+    size_t secret_len, salt_len = 0, key_len;
+    const char *secret, *salt = "";
+    char keybuf[KEY_NUMBER_SIZE];
+    const uint8_t *key;
+    uint32_t tag;
+    char err[MINTID_ERRMSG_SIZE];
+
+    /* Strings only, as in relative_generator's options: a number would be
+     * "42.0" on Lua 5.3+ but "42" on 5.1, a different secret or salt. */
+    secret = mintid_lua_check_text(L, 1, &secret_len);
+    if (!lua_isnoneornil(L, 2))
+        salt = mintid_lua_check_text(L, 2, &salt_len);
+    key = mintid_lua_check_key(L, 3, keybuf, &key_len);
+    err[0] = '\0';
+    if (mintid_relative_tag((const uint8_t *)secret, secret_len, (const uint8_t *)salt, salt_len,
+                            key, key_len, &tag, err) != MINTID_OK) {
+        /* The secret's length is the one argument the core can refuse
+         * (besides a salt of 4 GiB). */
+        return luaL_argerror(L, secret_len < MINTID_RELATIVE_MIN_SECRET ? 1 : 2, err);
+    }
+    lua_pushinteger(L, (lua_Integer)tag);
+    return 1;
+}
+
+/* lo, hi = relative_range(prefix_or_id): the bounds of every relative ID of
+ * one tag, for `id >= lo AND id < hi` scans: "TAG6CH-" and "TAG6CH." ('.'
+ * is the byte after '-'). Takes the 7-char prefix of g:prefix(key), or any
+ * relative ID text, in either case; anything else gives nil, message. */
+static int m_relative_range(lua_State *L)
+{
+    /* A prefix padded with the smallest time and rand fields is a relative
+     * ID, so the parser checks it with the same rules and messages. */
+    static const char padding[] = "0000000000-0000000000";
+    size_t len;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+    char padded[MINTID_RELATIVE_TEXT_LEN];
+    char bound[MINTID_RELATIVE_PREFIX_LEN];
+    uint8_t id[16];
+    uint32_t tag;
+    int64_t ms;
+    uint64_t rnd;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    if (len == MINTID_RELATIVE_PREFIX_LEN && text[len - 1] == '-') {
+        memcpy(padded, text, len);
+        memcpy(padded + len, padding, sizeof padding - 1);
+        text = padded;
+        len = sizeof padded;
+    }
+    err[0] = '\0';
+    rc = mintid_relative_decode(text, len, id, err);
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    mintid_relative_split(id, &tag, &ms, &rnd);
+    mintid_relative_prefix(tag, bound);
+    lua_pushlstring(L, bound, sizeof bound);
+    bound[sizeof bound - 1] = '.';
+    lua_pushlstring(L, bound, sizeof bound);
+    return 2;
+}
+
+/* ---- what resty.mintid needs (mintid._ffi.new_values) ------------------- */
+
+/*
+ * _ffi.new_values(value, n, t): t[1..n] = n new values of value's kind, all
+ * zero bytes. resty.mintid's FFI path decodes an ID straight into the 16
+ * bytes of such a value (LuaJIT hands a userdata's payload to the FFI as a
+ * pointer): one Lua C API call then serves n parses, and the value is this
+ * module's own, with its metatable and methods.
+ */
+static int ffi_new_values(lua_State *L)
+{
+    static const value_kind *const kinds[] = { &mintid_lua_ulid_kind, &mintid_lua_uuid_kind, &mintid_lua_relative_kind };
+    static const uint8_t zero[16] = { 0 };
+    const value_kind *k = NULL;
+    lua_Integer i, n;
+    size_t j;
+
+    for (j = 0; j < sizeof kinds / sizeof kinds[0] && k == NULL; j++)
+        if (luaL_testudata(L, 1, kinds[j]->tname) != NULL)
+            k = kinds[j];
+    if (k == NULL)
+        return luaL_argerror(L, 1, "mintid value expected");
+    n = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, n >= 1 && n <= 1024, 2, "count must be 1..1024");
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lua_settop(L, 3);
+    for (i = 1; i <= n; i++) {
+        mintid_lua_push_value(L, zero, k);
+        lua_rawseti(L, 3, (int)i);
+    }
+    return 1;
+}
+
+
+/* ---- the metatables and the module's value functions -------------------- */
+
+/* Every value kind shares its metamethods; all read the kind from upvalue 1. */
+static const luaL_Reg value_meta[] = {
+    { "__tostring", value_tostring }, { "__eq", value_eq }, { "__lt", value_lt }, { "__le", value_le },
+    { NULL, NULL }
+};
+static const luaL_Reg ulid_methods[] = {
+    { "bytes", value_bytes }, { "time", ulid_time }, { "uuid", ulid_uuid }, { NULL, NULL }
+};
+static const luaL_Reg uuid_methods[] = {
+    { "bytes", value_bytes }, { "time", uuid_time }, { "version", uuid_version }, { "ulid", uuid_ulid },
+    { "variant", uuid_variant }, { NULL, NULL }
+};
+static const luaL_Reg ksuid_methods[] = {
+    { "bytes", value_bytes }, { "time", ksuid_time }, { "payload", ksuid_payload }, { NULL, NULL }
+};
+static const luaL_Reg typeid_methods[] = {
+    { "bytes", value_bytes }, { "time", typeid_time }, { "prefix", typeid_prefix }, { "uuid", typeid_uuid },
+    { NULL, NULL }
+};
+static const luaL_Reg relative_methods[] = {
+    { "bytes", value_bytes }, { "time", relative_time }, { "tag", relative_tag_method },
+    { "rand", relative_rand }, { NULL, NULL }
+};
+
+static const luaL_Reg value_funcs[] = {
+    { "parse_ulid", m_parse_ulid },
+    { "parse_uuid", m_parse_uuid },
+    { "parse_relative", m_parse_relative },
+    { "parse_snowflake", m_parse_snowflake },
+    { "ulid_from", m_ulid_from },
+    { "ulid_from_bytes", m_ulid_from_bytes },
+    { "uuid_from_bytes", m_uuid_from_bytes },
+    { "relative_from", m_relative_from },
+    { "relative_tag", m_relative_tag },
+    { "ulid_to_uuid", m_ulid_to_uuid },
+    { "uuid_to_ulid", m_uuid_to_ulid },
+    { "relative_range", m_relative_range },
+    { "uuid3", m_uuid3 },
+    { "uuid5", m_uuid5 },
+    { "uuid8_sha256", m_uuid8_sha256 },
+    { "uuid8", m_uuid8 },
+    { "uuid1_to_uuid6", m_uuid1_to_uuid6 },
+    { "uuid6_to_uuid1", m_uuid6_to_uuid1 },
+    { "parse_ksuid", m_parse_ksuid },
+    { "ksuid_from", m_ksuid_from },
+    { "ksuid_from_bytes", m_ksuid_from_bytes },
+    { "parse_typeid", m_parse_typeid },
+    { "typeid_from", m_typeid_from },
+    { NULL, NULL }
+};
+
+static void create_value_meta(lua_State *L, const value_kind *k, const luaL_Reg *methods)
+{
+    luaL_newmetatable(L, k->tname);
+    mintid_lua_fill_meta(L, lua_gettop(L), k, lua_gettop(L), 0, value_meta, methods);
+    lua_pop(L, 1);
+}
+
+/* NAMESPACE_DNS, _URL, _OID, _X500 (RFC 9562 6.6), UUID_NIL, UUID_MAX. */
+static void push_uuid_constants(lua_State *L, int module)
+{
+    static const uint8_t nil[16] = { 0 };
+    static const uint8_t max[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    static const struct { const char *name; const uint8_t *id; } constants[] = {
+        { "NAMESPACE_DNS", mintid_uuid_namespace_dns }, { "NAMESPACE_URL", mintid_uuid_namespace_url },
+        { "NAMESPACE_OID", mintid_uuid_namespace_oid }, { "NAMESPACE_X500", mintid_uuid_namespace_x500 },
+        { "UUID_NIL", nil }, { "UUID_MAX", max },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof constants / sizeof constants[0]; i++) {
+        mintid_lua_push_text(L, constants[i].id, &mintid_lua_uuid_kind);
+        lua_setfield(L, module, constants[i].name);
+    }
+}
+
+static const luaL_Reg ffi_value_funcs[] = { { "new_values", ffi_new_values }, { NULL, NULL } };
+
+void mintid_lua_open_values(lua_State *L, int module, int ffi)
+{
+    create_value_meta(L, &mintid_lua_ulid_kind, ulid_methods);
+    create_value_meta(L, &mintid_lua_uuid_kind, uuid_methods);
+    create_value_meta(L, &mintid_lua_relative_kind, relative_methods);
+    create_value_meta(L, &mintid_lua_ksuid_kind, ksuid_methods);
+    create_value_meta(L, &mintid_lua_typeid_kind, typeid_methods);
+    lua_pushvalue(L, module);
+    luaL_setfuncs(L, value_funcs, 0);
+    lua_pop(L, 1);
+    lua_pushvalue(L, ffi);
+    luaL_setfuncs(L, ffi_value_funcs, 0);
+    lua_pop(L, 1);
+    push_uuid_constants(L, module);
+}
