@@ -28,12 +28,24 @@ local function readings(count)
     return list
 end
 
---- The time-ordered kinds: name, a generator maker, and a parser.
+--- The time-ordered kinds: name, a generator maker, a parser, the size of
+-- the binary form, and for a TypeID the prefix of every ID.
 function M.ordered_kinds()
     return {
-        { name = "ulid", new = mintid.ulid_generator, parse = mintid.parse_ulid },
-        { name = "uuid7", new = mintid.uuid7_generator, parse = mintid.parse_uuid },
+        { name = "ulid", new = mintid.ulid_generator, parse = mintid.parse_ulid, size = 16 },
+        { name = "uuid7", new = mintid.uuid7_generator, parse = mintid.parse_uuid, size = 16 },
+        { name = "uuid6", new = mintid.uuid6_generator, parse = mintid.parse_uuid, size = 16 },
+        { name = "ksuid", new = mintid.ksuid_generator, parse = mintid.parse_ksuid, size = 20 },
+        { name = "typeid", new = mintid.typeid_generator, parse = mintid.parse_typeid, size = 16, prefix = "user" },
     }
+end
+
+--- The kind of that name.
+function M.kind(name)
+    for _, kind in ipairs(M.ordered_kinds()) do
+        if kind.name == name then return kind end
+    end
+    error("no ordered kind " .. name)
 end
 
 --- `count` IDs of a kind in the order minted: { id, bytes, ms, n }.
@@ -42,7 +54,8 @@ function M.minted_rows(kind, count)
     local g = kind.new { clock = list_clock(readings(count)) }
     local rows = {}
     for n = 1, count do
-        local id = assert(g:next())
+        local id
+        if kind.prefix then id = assert(g:next(kind.prefix)) else id = assert(g:next()) end
         local v = assert(kind.parse(id))
         rows[n] = { id = id, bytes = v:bytes(), ms = v:time(), n = n }
     end
