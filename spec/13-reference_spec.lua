@@ -151,6 +151,8 @@ local function samples()
         parse_ulid = mintid.ulid(),
         parse_uuid = mintid.uuid7(),
         parse_relative = g:next("customer-17"),
+        parse_ksuid = mintid.ksuid(),
+        parse_typeid = mintid.typeid("user"),
     }
 end
 
