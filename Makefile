@@ -7,12 +7,14 @@
 # The sources of the module: the one list (the build, the rockspecs of
 # `make rockspecs`, the amalgamation and `make print-sources` read it).
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
+           src/hash_block.c src/md5.c src/sha1.c src/uuid_name.c src/uuid_time.c \
+           src/base62.c src/ksuid.c src/typeid.c \
            src/sha256.c src/relative.c src/snowflake.c src/nanoid.c \
            src/chacha20.c src/random.c src/default.c src/abi.c \
            src/os_posix.c src/os_win32.c
 CORE_HDR = src/mintid.h src/internal.h
 BIND_SRC = src/lua_mintid.c
-BIND_HDR = src/lua_compat.h
+BIND_HDR = src/lua_compat.h src/lua_int64.h
 # The version is written once, as MINTID_VERSION in src/mintid.h.
 VERSION := $(shell sed -n 's/^\#define MINTID_VERSION "\(.*\)"$$/\1/p' src/mintid.h)
 
@@ -97,6 +99,9 @@ bench: $(MODULE) $(BUILD)/jit/mintid.so $(BUILD)/bench_core
 	@echo
 	@echo "LuaJIT: resty.mintid (FFI) against mintid (Lua C API)"
 	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/jit/?.so;;' luajit bench/ffi.lua
+
+# The threads bench and the ThreadSanitizer tests.
+include mk/threads.mk
 
 # Generated files, committed; `make test` fails when one is stale: the
 # vectors of testdata/, the FFI declarations of resty.mintid (from

@@ -68,6 +68,12 @@ def decoders(t):
         "relative_decode": [s.encode() for s in relative]
         + [unescape(r["input"]) for r in rows(t, "relative_invalid.txt")],
         "snowflake_decode": [s.encode() for s in snowflake],
+        "ksuid_decode": [r["text"].encode() for r in rows(t, "ksuid.txt")]
+        + [r["expect"].encode() for r in rows(t, "ksuid_monotonic.txt") if not r["expect"].startswith("error:")]
+        + [unescape(r["input"]) for r in rows(t, "ksuid_invalid.txt")],
+        "typeid_decode": [r["text"].encode() for r in rows(t, "typeid.txt")]
+        + [r["expect"].encode() for r in rows(t, "typeid_monotonic.txt") if not r["expect"].startswith("error:")]
+        + [unescape(r["input"]) for r in rows(t, "typeid_invalid.txt")],
     }
 
 

@@ -4,7 +4,7 @@
 # (build/fuzz/corpus, not committed).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS = ulid_decode uuid_decode relative_decode snowflake_decode nanoid roundtrip generators
+FUZZ_TARGETS = ulid_decode uuid_decode relative_decode snowflake_decode ksuid_decode typeid_decode nanoid roundtrip generators
 FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_OBJ     = $(CORE_SRC:src/%.c=$(BUILD)/fuzz/core/%.o)
 FUZZ_BINS    = $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)

@@ -346,6 +346,44 @@ row("`mintid` output that cannot be written", function()
     h.cli_fails_to(">&-", 1, { "ulid" }, nil, "mintid: cannot write to stdout: ")
 end)
 
+row("A struct cdata that prints like an integer", function()
+    if jit then
+        local ffi = require "ffi"
+        pcall(ffi.cdef, "typedef struct { int x; } mintid_spec09_liar;")
+        local S = ffi.metatype("mintid_spec09_liar", { __tostring = function() return "5LL" end })
+        raises(function() return mintid.nanoid(S()) end, "integer expected, got cdata")
+    end
+end)
+
+row("An alphabet of bytes holding a multi-byte UTF-8 character", function()
+    raises(function() return mintid.nanoid(8, "\206\177\209\143\255") end,
+        "holds a multi-byte UTF-8 character at byte 1")
+end)
+
+row("A random option replaced through the debug library", function()
+    local g = mintid.uuid4_generator { random = function(n) return ("\1"):rep(n) end }
+    local function none() end
+    if _VERSION == "Lua 5.4" then
+        debug.setuservalue(g, none, 2)
+    else
+        (debug.getuservalue or debug.getfenv)(g)[2] = none
+    end
+    raises(function() return g:next() end, "random(16) returned nil, want 16 bytes")
+end)
+
+row("A generator's metamethod on another value", function()
+    for _, m in ipairs({ "__gc", "__close", "__tostring" }) do
+        raises(function() return getmetatable(mintid.ulid_generator())[m](5) end, "bad argument #1")
+    end
+end)
+
+row("A finalizer that closes a generator during a call", function()
+    -- spec/15-reentry_spec.lua runs such finalizers at every allocation
+    local g = mintid.relative_generator { secret = SECRET }
+    getmetatable(g).__gc(g)
+    raises(function() return g:next(42) end, "attempt to use a closed mintid.RelativeGenerator")
+end)
+
 -- The rows of the README table: the first cell of each line after the
 -- header row of the "Errors" section's table.
 local function readme_rows()

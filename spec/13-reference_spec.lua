@@ -170,7 +170,9 @@ local function discover(documented_names)
     local names = {}
     local texts = samples()
     for _, f in ipairs(sorted_keys(mintid)) do
-        names["mintid." .. f] = true
+        -- _ffi: the C module's way in for resty.mintid (which has no such
+        -- name), not an API.
+        if f ~= "_ffi" then names["mintid." .. f] = true end
         local fn = mintid[f]
         if type(f) == "string" and f:match("_generator$") and type(fn) == "function" then
             local base = base_options(fn)

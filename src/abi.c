@@ -10,7 +10,7 @@
 
 /* rc, after the ID was written to id by a core call that returned rc; on
  * success its text form is written to out. */
-static int text_of(int rc, const uint8_t id[16], void (*encode)(const uint8_t *id, char *out), char *out)
+static int text_of(int rc, const uint8_t *id, void (*encode)(const uint8_t *id, char *out), char *out)
 {
     if (rc == MINTID_OK)
         encode(id, out);
@@ -36,6 +36,39 @@ int mintid_uuid4_text(char out[36], char *err)
     uint8_t id[16];
 
     return text_of(mintid_default_uuid4(id, err), id, mintid_uuid_encode, out);
+}
+
+int mintid_uuid1_text(char out[36], char *err)
+{
+    uint8_t id[16];
+
+    return text_of(mintid_default_uuid1(id, err), id, mintid_uuid_encode, out);
+}
+
+int mintid_uuid6_text(char out[36], char *err)
+{
+    uint8_t id[16];
+
+    return text_of(mintid_default_uuid6(id, err), id, mintid_uuid_encode, out);
+}
+
+int mintid_ksuid_text(char out[27], char *err)
+{
+    uint8_t id[MINTID_KSUID_BYTES];
+
+    return text_of(mintid_default_ksuid(id, err), id, mintid_ksuid_encode, out);
+}
+
+/* The prefix is checked before the default generator steps, so a bad one
+ * takes no UUIDv7 from it. */
+int mintid_typeid_text(const char *prefix, size_t prefix_len, char out[90], char *err)
+{
+    uint8_t id[16];
+    int rc = mintid_typeid_check_prefix(prefix, prefix_len, MINTID_EARG, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_default_uuid7(id, err);
+    return rc == MINTID_OK ? mintid_typeid_encode(prefix, prefix_len, id, out, err) : rc;
 }
 
 /* The pool's ctx is the err buffer, so an OS failure keeps its reason. */
@@ -88,6 +121,72 @@ int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *
     return (int)mintid_snowflake_format_decimal(id, out);
 }
 
+int mintid_uuid_time_gen_next_text(mintid_uuid_time_gen *g, char out[36], char *err)
+{
+    uint8_t id[16];
+    int64_t now;
+    int rc = mintid_os_clock_100ns(&now, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_uuid_time_gen_next_100ns(mintid_uuid_time_state_of(g), now, mintid_random_pool, err, id, err);
+    return text_of(rc, id, mintid_uuid_encode, out);
+}
+
+int mintid_ksuid_gen_next_text(mintid_ksuid_gen *g, char out[27], char *err)
+{
+    uint8_t id[MINTID_KSUID_BYTES];
+    int64_t now;
+    int rc = mintid_os_clock_ms(&now, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_ksuid_gen_next(mintid_ksuid_state_of(g), now, mintid_random_pool, err, id, err);
+    return text_of(rc, id, mintid_ksuid_encode, out);
+}
+
+int mintid_typeid_gen_next_text(mintid_uuid7_gen *g, const char *prefix, size_t prefix_len,
+                                char out[90], char *err)
+{
+    int64_t now;
+    int rc = mintid_os_clock_ms(&now, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    return mintid_typeid_gen_next(mintid_uuid7_state_of(g), prefix, prefix_len, now, mintid_random_pool, err,
+                                  out, err);
+}
+
+/* A name-based UUID of a name space given as text. */
+typedef void (*name_uuid_fn)(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
+
+static int name_text(name_uuid_fn make, const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+                     char out[36], char *err)
+{
+    uint8_t ns_id[16], id[16];
+    int rc = mintid_uuid_decode(ns, ns_len, ns_id, err);
+
+    if (rc == MINTID_OK)
+        make(ns_id, name, name_len, id);
+    return text_of(rc, id, mintid_uuid_encode, out);
+}
+
+int mintid_uuid3_text(const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+                      char out[36], char *err)
+{
+    return name_text(mintid_uuid3, ns, ns_len, name, name_len, out, err);
+}
+
+int mintid_uuid5_text(const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+                      char out[36], char *err)
+{
+    return name_text(mintid_uuid5, ns, ns_len, name, name_len, out, err);
+}
+
+int mintid_uuid8_sha256_text(const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+                             char out[36], char *err)
+{
+    return name_text(mintid_uuid8_sha256, ns, ns_len, name, name_len, out, err);
+}
+
 int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err)
 {
     uint8_t id[16];
@@ -110,6 +209,8 @@ size_t mintid_abi_sizeof(const char *type_name)
         { "mintid_relative_gen", sizeof(mintid_relative_gen) },
         { "mintid_snowflake_gen", sizeof(mintid_snowflake_gen) },
         { "mintid_nanoid_spec", sizeof(mintid_nanoid_spec) },
+        { "mintid_uuid_time_gen", sizeof(mintid_uuid_time_gen) },
+        { "mintid_ksuid_gen", sizeof(mintid_ksuid_gen) },
     };
     size_t i;
 

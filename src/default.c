@@ -2,88 +2,231 @@
  * shared by every thread and Lua state of the process. */
 #include "internal.h"
 
-/* One lock covers both generators: the clock read and the step happen
- * under it, so IDs strictly increase across all threads (not only within
- * one). Lock order is always default_lock, then random.c's pool lock. */
-static mintid_lock default_lock = MINTID_LOCK_INIT;
+/*
+ * Each default generator holds its own lock for the step alone: the clock
+ * read, the draw and the encoding happen outside it; inside are only the
+ * compare, the increment or install, and the copy. A thread whose clock
+ * read is older than the ms another thread installed meanwhile takes the
+ * increment path, so IDs strictly increase across all threads, not only
+ * within one. The draw comes before the lock when the step will likely
+ * install a new ms (the ms the last step left differs from this clock
+ * read); when another thread installed that ms first, the bytes are dropped
+ * (SPEC allows it for the defaults; a generator object with a caller's
+ * `random` still sees exactly SPEC's draws, through mintid_monotonic_next).
+ */
+/* The step's lock and state on cache lines of their own (two, as CPUs
+ * fetch lines in pairs): only a step writes them, so a core takes them
+ * once per step and no other generator's steps move them. The hint, read
+ * by every call, sits on the next line, written once per ms. */
+#define STEP_BYTES 128
+#define HINT_BYTES 64
+#if defined(__GNUC__) || defined(__clang__)
+#define ALIGNED_LINES __attribute__((aligned(STEP_BYTES)))
+#else
+#define ALIGNED_LINES /* padded, if not aligned */
+#endif
+typedef struct {
+    union {
+        struct {
+            mintid_lock lock;
+            mintid_monotonic st; /* under lock */
+        } s;
+        unsigned char lines[STEP_BYTES];
+    } step;
+    union {
+        struct {
+            /* The low 32 bits of st.last_ms, stored under the lock when
+             * they change, loaded without it: only a guess whether to draw
+             * first (32 bits: an atomic on every target), so a stale or
+             * wrapped value costs a draw at most. */
+            uint32_t last_ms_hint;
+            const mintid_monotonic_kind *kind;
+        } s;
+        unsigned char line[HINT_BYTES];
+    } hint;
+} ALIGNED_LINES default_gen;
+
+/* The default generators: one line each. */
+#define DEFAULT_GENERATORS(X) \
+    X(ulid, mintid_ulid_kind)  \
+    X(uuid7, mintid_uuid7_kind)
+
+enum {
+#define DEFAULT_INDEX(name, kind) DEFAULT_##name,
+    DEFAULT_GENERATORS(DEFAULT_INDEX)
+    DEFAULT_COUNT
+};
+
+/* last_ms -1: the first step draws (monotonic.c). */
+static default_gen gens[DEFAULT_COUNT] = {
+#define DEFAULT_STATE(name, kind) { { { MINTID_LOCK_INIT, { -1, { 0 }, 0 } } }, { { UINT32_MAX, &kind } } },
+    DEFAULT_GENERATORS(DEFAULT_STATE)
+};
+
+/*
+ * The defaults of more formats: a generator object of the core each, under
+ * its own padded lock held for the step alone, the clock read outside it
+ * (the step's last + 1 keeps a late reading in order). They draw rarely (a
+ * KSUID in a new second; a v1/v6 node and clock_seq on first use and in a
+ * forked child), so the draw stays inside. One line each.
+ */
+typedef struct {
+    int (*clock)(int64_t *now, char *err); /* the unit the step takes */
+    int (*init)(void *gen, char *err);
+    int (*step)(void *gen, int64_t now, uint8_t *out, char *err);
+} object_kind;
+typedef union {
+    struct {
+        mintid_lock lock;
+        int ready; /* under lock: gen initialised */
+        union { mintid_uuid_time_gen uuid_time; mintid_ksuid_gen ksuid; } gen;
+        const object_kind *kind;
+    } s;
+    unsigned char lines[2 * STEP_BYTES];
+} ALIGNED_LINES object_gen;
+MINTID_STATIC_ASSERT(sizeof(object_gen) == 2 * STEP_BYTES, object_gen_padded);
+
+static int init_uuid1(void *g, char *err) { return mintid_uuid_time_gen_init(g, 1, NULL, 0, -1, err); }
+static int init_uuid6(void *g, char *err) { return mintid_uuid_time_gen_init(g, 6, NULL, 0, -1, err); }
+static int init_ksuid(void *g, char *err) { (void)err; mintid_ksuid_gen_init(g); return MINTID_OK; }
+
+static int step_uuid_time(void *g, int64_t now, uint8_t *out, char *err)
+{
+    return mintid_uuid_time_gen_next_100ns(mintid_uuid_time_state_of(g), now, mintid_random_pool, err, out, err);
+}
+
+static int step_ksuid(void *g, int64_t now, uint8_t *out, char *err)
+{
+    return mintid_ksuid_gen_next(mintid_ksuid_state_of(g), now, mintid_random_pool, err, out, err);
+}
+
+static const object_kind uuid1_kind = { mintid_os_clock_100ns, init_uuid1, step_uuid_time };
+static const object_kind uuid6_kind = { mintid_os_clock_100ns, init_uuid6, step_uuid_time };
+static const object_kind ksuid_kind = { mintid_os_clock_ms, init_ksuid, step_ksuid };
+
+#define OBJECT_GENERATORS(X) \
+    X(uuid1, uuid1_kind)     \
+    X(uuid6, uuid6_kind)     \
+    X(ksuid, ksuid_kind)
+
+enum {
+#define OBJECT_INDEX(name, kind) OBJECT_##name,
+    OBJECT_GENERATORS(OBJECT_INDEX)
+    OBJECT_COUNT
+};
+
+static object_gen objects[OBJECT_COUNT] = {
+#define OBJECT_STATE(name, kind) { { MINTID_LOCK_INIT, 0, { { { 0 } } }, &kind } },
+    OBJECT_GENERATORS(OBJECT_STATE)
+};
+
 static mintid_once default_once = MINTID_ONCE_INIT;
 static int default_ready; /* set (release) by default_setup: no pthread_once per ID */
-static mintid_ulid_gen ulid_gen;
-static mintid_uuid7_gen uuid7_gen;
 
-/* The lock is held across fork() so that no other thread is half-way
+/* Every lock is held across fork() so that no other thread is half-way
  * through a step then; the child needs no reset of its own, since a
  * generator's state records its process and its next step in a forked
  * child draws afresh (monotonic.c). A child made without the handlers
- * (raw clone) has the same fresh start; only the lock's state is then
- * whatever the parent's other threads left it in, as with any lock. */
+ * (raw clone) has the same fresh start; only a lock's state is then
+ * whatever the parent's other threads left it in, as with any lock. No
+ * other lock is ever taken while one of these is held. */
 static void default_prepare(void)
 {
-    mintid_lock_take(&default_lock);
+    int i;
+
+    for (i = 0; i < DEFAULT_COUNT; i++)
+        mintid_lock_take(&gens[i].step.s.lock);
+    for (i = 0; i < OBJECT_COUNT; i++)
+        mintid_lock_take(&objects[i].s.lock);
 }
 
 static void default_unlock(void)
 {
-    mintid_lock_release(&default_lock);
+    int i;
+
+    for (i = OBJECT_COUNT - 1; i >= 0; i--)
+        mintid_lock_release(&objects[i].s.lock);
+    for (i = DEFAULT_COUNT - 1; i >= 0; i--)
+        mintid_lock_release(&gens[i].step.s.lock);
 }
 
 static void default_setup(void)
 {
-    mintid_ulid_gen_init(&ulid_gen);
-    mintid_uuid7_gen_init(&uuid7_gen);
-    /* random.c registers first, so its prepare handler runs after ours
-     * (mintid_os_atfork): the forking thread takes the locks in the same
-     * order as every caller. */
-    mintid_random_fork_init();
     mintid_os_atfork(default_prepare, default_unlock, default_unlock);
     MINTID_STORE_RELEASE(&default_ready, 1);
 }
 
-static void lock_generators(void)
+static int default_next(default_gen *g, uint8_t *out, char *err)
 {
+    const mintid_monotonic_kind *k = g->hint.s.kind;
+    uint8_t drawn[10], counter[10];
+    int64_t now, ms;
+    uint32_t generation, hint;
+    int have_draw = 0, want_draw = 0, rc;
+
     if (!MINTID_LOAD_ACQUIRE(&default_ready))
         mintid_run_once(&default_once, default_setup);
-    mintid_lock_take(&default_lock);
-}
-
-/* One step of a default generator at now_ms. */
-typedef int (*step_fn)(int64_t now_ms, uint8_t out[16], char *err);
-
-static int step_ulid(int64_t now_ms, uint8_t out[16], char *err)
-{
-    return mintid_ulid_gen_next(mintid_ulid_state_of(&ulid_gen), now_ms, mintid_random_pool, err, out, err);
-}
-
-static int step_uuid7(int64_t now_ms, uint8_t out[16], char *err)
-{
-    return mintid_uuid7_gen_next(mintid_uuid7_state_of(&uuid7_gen), now_ms, mintid_random_pool, err, out, err);
-}
-
-/* Clock read and step both under default_lock (see there). */
-static int default_next(step_fn step, uint8_t out[16], char *err)
-{
-    int64_t now;
-    int rc;
-
-    lock_generators();
     rc = mintid_os_clock_ms(&now, err);
+    if (rc != MINTID_OK)
+        return rc;
+    generation = mintid_os_fork_generation();
+    for (;;) {
+        if (!have_draw && (want_draw || (uint32_t)now != MINTID_LOAD_ACQUIRE(&g->hint.s.last_ms_hint))) {
+            rc = mintid_draw_random(mintid_random_pool, err, drawn, k->draw_len, k->name, err);
+            if (rc != MINTID_OK)
+                return rc;
+            have_draw = 1;
+        }
+        mintid_lock_take(&g->step.s.lock);
+        /* Rarely: another thread's clock went back, or this is the first
+         * step in a forked child; draw outside the lock and look again. */
+        want_draw = !have_draw && mintid_monotonic_draws(&g->step.s.st, now, generation);
+        if (!want_draw)
+            break;
+        mintid_lock_release(&g->step.s.lock);
+    }
+    rc = mintid_monotonic_step(&g->step.s.st, now, generation, k->bits, k->draw_len, k->load,
+                               have_draw ? drawn : NULL, k->name, &ms, counter, err);
+    hint = (uint32_t)g->step.s.st.last_ms;
+    if (MINTID_LOAD_ACQUIRE(&g->hint.s.last_ms_hint) != hint)
+        MINTID_STORE_RELEASE(&g->hint.s.last_ms_hint, hint);
+    mintid_lock_release(&g->step.s.lock);
     if (rc == MINTID_OK)
-        rc = step(now, out, err);
-    mintid_lock_release(&default_lock);
+        k->store(ms, counter, out);
     return rc;
 }
 
-int mintid_default_ulid(uint8_t out[16], char *err)
+#define DEFAULT_FUNCTION(name, kind) \
+    int mintid_default_##name(uint8_t out[16], char *err) { return default_next(&gens[DEFAULT_##name], out, err); }
+DEFAULT_GENERATORS(DEFAULT_FUNCTION)
+
+static int object_next(object_gen *g, uint8_t *out, char *err)
 {
-    return default_next(step_ulid, out, err);
+    const object_kind *k = g->s.kind;
+    int64_t now;
+    int rc;
+
+    if (!MINTID_LOAD_ACQUIRE(&default_ready))
+        mintid_run_once(&default_once, default_setup);
+    rc = k->clock(&now, err);
+    if (rc != MINTID_OK)
+        return rc;
+    mintid_lock_take(&g->s.lock);
+    if (!g->s.ready) {
+        rc = k->init(&g->s.gen, err);
+        g->s.ready = rc == MINTID_OK;
+    }
+    if (rc == MINTID_OK)
+        rc = k->step(&g->s.gen, now, out, err);
+    mintid_lock_release(&g->s.lock);
+    return rc;
 }
 
-int mintid_default_uuid7(uint8_t out[16], char *err)
-{
-    return default_next(step_uuid7, out, err);
-}
+#define OBJECT_FUNCTION(name, kind) \
+    int mintid_default_##name(uint8_t *out, char *err) { return object_next(&objects[OBJECT_##name], out, err); }
+OBJECT_GENERATORS(OBJECT_FUNCTION)
 
-/* No state to guard: the pool is thread-safe and fork-safe on its own. */
+/* No state to guard: each thread draws from its own pool. */
 int mintid_default_uuid4(uint8_t out[16], char *err)
 {
     return mintid_uuid4_make(mintid_random_pool, err, out, err);

@@ -12,8 +12,12 @@
  * The three value kinds and the six generator kinds differ in a few fields
  * (value_kind, gen_kind); every metamethod and method reads its kind from
  * upvalue 1, so each mechanism is written once.
+ *
+ * resty.mintid, the LuaJIT FFI binding, keeps no rule of its own: it takes
+ * this module's constructors, checks and errors through mintid._ffi
+ * (create_ffi_table) and runs only the hot paths on the objects' own state.
  */
-#include "lua_compat.h"
+#include "lua_int64.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -50,7 +54,7 @@ static int fail_msg(lua_State *L, const char *msg)
  * retry by the caller helps. */
 static int fail(lua_State *L, int rc, const char *err)
 {
-    const char *msg = err[0] != '\0' ? err : mintid_strerror(rc);
+    const char *msg = err != NULL && err[0] != '\0' ? err : mintid_strerror(rc);
 
     if (rc == MINTID_ERANDOM || rc == MINTID_ECLOCK || rc == MINTID_ENOMEM || rc == MINTID_EARG ||
         rc == MINTID_EFORK)
@@ -106,7 +110,12 @@ static inline const uint8_t *check_key(lua_State *L, int arg, char buf[KEY_NUMBE
     return check_number_key(L, arg, buf, len);
 }
 
-/* ---- values: 16 bytes in a userdata ------------------------------------ */
+/* ---- values: the ID's bytes in a userdata ------------------------------- */
+
+/* Room for any value's bytes: a TypeID's (typeid_value). */
+#define VALUE_MAX_SIZE 80
+/* Room for any ID's text: a TypeID's. */
+#define TEXT_MAX_LEN MINTID_TYPEID_MAX_TEXT_LEN
 
 typedef struct {
     const char *tname;  /* metatable name */
@@ -114,36 +123,74 @@ typedef struct {
     size_t text_len;
     void (*encode)(const uint8_t *id, char *out);
     int (*decode)(const char *text, size_t len, uint8_t *out, char *err);
+    size_t size;        /* bytes of the userdata, compared by __eq */
+    size_t bytes_len;   /* what :bytes() returns: the first bytes_len */
+    /* Text of a length of its own (TypeID; else NULL: encode, text_len);
+     * such values are ordered by their text. */
+    size_t (*text)(const uint8_t *v, char out[TEXT_MAX_LEN]);
 } value_kind;
 
 static const value_kind ulid_kind = {
-    "mintid.ULID", "ULID", MINTID_ULID_TEXT_LEN, mintid_ulid_encode, mintid_ulid_decode
+    "mintid.ULID", "ULID", MINTID_ULID_TEXT_LEN, mintid_ulid_encode, mintid_ulid_decode, 16, 16, NULL
 };
 static const value_kind uuid_kind = {
-    "mintid.UUID", "UUID", MINTID_UUID_TEXT_LEN, mintid_uuid_encode, mintid_uuid_decode
+    "mintid.UUID", "UUID", MINTID_UUID_TEXT_LEN, mintid_uuid_encode, mintid_uuid_decode, 16, 16, NULL
 };
 static const value_kind relative_kind = {
     "mintid.RelativeID", "relative ID", MINTID_RELATIVE_TEXT_LEN, mintid_relative_encode,
-    mintid_relative_decode
+    mintid_relative_decode, 16, 16, NULL
+};
+static const value_kind ksuid_kind = {
+    "mintid.KSUID", "KSUID", MINTID_KSUID_TEXT_LEN, mintid_ksuid_encode, mintid_ksuid_decode,
+    MINTID_KSUID_BYTES, MINTID_KSUID_BYTES, NULL
+};
+
+/* A TypeID value: the UUID first (so :bytes() is its 16 bytes), then the
+ * prefix, zero-padded so that __eq compares the whole userdata. */
+typedef struct {
+    uint8_t id[16];
+    uint8_t prefix_len;
+    char prefix[MINTID_TYPEID_MAX_PREFIX];
+} typeid_value;
+typedef char typeid_value_fits[sizeof(typeid_value) <= VALUE_MAX_SIZE ? 1 : -1];
+
+static size_t typeid_text(const uint8_t *v, char out[TEXT_MAX_LEN])
+{
+    const typeid_value *t = (const typeid_value *)(const void *)v;
+
+    /* The prefix was checked when the value was made. */
+    return (size_t)mintid_typeid_encode(t->prefix, t->prefix_len, t->id, out, NULL);
+}
+
+static const value_kind typeid_kind = {
+    "mintid.TypeID", "TypeID", 0, NULL, NULL, sizeof(typeid_value), 16, typeid_text
 };
 
 /* How an ID leaves C: as text or as a value object (push_text, push_value). */
-typedef void (*push_id_fn)(lua_State *L, const uint8_t id[16], const value_kind *k);
+typedef void (*push_id_fn)(lua_State *L, const uint8_t *id, const value_kind *k);
 
-static void push_value(lua_State *L, const uint8_t id[16], const value_kind *k)
+static void push_value(lua_State *L, const uint8_t *id, const value_kind *k)
 {
-    uint8_t *p = (uint8_t *)compat_newuserdatauv(L, 16, 0);
+    uint8_t *p = (uint8_t *)compat_newuserdatauv(L, k->size, 0);
 
-    memcpy(p, id, 16);
+    memcpy(p, id, k->size);
     luaL_setmetatable(L, k->tname);
 }
 
-static inline void push_text(lua_State *L, const uint8_t id[16], const value_kind *k)
+static size_t value_text(const uint8_t *id, const value_kind *k, char out[TEXT_MAX_LEN])
 {
-    char text[MINTID_UUID_TEXT_LEN]; /* the longest form */
+    if (k->text != NULL)
+        return k->text(id, out);
+    k->encode(id, out);
+    return k->text_len;
+}
 
-    k->encode(id, text);
-    lua_pushlstring(L, text, k->text_len);
+static inline void push_text(lua_State *L, const uint8_t *id, const value_kind *k)
+{
+    char text[TEXT_MAX_LEN];
+    size_t len = value_text(id, k, text);
+
+    lua_pushlstring(L, text, len);
 }
 
 static const uint8_t *check_value(lua_State *L, int idx, const value_kind *k)
@@ -172,7 +219,7 @@ static int value_eq(lua_State *L)
     const uint8_t *a = (const uint8_t *)luaL_testudata(L, 1, tname);
     const uint8_t *b = (const uint8_t *)luaL_testudata(L, 2, tname);
 
-    lua_pushboolean(L, a != NULL && b != NULL && memcmp(a, b, 16) == 0);
+    lua_pushboolean(L, a != NULL && b != NULL && memcmp(a, b, upvalue_value_kind(L)->size) == 0);
     return 1;
 }
 
@@ -183,7 +230,18 @@ static int value_compare(lua_State *L, int or_equal)
     /* Apart, so that argument 1 is checked (and blamed) first. */
     const uint8_t *a = check_value(L, 1, k);
     const uint8_t *b = check_value(L, 2, k);
-    int c = memcmp(a, b, 16);
+    int c;
+
+    if (k->text != NULL) {
+        char ta[TEXT_MAX_LEN], tb[TEXT_MAX_LEN];
+        size_t la = k->text(a, ta), lb = k->text(b, tb);
+
+        c = memcmp(ta, tb, la < lb ? la : lb);
+        if (c == 0)
+            c = la < lb ? -1 : la > lb;
+    } else {
+        c = memcmp(a, b, k->size);
+    }
 
     lua_pushboolean(L, or_equal ? c <= 0 : c < 0);
     return 1;
@@ -194,7 +252,9 @@ static int value_le(lua_State *L) { return value_compare(L, 1); }
 
 static int value_bytes(lua_State *L)
 {
-    lua_pushlstring(L, (const char *)check_value(L, 1, upvalue_value_kind(L)), 16);
+    const value_kind *k = upvalue_value_kind(L);
+
+    lua_pushlstring(L, (const char *)check_value(L, 1, k), k->bytes_len);
     return 1;
 }
 
@@ -214,17 +274,58 @@ static int ulid_time(lua_State *L)
     return 1;
 }
 
-/* SPEC: the timestamp is only defined for version 7. */
-static int uuid_time(lua_State *L)
+/* SPEC: the timestamp is defined for versions 1, 6 and 7. */
+static int push_uuid_time(lua_State *L, const uint8_t *id)
 {
-    const uint8_t *id = check_value(L, 1, &uuid_kind);
+    int64_t ms;
 
-    if (mintid_uuid_version(id) == 7)
-        compat_pushint64(L, mintid_ulid_time(id));
+    if (mintid_uuid_unix_ms(id, &ms))
+        compat_pushint64(L, ms);
     else
         lua_pushnil(L);
     return 1;
 }
+
+static int uuid_time(lua_State *L) { return push_uuid_time(L, check_value(L, 1, &uuid_kind)); }
+
+static int uuid_variant(lua_State *L)
+{
+    lua_pushstring(L, mintid_uuid_variant_name(mintid_uuid_variant(check_value(L, 1, &uuid_kind))));
+    return 1;
+}
+
+static int ksuid_payload(lua_State *L)
+{
+    lua_pushlstring(L, (const char *)check_value(L, 1, &ksuid_kind) + 4, 16);
+    return 1;
+}
+
+static int ksuid_time(lua_State *L)
+{
+    compat_pushint64(L, mintid_ksuid_time(check_value(L, 1, &ksuid_kind)) * 1000);
+    return 1;
+}
+
+static const typeid_value *check_typeid(lua_State *L)
+{
+    return (const typeid_value *)(const void *)check_value(L, 1, &typeid_kind);
+}
+
+static int typeid_prefix(lua_State *L)
+{
+    const typeid_value *t = check_typeid(L);
+
+    lua_pushlstring(L, t->prefix, t->prefix_len);
+    return 1;
+}
+
+static int typeid_uuid(lua_State *L)
+{
+    push_value(L, check_typeid(L)->id, &uuid_kind);
+    return 1;
+}
+
+static int typeid_time(lua_State *L) { return push_uuid_time(L, check_typeid(L)->id); }
 
 static int uuid_version(lua_State *L)
 {
@@ -277,11 +378,15 @@ static int relative_rand(lua_State *L)
 enum { UV_CLOCK = 1, UV_RANDOM, UV_COUNT = UV_RANDOM };
 
 typedef struct {
-    int has_clock;  /* user value UV_CLOCK is the clock option; else the OS clock */
-    int has_random; /* user value UV_RANDOM is random_checked wrapping the random option */
-    int closed;     /* __gc or __close ran: the hooks (and a secret) are gone */
-    int busy;       /* inside a core call that may run the random option */
+    uint8_t has_clock;  /* user value UV_CLOCK is the clock option; else the OS clock */
+    uint8_t has_random; /* user value UV_RANDOM is the random option; else the pool */
+    uint8_t closed;     /* __gc or __close ran: the hooks (and a secret) are gone */
+    uint8_t busy;       /* inside a core call that may run the random option */
 } gen_hooks;
+
+/* resty.mintid reads the four flags as one uint32_t: zero when its FFI
+ * method may serve the call, else it calls this module's method. */
+typedef char gen_hooks_is_four_bytes[sizeof(gen_hooks) == 4 ? 1 : -1];
 
 /* Every generator userdata starts with its hooks, so that the shared hooks,
  * __gc and __tostring serve all kinds; the state of its kind follows at
@@ -301,6 +406,8 @@ typedef struct {
         mintid_relative_gen relative;
         mintid_snowflake_gen snowflake;
         mintid_nanoid_spec nanoid;
+        mintid_uuid_time_gen uuid_time;
+        mintid_ksuid_gen ksuid;
     } g;
 } gen_layout;
 
@@ -312,6 +419,11 @@ static inline mintid_uuid7_gen *uuid7_of(gen_ud *u) { return (mintid_uuid7_gen *
 static inline mintid_relative_gen *relative_of(gen_ud *u) { return (mintid_relative_gen *)gen_state(u); }
 static inline mintid_snowflake_gen *snowflake_of(gen_ud *u) { return (mintid_snowflake_gen *)gen_state(u); }
 static inline mintid_nanoid_spec *nanoid_of(gen_ud *u) { return (mintid_nanoid_spec *)gen_state(u); }
+static inline mintid_uuid_time_state *uuid_time_of(gen_ud *u)
+{
+    return mintid_uuid_time_state_of((mintid_uuid_time_gen *)gen_state(u));
+}
+static inline mintid_ksuid_gen *ksuid_of(gen_ud *u) { return (mintid_ksuid_gen *)gen_state(u); }
 
 /* The inputs of one core call of a generator of 16-byte IDs. */
 typedef struct {
@@ -332,51 +444,92 @@ typedef struct {
     int uses_random;
     void (*init)(gen_ud *u);  /* NULL: the constructor fills the state */
     void (*wipe)(gen_ud *u);  /* secret-equivalent state, erased on __gc */
-    /* Generators of 16-byte IDs (:next and :next_value) only: */
+    /* Generators of IDs of fixed size (:next and :next_value) only: */
     const value_kind *value;
     int takes_key;            /* :next(key) */
-    int (*make)(gen_ud *u, const id_args *a, uint8_t out[16], char *err);
-    /* The state `make` moves on (NULL: none), put back while the ID is
-     * pushed, which may raise "not enough memory". */
-    mintid_monotonic *(*state)(gen_ud *u);
+    int (*make)(gen_ud *u, const id_args *a, uint8_t *out, char *err);
+    /* The state `make` moves on (NULL: none) and its size, put back while
+     * the ID is pushed, which may raise "not enough memory". */
+    void *(*state)(gen_ud *u);
+    size_t state_bytes;
 } gen_kind;
 
 static void init_ulid(gen_ud *u) { mintid_ulid_gen_init(ulid_of(u)); }
 static void init_uuid7(gen_ud *u) { mintid_uuid7_gen_init(uuid7_of(u)); }
 static void wipe_relative(gen_ud *u) { mintid_relative_gen_wipe(relative_of(u)); }
-static mintid_monotonic *state_ulid(gen_ud *u) { return &mintid_ulid_state_of(ulid_of(u))->st; }
-static mintid_monotonic *state_uuid7(gen_ud *u) { return &mintid_uuid7_state_of(uuid7_of(u))->st; }
-static mintid_monotonic *state_relative(gen_ud *u) { return &mintid_relative_state_of(relative_of(u))->st; }
+static void *state_ulid(gen_ud *u) { return &mintid_ulid_state_of(ulid_of(u))->st; }
+static void *state_uuid7(gen_ud *u) { return &mintid_uuid7_state_of(uuid7_of(u))->st; }
+static void *state_relative(gen_ud *u) { return &mintid_relative_state_of(relative_of(u))->st; }
+static void *state_uuid_time(gen_ud *u) { return uuid_time_of(u); }
+static void *state_ksuid(gen_ud *u) { return mintid_ksuid_state_of(ksuid_of(u)); }
+static void init_ksuid(gen_ud *u) { mintid_ksuid_gen_init(ksuid_of(u)); }
 
-static int make_ulid(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+static int make_ulid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
     return mintid_ulid_gen_next(mintid_ulid_state_of(ulid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
 }
 
-static int make_uuid7(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+static int make_uuid7(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
     return mintid_uuid7_gen_next(mintid_uuid7_state_of(uuid7_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
 }
 
-static int make_uuid4(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+static int make_uuid4(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
     (void)u;
     return mintid_uuid4_make(a->rnd, a->ctx, out, err);
 }
 
-static int make_relative(gen_ud *u, const id_args *a, uint8_t out[16], char *err)
+static int make_relative(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
     return mintid_relative_gen_next(mintid_relative_state_of(relative_of(u)), a->now_ms, a->key, a->key_len,
                                     a->rnd, a->ctx, out, err);
 }
 
+/* A clock option gives ms; the OS clock is read here in 100 ns. */
+static int make_uuid_time(gen_ud *u, const id_args *a, uint8_t *out, char *err)
+{
+    int64_t now;
+    int rc;
+
+    if (u->h.has_clock)
+        return mintid_uuid_time_gen_next_ms(uuid_time_of(u), a->now_ms, a->rnd, a->ctx, out, err);
+    rc = mintid_os_clock_100ns(&now, err);
+    if (rc != MINTID_OK)
+        return rc;
+    return mintid_uuid_time_gen_next_100ns(uuid_time_of(u), now, a->rnd, a->ctx, out, err);
+}
+
+static int make_ksuid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
+{
+    return mintid_ksuid_gen_next(mintid_ksuid_state_of(ksuid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
+}
+
 static const gen_kind ulid_gen_kind = {
     .tname = "mintid.ULIDGenerator", .state_size = sizeof(mintid_ulid_gen), .uses_clock = 1, .uses_random = 1, .init = init_ulid,
-    .value = &ulid_kind, .make = make_ulid, .state = state_ulid
+    .value = &ulid_kind, .make = make_ulid, .state = state_ulid, .state_bytes = sizeof(mintid_monotonic)
 };
 static const gen_kind uuid7_gen_kind = {
     .tname = "mintid.UUID7Generator", .state_size = sizeof(mintid_uuid7_gen), .uses_clock = 1, .uses_random = 1, .init = init_uuid7,
-    .value = &uuid_kind, .make = make_uuid7, .state = state_uuid7
+    .value = &uuid_kind, .make = make_uuid7, .state = state_uuid7, .state_bytes = sizeof(mintid_monotonic)
+};
+/* The constructor fills the state (a draw of node and clock_seq). */
+static const gen_kind uuid1_gen_kind = {
+    .tname = "mintid.UUID1Generator", .state_size = sizeof(mintid_uuid_time_gen), .uses_clock = 1, .uses_random = 1,
+    .value = &uuid_kind, .make = make_uuid_time, .state = state_uuid_time, .state_bytes = sizeof(mintid_uuid_time_state)
+};
+static const gen_kind uuid6_gen_kind = {
+    .tname = "mintid.UUID6Generator", .state_size = sizeof(mintid_uuid_time_gen), .uses_clock = 1, .uses_random = 1,
+    .value = &uuid_kind, .make = make_uuid_time, .state = state_uuid_time, .state_bytes = sizeof(mintid_uuid_time_state)
+};
+static const gen_kind ksuid_gen_kind = {
+    .tname = "mintid.KSUIDGenerator", .state_size = sizeof(mintid_ksuid_gen), .uses_clock = 1, .uses_random = 1, .init = init_ksuid,
+    .value = &ksuid_kind, .make = make_ksuid, .state = state_ksuid, .state_bytes = sizeof(mintid_ksuid_state)
+};
+/* TypeIDs: a UUIDv7 state; :next(prefix) is its own (typeid_gen_next). */
+static const gen_kind typeid_gen_kind = {
+    .tname = "mintid.TypeIDGenerator", .state_size = sizeof(mintid_uuid7_gen), .uses_clock = 1, .uses_random = 1,
+    .init = init_uuid7, .state = state_uuid7, .state_bytes = sizeof(mintid_monotonic)
 };
 static const gen_kind uuid4_gen_kind = {
     .tname = "mintid.UUID4Generator", .uses_random = 1,
@@ -385,7 +538,8 @@ static const gen_kind uuid4_gen_kind = {
 static const gen_kind relative_gen_kind = {
     .tname = "mintid.RelativeGenerator", .state_size = sizeof(mintid_relative_gen),
     .uses_clock = 1, .uses_random = 1, .wipe = wipe_relative,
-    .value = &relative_kind, .takes_key = 1, .make = make_relative, .state = state_relative
+    .value = &relative_kind, .takes_key = 1, .make = make_relative, .state = state_relative,
+    .state_bytes = sizeof(mintid_monotonic)
 };
 /* Snowflakes draw no randomness. */
 static const gen_kind snowflake_gen_kind = {
@@ -408,7 +562,7 @@ static const gen_kind *upvalue_gen_kind(lua_State *L)
 
 typedef struct {
     lua_State *L;
-    int fn;     /* stack index of random_checked, 0 for the pool */
+    int fn;     /* stack index of the random option, 0 for the pool */
     int raised; /* an error object waits on the stack top */
     const gen_hooks *h;
     const char *tname; /* of the generator, for the message of a closed one */
@@ -422,52 +576,63 @@ static void gen_check_open(lua_State *L, const gen_kind *k, const gen_ud *u)
         luaL_error(L, "attempt to use a closed %s", k->tname);
 }
 
-/* A re-entrant call from the generator's own random option would
- * interleave two updates of one state: it raises, as a closed one does. */
-static gen_ud *check_gen(lua_State *L, const gen_kind *k)
+/*
+ * The generator of kind k at GEN_ARG. Its userdata has one of the kind's
+ * two metatables, upvalues 2 and 3 (createmeta): this module's, or the
+ * one of the objects resty.mintid serves. One raw comparison each instead
+ * of luaL_checkudata's registry lookup by name, which stays the way to a
+ * non-generator's error message.
+ */
+static gen_ud *find_gen(lua_State *L, const gen_kind *k)
 {
     gen_ud *u = (gen_ud *)lua_touserdata(L, GEN_ARG);
+    int same = 0;
 
-    /* The kind's metatable is upvalue 2 (createmeta): one raw comparison
-     * instead of luaL_checkudata's registry lookup by name, which stays
-     * the way to a non-generator's error message. */
     if (u != NULL && lua_getmetatable(L, GEN_ARG)) {
-        int same = lua_rawequal(L, -1, lua_upvalueindex(2));
-
+        same = lua_rawequal(L, -1, lua_upvalueindex(2)) || lua_rawequal(L, -1, lua_upvalueindex(3));
         lua_pop(L, 1);
-        if (!same)
-            u = NULL;
-    } else {
-        u = NULL;
     }
-    if (u == NULL)
-        u = (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
+    return same ? u : (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
+}
 
+/* Raises unless u may make an ID now. Checked again after anything that
+ * may have run Lua code (a hook, a finalizer during an allocation): that
+ * code may have closed the generator. A re-entrant call from the
+ * generator's own random option would interleave two updates of one
+ * state: it raises, as a closed one does. */
+static void gen_ready(lua_State *L, const gen_kind *k, const gen_ud *u)
+{
     gen_check_open(L, k, u);
     if (u->h.busy)
         luaL_error(L, "%s called again from its own random function", k->tname);
+}
+
+static gen_ud *check_gen(lua_State *L, const gen_kind *k)
+{
+    gen_ud *u = find_gen(L, k);
+
+    gen_ready(L, k, u);
     return u;
 }
 
-/* Runs under lua_pcall, so its errors never cross core frames. */
-static int random_checked(lua_State *L)
+/*
+ * Under lua_pcall, as the option itself: raises unless the random option's
+ * result (argument 1) is a string of n (argument 2) bytes, else returns it.
+ * Checked here, next to the copy of the bytes, never in a wrapper of the
+ * option: the debug library can replace a user value with anything.
+ */
+static int random_check_result(lua_State *L)
 {
-    int64_t want = 0;
-    char w[24];
-    size_t len;
+    size_t n = (size_t)lua_tointeger(L, 2), len;
+    char want[24], got[24];
 
-    compat_toint64(L, 1, &want);
-    i64str(w, want);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_pushvalue(L, 1);
-    lua_call(L, 1, 1);
-    if (lua_type(L, -1) != LUA_TSTRING)
-        return luaL_error(L, "random(%s) returned %s, want %s bytes", w, luaL_typename(L, -1), w);
-    lua_tolstring(L, -1, &len);
-    if ((int64_t)len != want) {
-        char g[24];
-        return luaL_error(L, "random(%s) returned %s bytes, want %s", w, i64str(g, (int64_t)len), w);
-    }
+    i64str(want, (int64_t)n);
+    if (lua_type(L, 1) != LUA_TSTRING)
+        return luaL_error(L, "random(%s) returned %s, want %s bytes", want, luaL_typename(L, 1), want);
+    lua_tolstring(L, 1, &len);
+    if (len != n)
+        return luaL_error(L, "random(%s) returned %s bytes, want %s", want, i64str(got, (int64_t)len), want);
+    lua_settop(L, 1);
     return 1;
 }
 
@@ -484,6 +649,15 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
         c->raised = 1;
         return MINTID_ERANDOM;
     }
+    /* pushfstring may raise "not enough memory": pushed under a pcall of
+     * its own, as the option's call itself ran. */
+    lua_pushcfunction(L, random_check_result);
+    lua_insert(L, -2);
+    lua_pushinteger(L, (lua_Integer)n);
+    if (lua_pcall(L, 2, 1, 0) != 0) {
+        c->raised = 1;
+        return MINTID_ERANDOM;
+    }
     /* The function closed (and wiped) its own generator: the core call
      * must not go on to publish an ID made from the wiped state. */
     if (c->h->closed) {
@@ -492,42 +666,51 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
         c->raised = 1;
         return MINTID_ERANDOM;
     }
-    memcpy(buf, lua_tostring(L, -1), n); /* length checked by random_checked */
+    memcpy(buf, lua_tostring(L, -1), n); /* length checked by random_check_result */
     lua_pop(L, 1);
     return MINTID_OK;
 }
 
-/* The random source of one core call: the option if the generator at
- * GEN_ARG has one (pushed, so that it lives through the call whatever the
- * option does), else the pool, with err as its ctx to keep the OS's reason. */
-static void random_begin(lua_State *L, gen_hooks *h, const char *tname, random_ctx *c,
+/*
+ * The random source of one core call of the generator u of kind k at
+ * GEN_ARG (NULL for a one-shot call): its option if it has one (pushed, so
+ * that it lives through the call whatever the option does), else the pool,
+ * with err as its ctx to keep the OS's reason. The generator's last check
+ * before the core: nothing between it and the core call runs Lua code.
+ */
+static void random_begin(lua_State *L, const gen_kind *k, gen_ud *u, random_ctx *c,
                          mintid_random_fn *fn, void **ctx, char *err)
 {
+    int hooked = u != NULL && u->h.has_random;
+
     c->L = L;
     c->fn = 0;
     c->raised = 0;
-    c->h = h;
-    c->tname = tname;
-    if (h == NULL || !h->has_random) {
+    c->h = u != NULL ? &u->h : NULL;
+    c->tname = k != NULL ? k->tname : NULL;
+    if (hooked) {
+        /* Room for the function, its copy, n, the result and its check. */
+        luaL_checkstack(L, 5, "mintid random");
+        compat_getuservalue(L, GEN_ARG, UV_RANDOM);
+        c->fn = lua_gettop(L);
+    }
+    if (u != NULL)
+        gen_ready(L, k, u);
+    if (!hooked) {
         *fn = mintid_random_pool;
         *ctx = err;
         return;
     }
-    /* Room for the function, its copy, n and the result, checked before
-     * the core runs. */
-    luaL_checkstack(L, 4, "mintid random");
-    compat_getuservalue(L, GEN_ARG, UV_RANDOM);
-    c->fn = lua_gettop(L);
     *fn = random_from_lua;
     *ctx = c;
-    h->busy = 1;
+    u->h.busy = 1;
 }
 
-static void random_end(lua_State *L, gen_hooks *h, const random_ctx *c)
+static void random_end(lua_State *L, gen_ud *u, const random_ctx *c)
 {
     if (c->fn == 0)
         return;
-    h->busy = 0;
+    u->h.busy = 0;
     if (c->raised)
         lua_error(L);
     lua_pop(L, 1);
@@ -567,9 +750,9 @@ static inline int64_t gen_now(lua_State *L, const gen_kind *k, const gen_ud *u)
 
 static int gen_tostring(lua_State *L)
 {
-    const char *tname = upvalue_gen_kind(L)->tname;
+    const gen_kind *k = upvalue_gen_kind(L);
 
-    lua_pushfstring(L, "%s (%p)", tname, luaL_checkudata(L, 1, tname));
+    lua_pushfstring(L, "%s (%p)", k->tname, (void *)find_gen(L, k));
     return 1;
 }
 
@@ -584,7 +767,7 @@ static int gen_tostring(lua_State *L)
 static int gen_gc(lua_State *L)
 {
     const gen_kind *k = upvalue_gen_kind(L);
-    gen_ud *u = (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
+    gen_ud *u = find_gen(L, k);
 
     if (k->wipe != NULL)
         k->wipe(u);
@@ -696,7 +879,10 @@ static gen_ud *gen_new(lua_State *L, const gen_kind *k)
     gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size, with_clock || with_random ? UV_COUNT : 0);
 
     memset(u, 0, size);
-    luaL_setmetatable(L, k->tname);
+    /* The constructor's upvalue 1: this module's metatable of the kind, or
+     * the one of resty.mintid's objects (luaopen_mintid). */
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_setmetatable(L, -2);
     if (k->init != NULL)
         k->init(u);
     if (with_clock) {
@@ -706,7 +892,6 @@ static gen_ud *gen_new(lua_State *L, const gen_kind *k)
     }
     if (with_random) {
         lua_pushvalue(L, 3);
-        lua_pushcclosure(L, random_checked, 1);
         compat_setuservalue(L, -2, UV_RANDOM);
         u->h.has_random = 1;
     }
@@ -804,12 +989,64 @@ static int m_nanoid_generator(lua_State *L)
     return 1;
 }
 
+/*
+ * uuid1_generator, uuid6_generator: node (6 bytes) and clock_seq
+ * (0..16383), each random when not given, drawn here from the random
+ * option (under lua_pcall, as every call of it) or the pool.
+ */
+static int new_uuid_time_gen(lua_State *L, const gen_kind *k, unsigned version)
+{
+    static const char *const known[] = { "clock", "random", "node", "clock_seq", NULL };
+    gen_ud *u;
+    size_t node_len = 0;
+    const char *node = NULL;
+    int64_t clock_seq;
+    random_ctx c;
+    mintid_random_fn fn = mintid_random_pool;
+    void *ctx;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    gen_options(L, known);
+    if (!lua_isnil(L, 4))
+        node = opt_string(L, 4, "node", "", &node_len);
+    clock_seq = opt_int64(L, 5, "clock_seq", -1);
+    if (!lua_isnil(L, 5) && clock_seq < 0)
+        return opt_error(L, "0..16383", "clock_seq", describe_non_integer(L, 5));
+    u = gen_new(L, k);
+    c.L = L;
+    c.fn = lua_isnil(L, 3) ? 0 : 3;
+    c.raised = 0;
+    c.h = &u->h;
+    c.tname = k->tname;
+    ctx = err;
+    if (c.fn != 0) {
+        fn = random_from_lua;
+        ctx = &c;
+    }
+    err[0] = '\0';
+    rc = mintid_uuid_time_state_init(uuid_time_of(u), version, (const uint8_t *)node, node_len, clock_seq,
+                                     fn, ctx, err);
+    if (c.raised)
+        lua_error(L);
+    if (rc == MINTID_EARG)
+        return luaL_argerror(L, 1, err);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    return 1;
+}
+
+static int m_uuid1_generator(lua_State *L) { return new_uuid_time_gen(L, &uuid1_gen_kind, 1); }
+static int m_uuid6_generator(lua_State *L) { return new_uuid_time_gen(L, &uuid6_gen_kind, 6); }
+static int m_ksuid_generator(lua_State *L) { return new_hooks_only_gen(L, &ksuid_gen_kind); }
+static int m_typeid_generator(lua_State *L) { return new_hooks_only_gen(L, &typeid_gen_kind); }
+
 /* ---- making IDs (the hot path) ------------------------------------------- */
 
 /* mintid.ulid(), uuid7(), uuid4(): text from a process-wide generator. */
-static inline int push_default_id(lua_State *L, int (*make)(uint8_t out[16], char *err), const value_kind *k)
+static inline int push_default_id(lua_State *L, int (*make)(uint8_t *out, char *err), const value_kind *k)
 {
-    uint8_t id[16];
+    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
     char err[MINTID_ERRMSG_SIZE];
     int rc;
 
@@ -824,62 +1061,129 @@ static inline int push_default_id(lua_State *L, int (*make)(uint8_t out[16], cha
 static int m_ulid(lua_State *L) { return push_default_id(L, mintid_default_ulid, &ulid_kind); }
 static int m_uuid7(lua_State *L) { return push_default_id(L, mintid_default_uuid7, &uuid_kind); }
 static int m_uuid4(lua_State *L) { return push_default_id(L, mintid_default_uuid4, &uuid_kind); }
+static int m_uuid1(lua_State *L) { return push_default_id(L, mintid_default_uuid1, &uuid_kind); }
+static int m_uuid6(lua_State *L) { return push_default_id(L, mintid_default_uuid6, &uuid_kind); }
+static int m_ksuid(lua_State *L) { return push_default_id(L, mintid_default_ksuid, &ksuid_kind); }
 
-static int same_monotonic(const mintid_monotonic *a, const mintid_monotonic *b)
+/* A TypeID prefix at arg: a string the TypeID rules accept, else raised. */
+static const char *check_typeid_prefix(lua_State *L, int arg, size_t *len)
 {
-    return a->last_ms == b->last_ms && memcmp(a->counter, b->counter, sizeof a->counter) == 0;
+    const char *prefix = check_text(L, arg, len);
+    char err[MINTID_ERRMSG_SIZE];
+
+    err[0] = '\0';
+    if (mintid_typeid_check_prefix(prefix, *len, MINTID_EARG, err) != MINTID_OK)
+        luaL_argerror(L, arg, err);
+    return prefix;
 }
 
-/*
- * g:next(...) and g:next_value(...) of a generator of 16-byte IDs, whose
- * kind is upvalue 1. A call that fails leaves the state as it was, even
- * when pushing the ID raises "not enough memory": the state the core made
- * is held aside, the old one put back for the push, and the new one
- * committed only after it. A push may also run a finalizer that uses this
- * generator; then the ID, made from a state that is no longer current,
- * is dropped and made again.
- */
-static inline int id_gen_push_next(lua_State *L, push_id_fn push)
+/* mintid.typeid(prefix): over the default UUIDv7 generator. */
+static int m_typeid(lua_State *L)
 {
-    const gen_kind *k = upvalue_gen_kind(L);
-    gen_ud *u = check_gen(L, k);
-    mintid_monotonic *st = k->state != NULL ? k->state(u) : NULL;
-    mintid_monotonic saved, made;
-    uint8_t id[16];
+    size_t len;
+    const char *prefix = check_typeid_prefix(L, 1, &len);
+    char out[MINTID_TYPEID_MAX_TEXT_LEN], err[MINTID_ERRMSG_SIZE];
+    int n;
+
+    err[0] = '\0';
+    n = mintid_typeid_text(prefix, len, out, err);
+    if (n < 0)
+        return fail(L, n, err);
+    lua_pushlstring(L, out, (size_t)n);
+    return 1;
+}
+
+/* One attempt at a generator's ID: it moves the state from *saved (which
+ * an attempt that runs Lua code first updates) and keeps the ID in arg. */
+typedef int (*attempt_fn)(lua_State *L, void *arg, void *saved, char *err);
+typedef void (*push_made_fn)(lua_State *L, void *arg);
+
+/*
+ * The ID of one call of the generator u, made by attempt and pushed by
+ * push; st is the state (size bytes, NULL: none) the call moves. A call
+ * that fails leaves the state as it was, even when the push raises "not
+ * enough memory": the state the core made is held aside, the old one put
+ * back for the push, and the new one committed only after it. A push may
+ * also run a finalizer that uses this generator; then the ID, made from a
+ * state that is no longer current, is dropped and made again.
+ */
+static int push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, size_t size,
+                          attempt_fn attempt, push_made_fn push, void *arg)
+{
+    /* room for any such state */
+    union { mintid_monotonic m; uint64_t snowflake; mintid_uuid_time_state t; mintid_ksuid_state k; } saved, made;
     char err[MINTID_ERRMSG_SIZE];
-    char keybuf[KEY_NUMBER_SIZE];
-    random_ctx c;
-    id_args a;
     int rc;
 
-    a.key = NULL;
-    a.key_len = 0;
-    if (k->takes_key)
-        a.key = check_key(L, 2, keybuf, &a.key_len);
-    a.now_ms = k->uses_clock ? gen_now(L, k, u) : 0;
     for (;;) {
         if (st != NULL)
-            saved = *st;
-        random_begin(L, &u->h, k->tname, &c, &a.rnd, &a.ctx, err);
+            memcpy(&saved, st, size);
         err[0] = '\0';
-        rc = k->make(u, &a, id, err);
-        random_end(L, &u->h, &c);
+        rc = attempt(L, arg, &saved, err);
         if (rc != MINTID_OK)
             return fail(L, rc, err);
         if (st == NULL) {
-            push(L, id, k->value);
+            push(L, arg);
             return 1;
         }
-        made = *st;
-        *st = saved;
-        push(L, id, k->value);
-        if (same_monotonic(st, &saved)) {
-            *st = made;
+        memcpy(&made, st, size);
+        memcpy(st, &saved, size);
+        push(L, arg);
+        if (memcmp(st, &saved, size) == 0) {
+            memcpy(st, &made, size);
             return 1;
         }
         lua_pop(L, 1);
         gen_check_open(L, k, u);
     }
+}
+
+/* A call of a generator of 16-byte IDs. */
+typedef struct {
+    const gen_kind *k;
+    gen_ud *u;
+    id_args a;
+    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
+    push_id_fn push;
+} id_call;
+
+static int id_attempt(lua_State *L, void *arg, void *saved, char *err)
+{
+    id_call *c = (id_call *)arg;
+    random_ctx r;
+    int rc;
+
+    (void)saved;
+    random_begin(L, c->k, c->u, &r, &c->a.rnd, &c->a.ctx, err);
+    rc = c->k->make(c->u, &c->a, c->id, err);
+    random_end(L, c->u, &r);
+    return rc;
+}
+
+static void id_push(lua_State *L, void *arg)
+{
+    id_call *c = (id_call *)arg;
+
+    c->push(L, c->id, c->k->value);
+}
+
+/* g:next(...) and g:next_value(...) of a generator of 16-byte IDs, whose
+ * kind is upvalue 1. */
+static inline int id_gen_push_next(lua_State *L, push_id_fn push)
+{
+    id_call c;
+    char keybuf[KEY_NUMBER_SIZE];
+
+    c.k = upvalue_gen_kind(L);
+    c.u = check_gen(L, c.k);
+    c.push = push;
+    c.a.key = NULL;
+    c.a.key_len = 0;
+    if (c.k->takes_key)
+        c.a.key = check_key(L, 2, keybuf, &c.a.key_len);
+    c.a.now_ms = c.k->uses_clock ? gen_now(L, c.k, c.u) : 0;
+    return push_committed(L, c.k, c.u, c.k->state != NULL ? c.k->state(c.u) : NULL,
+                          c.k->state_bytes, id_attempt, id_push, &c);
 }
 
 static int id_gen_next(lua_State *L) { return id_gen_push_next(L, push_text); }
@@ -893,6 +1197,7 @@ static uint32_t relative_gen_key_tag(lua_State *L)
     size_t key_len;
     const uint8_t *key = check_key(L, 2, keybuf, &key_len);
 
+    gen_ready(L, &relative_gen_kind, u); /* the key's conversion may allocate */
     return mintid_relative_gen_tag(relative_of(u), key, key_len);
 }
 
@@ -909,6 +1214,49 @@ static int relative_gen_tag(lua_State *L)
 {
     lua_pushinteger(L, (lua_Integer)relative_gen_key_tag(L));
     return 1;
+}
+
+/* g:next(prefix) of a TypeID generator. */
+typedef struct {
+    gen_ud *u;
+    int64_t now_ms;
+    const char *prefix;
+    size_t prefix_len;
+    char out[MINTID_TYPEID_MAX_TEXT_LEN];
+    int len;
+} typeid_call;
+
+static int typeid_attempt(lua_State *L, void *arg, void *saved, char *err)
+{
+    typeid_call *c = (typeid_call *)arg;
+    random_ctx r;
+    mintid_random_fn fn;
+    void *ctx;
+
+    (void)saved;
+    random_begin(L, &typeid_gen_kind, c->u, &r, &fn, &ctx, err);
+    c->len = mintid_typeid_gen_next(mintid_uuid7_state_of(uuid7_of(c->u)), c->prefix, c->prefix_len,
+                                    c->now_ms, fn, ctx, c->out, err);
+    random_end(L, c->u, &r);
+    return c->len < 0 ? c->len : MINTID_OK;
+}
+
+static void typeid_push(lua_State *L, void *arg)
+{
+    typeid_call *c = (typeid_call *)arg;
+
+    lua_pushlstring(L, c->out, (size_t)c->len);
+}
+
+static int typeid_gen_next(lua_State *L)
+{
+    typeid_call c;
+
+    c.u = check_gen(L, &typeid_gen_kind);
+    c.prefix = check_typeid_prefix(L, 2, &c.prefix_len);
+    c.now_ms = gen_now(L, &typeid_gen_kind, c.u);
+    return push_committed(L, &typeid_gen_kind, c.u, state_uuid7(c.u), sizeof(mintid_monotonic),
+                          typeid_attempt, typeid_push, &c);
 }
 
 /* The clock option as the core's clock (a mintid_clock_fn): the Lua clock
@@ -980,48 +1328,47 @@ static int snowflake_hook_next(lua_State *L, gen_ud *u, uint64_t *saved, uint64_
     return rc;
 }
 
-/* As id_gen_push_next: the new state is committed after the push. */
-static int snowflake_gen_next(lua_State *L)
-{
-    gen_ud *u = check_gen(L, &snowflake_gen_kind);
-    mintid_snowflake_state *g = mintid_snowflake_state_of(snowflake_of(u));
-    uint64_t id = 0, saved, made;
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
+typedef struct {
+    gen_ud *u;
+    uint64_t id;
+} snowflake_call;
 
-    for (;;) {
-        err[0] = '\0';
-        saved = g->state;
-        if (!u->h.has_clock)
-            rc = mintid_snowflake_gen_next(g, &id, err);
-        else
-            rc = snowflake_hook_next(L, u, &saved, &id, err);
-        if (rc != MINTID_OK)
-            return fail(L, rc, err);
-        made = g->state;
-        g->state = saved;
-#if MINTID_LUA_INT64
-        lua_pushinteger(L, (lua_Integer)id);
-#else
-        {
-            char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
-            lua_pushlstring(L, digits, mintid_snowflake_format_decimal(id, digits));
-        }
-#endif
-        if (g->state == saved) {
-            g->state = made;
-            return 1;
-        }
-        lua_pop(L, 1);
-        gen_check_open(L, &snowflake_gen_kind, u);
-    }
+static int snowflake_attempt(lua_State *L, void *arg, void *saved, char *err)
+{
+    snowflake_call *c = (snowflake_call *)arg;
+
+    if (!c->u->h.has_clock)
+        return mintid_snowflake_gen_next(mintid_snowflake_state_of(snowflake_of(c->u)), &c->id, err);
+    return snowflake_hook_next(L, c->u, (uint64_t *)saved, &c->id, err);
 }
 
-/* A Nano ID of spec s, from the random option of h (the hooks of the
- * generator at GEN_ARG) if h has one, else from the pool: on the C stack
- * when small, else in a scratch userdata that the GC reclaims even if an
- * error is raised. */
-static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h, const char *tname)
+static void snowflake_push(lua_State *L, void *arg)
+{
+    uint64_t id = ((snowflake_call *)arg)->id;
+#if MINTID_LUA_INT64
+    lua_pushinteger(L, (lua_Integer)id);
+#else
+    char digits[MINTID_SNOWFLAKE_DECIMAL_MAX];
+
+    lua_pushlstring(L, digits, mintid_snowflake_format_decimal(id, digits));
+#endif
+}
+
+static int snowflake_gen_next(lua_State *L)
+{
+    snowflake_call c;
+
+    c.u = check_gen(L, &snowflake_gen_kind);
+    c.id = 0;
+    return push_committed(L, &snowflake_gen_kind, c.u, &mintid_snowflake_state_of(snowflake_of(c.u))->state,
+                          sizeof c.id, snowflake_attempt, snowflake_push, &c);
+}
+
+/* A Nano ID of spec s, from the random option of the generator u at
+ * GEN_ARG if it has one (u NULL: a one-shot call), else from the pool: on
+ * the C stack when small, else in a scratch userdata that the GC reclaims
+ * even if an error is raised. */
+static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind *k, gen_ud *u)
 {
     char stackbuf[NANOID_STACK_SIZE];
     char err[MINTID_ERRMSG_SIZE];
@@ -1034,10 +1381,10 @@ static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, gen_hooks *h, 
 
     if (size > sizeof stackbuf)
         out = (char *)compat_newuserdatauv(L, size, 0);
-    random_begin(L, h, tname, &c, &fn, &ctx, err);
+    random_begin(L, k, u, &c, &fn, &ctx, err); /* after the allocation, which may run a finalizer */
     err[0] = '\0';
     rc = mintid_nanoid_generate(mintid_nanoid_state_of_const(s), fn, ctx, (uint8_t *)out, err);
-    random_end(L, h, &c);
+    random_end(L, u, &c);
     if (rc != MINTID_OK)
         return fail(L, rc, err);
     lua_pushlstring(L, out, size);
@@ -1048,38 +1395,74 @@ static int nanoid_gen_next(lua_State *L)
 {
     gen_ud *u = check_gen(L, &nanoid_gen_kind);
 
-    return push_nanoid(L, nanoid_of(u), &u->h, nanoid_gen_kind.tname);
+    return push_nanoid(L, nanoid_of(u), &nanoid_gen_kind, u);
 }
 
-/* mintid.nanoid([size [, alphabet]]); upvalue 1 holds the spec of the
- * default size and alphabet, so the common call validates nothing. */
-static int m_nanoid(lua_State *L)
+/* The spec of nanoid(size, alphabet) at arguments 1 and 2: def (the
+ * default size and alphabet, checked once at load) or *spec, written here;
+ * or a raised argument error. */
+static const mintid_nanoid_spec *check_nanoid_args(lua_State *L, const mintid_nanoid_spec *def,
+                                                   mintid_nanoid_spec *spec)
 {
-    const mintid_nanoid_spec *def = (const mintid_nanoid_spec *)lua_touserdata(L, lua_upvalueindex(1));
-    mintid_nanoid_spec spec;
     int64_t size = MINTID_NANOID_DEFAULT_SIZE;
     const char *alphabet;
     size_t alen;
     char err[MINTID_ERRMSG_SIZE];
 
     if (lua_isnoneornil(L, 1) && lua_isnoneornil(L, 2))
-        return push_nanoid(L, def, NULL, NULL);
+        return def;
     if (!lua_isnoneornil(L, 1)) {
         size = compat_checkint64(L, 1);
         check_nanoid_size(L, 1, size);
     }
     if (lua_isnoneornil(L, 2)) {
-        /* The default alphabet, checked once at load, at another size. */
-        spec = *def;
-        mintid_nanoid_spec_resize(mintid_nanoid_state_of(&spec), size, NULL); /* the size is valid */
-        return push_nanoid(L, &spec, NULL, NULL);
+        /* The default alphabet at another size. */
+        *spec = *def;
+        mintid_nanoid_spec_resize(mintid_nanoid_state_of(spec), size, NULL); /* the size is valid */
+        return spec;
     }
     alphabet = check_text(L, 2, &alen);
     err[0] = '\0';
     /* The size is valid by now, so any complaint is about the alphabet. */
-    if (mintid_nanoid_spec_init(&spec, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
-        return luaL_argerror(L, 2, err);
-    return push_nanoid(L, &spec, NULL, NULL);
+    if (mintid_nanoid_spec_init(spec, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
+        luaL_argerror(L, 2, err);
+    return spec;
+}
+
+static const mintid_nanoid_spec *upvalue_default_spec(lua_State *L)
+{
+    return (const mintid_nanoid_spec *)lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* mintid.nanoid([size [, alphabet]]); upvalue 1 holds the default spec, so
+ * the common call validates nothing. */
+static int m_nanoid(lua_State *L)
+{
+    mintid_nanoid_spec spec;
+
+    return push_nanoid(L, check_nanoid_args(L, upvalue_default_spec(L), &spec), NULL, NULL);
+}
+
+/* A userdata holding the spec of nanoid(size, alphabet); raises as nanoid. */
+static int new_nanoid_spec(lua_State *L)
+{
+    mintid_nanoid_spec spec, *ud;
+    const mintid_nanoid_spec *s = check_nanoid_args(L, upvalue_default_spec(L), &spec);
+
+    ud = (mintid_nanoid_spec *)compat_newuserdatauv(L, sizeof *ud, 0);
+    *ud = *s;
+    return 1;
+}
+
+/* _ffi.nanoid_spec(size, alphabet): new_nanoid_spec, or nothing where
+ * nanoid would raise (resty.mintid then calls nanoid for the error). */
+static int ffi_nanoid_spec(lua_State *L)
+{
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, new_nanoid_spec, 1);
+    lua_insert(L, 1);
+    return lua_pcall(L, 2, 1, 0) == 0 ? 1 : 0;
 }
 
 /* ---- parsing and building values ---------------------------------------- */
@@ -1090,7 +1473,7 @@ static int reparse(lua_State *L, const value_kind *from, const value_kind *to, p
 {
     size_t len;
     const char *text = check_text(L, 1, &len);
-    uint8_t id[16];
+    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
     char err[MINTID_ERRMSG_SIZE];
     int rc;
 
@@ -1107,6 +1490,7 @@ static int m_parse_uuid(lua_State *L) { return reparse(L, &uuid_kind, &uuid_kind
 static int m_parse_relative(lua_State *L) { return reparse(L, &relative_kind, &relative_kind, push_value); }
 static int m_ulid_to_uuid(lua_State *L) { return reparse(L, &ulid_kind, &uuid_kind, push_text); }
 static int m_uuid_to_ulid(lua_State *L) { return reparse(L, &uuid_kind, &ulid_kind, push_text); }
+static int m_parse_ksuid(lua_State *L) { return reparse(L, &ksuid_kind, &ksuid_kind, push_value); }
 
 /* parse_snowflake(id [, epoch]) -> timestamp, machine_id, sequence */
 static int m_parse_snowflake(lua_State *L)
@@ -1195,8 +1579,8 @@ static int from_bytes(lua_State *L, const value_kind *k)
     const char *b = check_text(L, 1, &len);
     char err[MINTID_ERRMSG_SIZE];
 
-    if (len != 16) {
-        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want 16", k->name, len);
+    if (len != k->size) {
+        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want %zu", k->name, len, k->size);
         return fail_msg(L, err);
     }
     push_value(L, (const uint8_t *)b, k);
@@ -1205,6 +1589,146 @@ static int from_bytes(lua_State *L, const value_kind *k)
 
 static int m_ulid_from_bytes(lua_State *L) { return from_bytes(L, &ulid_kind); }
 static int m_uuid_from_bytes(lua_State *L) { return from_bytes(L, &uuid_kind); }
+static int m_ksuid_from_bytes(lua_State *L) { return from_bytes(L, &ksuid_kind); }
+
+/* ksuid_from(unix_seconds, payload16) */
+static int m_ksuid_from(lua_State *L)
+{
+    int64_t seconds = compat_checkint64(L, 1);
+    size_t len;
+    const char *payload = check_text(L, 2, &len);
+    uint8_t id[MINTID_KSUID_BYTES];
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    if (len != 16) {
+        snprintf(err, sizeof err, "KSUID payload must be 16 bytes, got %zu", len);
+        return fail_msg(L, err);
+    }
+    err[0] = '\0';
+    rc = mintid_ksuid_from_parts(seconds, (const uint8_t *)payload, id, err);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    push_value(L, id, &ksuid_kind);
+    return 1;
+}
+
+/* The UUID at arg, text or value, into id: MINTID_OK, or the parser's
+ * status with err written (bad text is data); anything else raises. */
+static int check_uuid_arg(lua_State *L, int arg, uint8_t id[16], char *err)
+{
+    const uint8_t *v;
+
+    err[0] = '\0';
+    if (lua_type(L, arg) == LUA_TSTRING) {
+        size_t len;
+        const char *text = lua_tolstring(L, arg, &len);
+
+        return mintid_uuid_decode(text, len, id, err);
+    }
+    v = (const uint8_t *)luaL_testudata(L, arg, uuid_kind.tname);
+    if (v == NULL)
+        return luaL_argerror(L, arg, lua_pushfstring(L, "UUID text or value expected, got %s",
+                                                     luaL_typename(L, arg)));
+    memcpy(id, v, 16);
+    return MINTID_OK;
+}
+
+typedef void (*name_uuid_fn)(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
+
+/* uuid3, uuid5, uuid8_sha256(namespace, name) */
+static int name_uuid(lua_State *L, name_uuid_fn make)
+{
+    uint8_t ns[16], id[16];
+    char err[MINTID_ERRMSG_SIZE];
+    size_t len;
+    const char *name;
+    int rc = check_uuid_arg(L, 1, ns, err);
+
+    name = check_text(L, 2, &len);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    make(ns, (const uint8_t *)name, len, id);
+    push_text(L, id, &uuid_kind);
+    return 1;
+}
+
+static int m_uuid3(lua_State *L) { return name_uuid(L, mintid_uuid3); }
+static int m_uuid5(lua_State *L) { return name_uuid(L, mintid_uuid5); }
+static int m_uuid8_sha256(lua_State *L) { return name_uuid(L, mintid_uuid8_sha256); }
+
+static int m_uuid8(lua_State *L)
+{
+    size_t len;
+    const char *b = check_text(L, 1, &len);
+    uint8_t id[16];
+    char err[MINTID_ERRMSG_SIZE];
+
+    if (len != 16) {
+        snprintf(err, sizeof err, "invalid UUIDv8 bytes: length %zu, want 16", len);
+        return fail_msg(L, err);
+    }
+    mintid_uuid8((const uint8_t *)b, id);
+    push_text(L, id, &uuid_kind);
+    return 1;
+}
+
+/* uuid1_to_uuid6(text), uuid6_to_uuid1(text) */
+static int convert_uuid(lua_State *L, int (*convert)(const uint8_t in[16], uint8_t out[16], char *err))
+{
+    size_t len;
+    const char *text = check_text(L, 1, &len);
+    uint8_t in[16], out[16];
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    err[0] = '\0';
+    rc = mintid_uuid_decode(text, len, in, err);
+    if (rc == MINTID_OK)
+        rc = convert(in, out, err);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    push_text(L, out, &uuid_kind);
+    return 1;
+}
+
+static int m_uuid1_to_uuid6(lua_State *L) { return convert_uuid(L, mintid_uuid1_to_uuid6); }
+static int m_uuid6_to_uuid1(lua_State *L) { return convert_uuid(L, mintid_uuid6_to_uuid1); }
+
+static int m_parse_typeid(lua_State *L)
+{
+    size_t len, prefix_len = 0;
+    const char *text = check_text(L, 1, &len);
+    typeid_value v;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    memset(&v, 0, sizeof v);
+    err[0] = '\0';
+    rc = mintid_typeid_decode(text, len, &prefix_len, v.id, err);
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    v.prefix_len = (uint8_t)prefix_len;
+    memcpy(v.prefix, text, prefix_len);
+    push_value(L, (const uint8_t *)&v, &typeid_kind);
+    return 1;
+}
+
+/* typeid_from(prefix, uuid): text */
+static int m_typeid_from(lua_State *L)
+{
+    size_t prefix_len;
+    const char *prefix = check_typeid_prefix(L, 1, &prefix_len);
+    uint8_t id[16];
+    char out[MINTID_TYPEID_MAX_TEXT_LEN], err[MINTID_ERRMSG_SIZE];
+    int rc = check_uuid_arg(L, 2, id, err);
+
+    if (rc != MINTID_OK)
+        return fail(L, rc, err);
+    rc = mintid_typeid_encode(prefix, prefix_len, id, out, err);
+    lua_pushlstring(L, out, (size_t)rc); /* the prefix was checked */
+    return 1;
+}
 
 /* relative_from(tag, ms, rand): the core checks all three ranges. */
 static int m_relative_from(lua_State *L)
@@ -1289,17 +1813,16 @@ static int m_relative_range(lua_State *L)
     return 2;
 }
 
-/*
- * new_values(value, n, t): t[1..n] = n new values of value's kind, all
- * zero bytes. Not a name of the module: the registry holds it, at
- * NEW_VALUES_KEY, for resty.mintid, whose FFI path decodes an ID straight
- * into the 16 bytes of such a value (LuaJIT hands a userdata's payload to
- * the FFI as a pointer): one Lua C API call then serves n parses, and the
- * value is this module's own, with its metatable and methods.
- */
-#define NEW_VALUES_KEY "mintid.new_values"
+/* ---- what resty.mintid needs (mintid._ffi) ------------------------------ */
 
-static int m_new_values(lua_State *L)
+/*
+ * _ffi.new_values(value, n, t): t[1..n] = n new values of value's kind, all
+ * zero bytes. resty.mintid's FFI path decodes an ID straight into the 16
+ * bytes of such a value (LuaJIT hands a userdata's payload to the FFI as a
+ * pointer): one Lua C API call then serves n parses, and the value is this
+ * module's own, with its metatable and methods.
+ */
+static int ffi_new_values(lua_State *L)
 {
     static const value_kind *const kinds[] = { &ulid_kind, &uuid_kind, &relative_kind };
     static const uint8_t zero[16] = { 0 };
@@ -1323,6 +1846,14 @@ static int m_new_values(lua_State *L)
     return 1;
 }
 
+/* _ffi.fail(rc, message): what this module's functions do with the status
+ * rc of a core call and its message ("" for the status's own words), for
+ * resty.mintid to tail-call, so that a raised error names the same place. */
+static int ffi_fail(lua_State *L)
+{
+    return fail(L, (int)luaL_checkinteger(L, 1), luaL_optstring(L, 2, ""));
+}
+
 /* ---- metatables and the module ------------------------------------------ */
 
 /* Every value kind shares its metamethods, and every generator kind its
@@ -1336,6 +1867,13 @@ static const luaL_Reg ulid_methods[] = {
 };
 static const luaL_Reg uuid_methods[] = {
     { "bytes", value_bytes }, { "time", uuid_time }, { "version", uuid_version }, { "ulid", uuid_ulid },
+    { "variant", uuid_variant }, { NULL, NULL }
+};
+static const luaL_Reg ksuid_methods[] = {
+    { "bytes", value_bytes }, { "time", ksuid_time }, { "payload", ksuid_payload }, { NULL, NULL }
+};
+static const luaL_Reg typeid_methods[] = {
+    { "bytes", value_bytes }, { "time", typeid_time }, { "prefix", typeid_prefix }, { "uuid", typeid_uuid },
     { NULL, NULL }
 };
 static const luaL_Reg relative_methods[] = {
@@ -1355,17 +1893,31 @@ static const luaL_Reg relative_gen_methods[] = {
 };
 static const luaL_Reg snowflake_gen_methods[] = { { "next", snowflake_gen_next }, { NULL, NULL } };
 static const luaL_Reg nanoid_gen_methods[] = { { "next", nanoid_gen_next }, { NULL, NULL } };
+static const luaL_Reg typeid_gen_methods[] = { { "next", typeid_gen_next }, { NULL, NULL } };
+
+/* A generator kind is one row: its constructor, kind and methods. */
+static const struct {
+    const char *name; /* of the constructor */
+    lua_CFunction new;
+    const gen_kind *kind;
+    const luaL_Reg *methods;
+} gen_kinds[] = {
+    { "ulid_generator", m_ulid_generator, &ulid_gen_kind, id_gen_methods },
+    { "uuid7_generator", m_uuid7_generator, &uuid7_gen_kind, id_gen_methods },
+    { "uuid4_generator", m_uuid4_generator, &uuid4_gen_kind, id_gen_methods },
+    { "relative_generator", m_relative_generator, &relative_gen_kind, relative_gen_methods },
+    { "snowflake_generator", m_snowflake_generator, &snowflake_gen_kind, snowflake_gen_methods },
+    { "nanoid_generator", m_nanoid_generator, &nanoid_gen_kind, nanoid_gen_methods },
+    { "uuid1_generator", m_uuid1_generator, &uuid1_gen_kind, id_gen_methods },
+    { "uuid6_generator", m_uuid6_generator, &uuid6_gen_kind, id_gen_methods },
+    { "ksuid_generator", m_ksuid_generator, &ksuid_gen_kind, id_gen_methods },
+    { "typeid_generator", m_typeid_generator, &typeid_gen_kind, typeid_gen_methods },
+};
 
 static const luaL_Reg module_funcs[] = {
     { "ulid", m_ulid },
     { "uuid4", m_uuid4 },
     { "uuid7", m_uuid7 },
-    { "ulid_generator", m_ulid_generator },
-    { "uuid7_generator", m_uuid7_generator },
-    { "uuid4_generator", m_uuid4_generator },
-    { "relative_generator", m_relative_generator },
-    { "snowflake_generator", m_snowflake_generator },
-    { "nanoid_generator", m_nanoid_generator },
     { "parse_ulid", m_parse_ulid },
     { "parse_uuid", m_parse_uuid },
     { "parse_relative", m_parse_relative },
@@ -1378,71 +1930,177 @@ static const luaL_Reg module_funcs[] = {
     { "ulid_to_uuid", m_ulid_to_uuid },
     { "uuid_to_ulid", m_uuid_to_ulid },
     { "relative_range", m_relative_range },
+    { "uuid1", m_uuid1 },
+    { "uuid6", m_uuid6 },
+    { "uuid3", m_uuid3 },
+    { "uuid5", m_uuid5 },
+    { "uuid8_sha256", m_uuid8_sha256 },
+    { "uuid8", m_uuid8 },
+    { "uuid1_to_uuid6", m_uuid1_to_uuid6 },
+    { "uuid6_to_uuid1", m_uuid6_to_uuid1 },
+    { "ksuid", m_ksuid },
+    { "parse_ksuid", m_parse_ksuid },
+    { "ksuid_from", m_ksuid_from },
+    { "ksuid_from_bytes", m_ksuid_from_bytes },
+    { "typeid", m_typeid },
+    { "parse_typeid", m_parse_typeid },
+    { "typeid_from", m_typeid_from },
     { NULL, NULL }
 };
 
-/* Lua has no const light userdata; the kinds are only ever read. Every
- * function also gets the metatable itself, as upvalue 2, so that the hot
- * path tells its own objects by one comparison (check_gen). */
-static void createmeta(lua_State *L, const char *tname, const void *kind,
-                       const luaL_Reg *meta, const luaL_Reg *methods)
+static const luaL_Reg ffi_funcs[] = { { "fail", ffi_fail }, { "new_values", ffi_new_values }, { NULL, NULL } };
+
+/* Lua has no const light userdata; the kinds are only ever read. Pushes
+ * the kind and the metatables at mt and ffi_mt (absolute indexes; ffi_mt
+ * 0: the value kinds have one), the upvalues of every function of a kind. */
+static void push_kind_upvalues(lua_State *L, const void *kind, int mt, int ffi_mt)
 {
-    luaL_newmetatable(L, tname);
     lua_pushlightuserdata(L, (void *)kind);
-    lua_pushvalue(L, -2);
-    luaL_setfuncs(L, meta, 2);
+    lua_pushvalue(L, mt);
+    if (ffi_mt != 0)
+        lua_pushvalue(L, ffi_mt);
+}
+
+/* The metatable at target gets meta, and a new __index table with methods,
+ * all with the upvalues of push_kind_upvalues. */
+static void fill_meta(lua_State *L, int target, const void *kind, int mt, int ffi_mt,
+                      const luaL_Reg *meta, const luaL_Reg *methods)
+{
+    int nup = ffi_mt != 0 ? 3 : 2;
+
+    lua_pushvalue(L, target);
+    push_kind_upvalues(L, kind, mt, ffi_mt);
+    luaL_setfuncs(L, meta, nup);
     lua_newtable(L);
-    lua_pushlightuserdata(L, (void *)kind);
-    lua_pushvalue(L, -3);
-    luaL_setfuncs(L, methods, 2);
+    push_kind_upvalues(L, kind, mt, ffi_mt);
+    luaL_setfuncs(L, methods, nup);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
 }
 
 static void create_value_meta(lua_State *L, const value_kind *k, const luaL_Reg *methods)
 {
-    createmeta(L, k->tname, k, value_meta, methods);
+    luaL_newmetatable(L, k->tname);
+    fill_meta(L, lua_gettop(L), k, lua_gettop(L), 0, value_meta, methods);
+    lua_pop(L, 1);
 }
 
-static void create_gen_meta(lua_State *L, const gen_kind *k, const luaL_Reg *methods)
+/*
+ * A generator kind's two metatables: this module's, registered under its
+ * name, and one for the objects of resty.mintid, with the same __name,
+ * metamethods and methods in an __index table of its own that
+ * resty.mintid fills with its FFI methods; every C function of the kind
+ * takes objects of both (find_gen). Sets module[name] and
+ * ffi.new[name] to the constructors of each, and ffi.meta[name] and
+ * ffi.methods[name] to the second metatable and this module's methods.
+ * module, new, meta and methods: absolute indexes.
+ */
+static void create_gen_kind(lua_State *L, size_t i, int module, int new, int meta, int methods)
 {
-    createmeta(L, k->tname, k, gen_meta, methods);
+    int mt, ffi_mt;
+
+    luaL_newmetatable(L, gen_kinds[i].kind->tname);
+    mt = lua_gettop(L);
+    lua_newtable(L);
+    ffi_mt = lua_gettop(L);
+    lua_getfield(L, mt, "__name"); /* none before 5.3 */
+    lua_setfield(L, ffi_mt, "__name");
+    fill_meta(L, mt, gen_kinds[i].kind, mt, ffi_mt, gen_meta, gen_kinds[i].methods);
+    fill_meta(L, ffi_mt, gen_kinds[i].kind, mt, ffi_mt, gen_meta, gen_kinds[i].methods);
+    lua_getfield(L, mt, "__index");
+    lua_setfield(L, methods, gen_kinds[i].name);
+    lua_pushvalue(L, mt);
+    lua_pushcclosure(L, gen_kinds[i].new, 1);
+    lua_setfield(L, module, gen_kinds[i].name);
+    lua_pushvalue(L, ffi_mt);
+    lua_pushcclosure(L, gen_kinds[i].new, 1);
+    lua_setfield(L, new, gen_kinds[i].name);
+    lua_pushvalue(L, ffi_mt);
+    lua_setfield(L, meta, gen_kinds[i].name);
+    lua_pop(L, 2);
+}
+
+/* mintid._ffi: what resty.mintid takes from this module, so that it keeps
+ * no rule of its own; not a name for other callers. */
+static void create_ffi_table(lua_State *L, int module, int def)
+{
+    int ffi, new, meta, methods;
+    size_t i;
+
+    luaL_newlib(L, ffi_funcs);
+    ffi = lua_gettop(L);
+    lua_newtable(L);
+    new = lua_gettop(L);
+    lua_newtable(L);
+    meta = lua_gettop(L);
+    lua_newtable(L);
+    methods = lua_gettop(L);
+    for (i = 0; i < sizeof gen_kinds / sizeof gen_kinds[0]; i++)
+        create_gen_kind(L, i, module, new, meta, methods);
+    lua_setfield(L, ffi, "methods");
+    lua_setfield(L, ffi, "meta");
+    lua_setfield(L, ffi, "new");
+    lua_pushvalue(L, def);
+    lua_setfield(L, ffi, "nanoid_default");
+    lua_pushvalue(L, def);
+    lua_pushcclosure(L, ffi_nanoid_spec, 1);
+    lua_setfield(L, ffi, "nanoid_spec");
+    lua_pushinteger(L, (lua_Integer)GEN_STATE_OFFSET);
+    lua_setfield(L, ffi, "state_offset");
+    compat_pushint64(L, MINTID_LUA_MAX_EXACT);
+    lua_setfield(L, ffi, "max_exact");
+    lua_setfield(L, module, "_ffi");
+}
+
+/* NAMESPACE_DNS, _URL, _OID, _X500 (RFC 9562 6.6), UUID_NIL, UUID_MAX. */
+static void push_uuid_constants(lua_State *L, int module)
+{
+    static const uint8_t nil[16] = { 0 };
+    static const uint8_t max[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    static const struct { const char *name; const uint8_t *id; } constants[] = {
+        { "NAMESPACE_DNS", mintid_uuid_namespace_dns }, { "NAMESPACE_URL", mintid_uuid_namespace_url },
+        { "NAMESPACE_OID", mintid_uuid_namespace_oid }, { "NAMESPACE_X500", mintid_uuid_namespace_x500 },
+        { "UUID_NIL", nil }, { "UUID_MAX", max },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof constants / sizeof constants[0]; i++) {
+        push_text(L, constants[i].id, &uuid_kind);
+        lua_setfield(L, module, constants[i].name);
+    }
 }
 
 MINTID_API int luaopen_mintid(lua_State *L)
 {
     mintid_nanoid_spec *def;
     char err[MINTID_ERRMSG_SIZE];
+    int module;
 
     create_value_meta(L, &ulid_kind, ulid_methods);
     create_value_meta(L, &uuid_kind, uuid_methods);
     create_value_meta(L, &relative_kind, relative_methods);
-    create_gen_meta(L, &ulid_gen_kind, id_gen_methods);
-    create_gen_meta(L, &uuid7_gen_kind, id_gen_methods);
-    create_gen_meta(L, &uuid4_gen_kind, id_gen_methods);
-    create_gen_meta(L, &relative_gen_kind, relative_gen_methods);
-    create_gen_meta(L, &snowflake_gen_kind, snowflake_gen_methods);
-    create_gen_meta(L, &nanoid_gen_kind, nanoid_gen_methods);
+    create_value_meta(L, &ksuid_kind, ksuid_methods);
+    create_value_meta(L, &typeid_kind, typeid_methods);
 
     luaL_newlib(L, module_funcs);
+    module = lua_gettop(L);
 
     def = (mintid_nanoid_spec *)compat_newuserdatauv(L, sizeof *def, 0);
     err[0] = '\0';
     if (mintid_nanoid_spec_init(def, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
                                 MINTID_NANOID_DEFAULT_SIZE, err) != MINTID_OK)
         return luaL_error(L, "mintid: %s", err);
+    lua_pushvalue(L, -1);
     lua_pushcclosure(L, m_nanoid, 1);
-    lua_setfield(L, -2, "nanoid");
-
-    lua_pushcfunction(L, m_new_values);
-    lua_setfield(L, LUA_REGISTRYINDEX, NEW_VALUES_KEY);
+    lua_setfield(L, module, "nanoid");
+    create_ffi_table(L, module, lua_gettop(L));
+    lua_pop(L, 1);
 
     lua_pushliteral(L, MINTID_VERSION);
-    lua_setfield(L, -2, "_VERSION");
+    lua_setfield(L, module, "_VERSION");
+    push_uuid_constants(L, module);
 
-    /* LuaJIT's int64 cdata tell their ctype only through tostring
-     * (lua_compat.h, compat_cdata_digits); keep the one of this state. */
-    lua_getglobal(L, "tostring");
-    lua_setfield(L, LUA_REGISTRYINDEX, MINTID_TOSTRING_KEY);
+    compat_cdata_keep(L);
     return 1;
 }

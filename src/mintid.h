@@ -25,13 +25,20 @@
  *   it). Link with -pthread (POSIX) or -lbcrypt (Windows). This header is
  *   the whole interface: the core's own declarations are in src/internal.h
  *   (static in the single file), never reached by a program.
- * - Minting: mintid_ulid_text, mintid_uuid7_text and mintid_uuid4_text use
- *   the process-wide default generators. A generator of one's own is an
+ * - Minting: mintid_ulid_text, mintid_uuid7_text, mintid_uuid4_text,
+ *   mintid_uuid1_text, mintid_uuid6_text, mintid_ksuid_text and
+ *   mintid_typeid_text use the process-wide default generators;
+ *   mintid_uuid3_text, _uuid5_text and _uuid8_sha256_text are name-based. A generator of one's own is an
  *   opaque struct in the caller's memory (a fixed size, aligned to 8, room
  *   left for later versions; its layout is the core's own), set up by its
  *   *_init function:
  *     ULID      mintid_ulid_gen + mintid_ulid_gen_next_text  -> char[26]
  *     UUIDv7    mintid_uuid7_gen + mintid_uuid7_gen_next_text -> char[36]
+ *     UUIDv1/v6 mintid_uuid_time_gen_init(version 1 or 6, node, clock_seq)
+ *               + mintid_uuid_time_gen_next_text              -> char[36]
+ *     KSUID     mintid_ksuid_gen + mintid_ksuid_gen_next_text -> char[27]
+ *     TypeID    mintid_uuid7_gen + mintid_typeid_gen_next_text(prefix)
+ *               -> up to char[90] (returns the length)
  *     relative  mintid_relative_gen_init(secret of >= 16 bytes, salt) +
  *               mintid_relative_gen_next_text(key)            -> char[28];
  *               mintid_relative_gen_tag + mintid_relative_prefix give a
@@ -131,6 +138,10 @@ extern "C" {
 #define MINTID_SNOWFLAKE_MAX_MACHINE 1023
 #define MINTID_NANOID_DEFAULT_SIZE 21
 #define MINTID_NANOID_MAX_SIZE   1048576 /* a larger request is a misuse, not a need */
+#define MINTID_KSUID_TEXT_LEN    27
+#define MINTID_TYPEID_MAX_PREFIX 63
+#define MINTID_TYPEID_SUFFIX_LEN 26
+#define MINTID_TYPEID_MAX_TEXT_LEN (MINTID_TYPEID_MAX_PREFIX + 1 + MINTID_TYPEID_SUFFIX_LEN) /* 90 */
 
 /* The sizes of the opaque states below, in bytes. */
 #define MINTID_ULID_GEN_SIZE      64
@@ -138,6 +149,8 @@ extern "C" {
 #define MINTID_RELATIVE_GEN_SIZE  512
 #define MINTID_SNOWFLAKE_GEN_SIZE 64
 #define MINTID_NANOID_SPEC_SIZE   384
+#define MINTID_UUID_TIME_GEN_SIZE 64
+#define MINTID_KSUID_GEN_SIZE     64
 
 /* One-line name of a status code ("invalid ID"); err says more. */
 MINTID_API const char *mintid_strerror(int code);
@@ -164,6 +177,22 @@ MINTID_API int  mintid_uuid_decode(const char *text, size_t len, uint8_t out[16]
 /* A monotonic UUIDv7 generator (SPEC: the 74-bit counter rand_a, rand_b). */
 typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_UUID7_GEN_SIZE]; } mintid_uuid7_gen;
 MINTID_API void mintid_uuid7_gen_init(mintid_uuid7_gen *g);
+
+/* A monotonic UUIDv1 or v6 generator (SPEC "Gregorian time": 60-bit
+ * 100-ns ticks, last + 1 within a tick). version 1 or 6; node NULL for a
+ * random one (multicast bit set), else node_len 6; clock_seq -1 for a
+ * random one, else 0..16383 (EARG otherwise). The random parts are drawn
+ * from the process-wide pool here, and again in a forked child. */
+typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_UUID_TIME_GEN_SIZE]; } mintid_uuid_time_gen;
+MINTID_API int  mintid_uuid_time_gen_init(mintid_uuid_time_gen *g, unsigned version,
+                                          const uint8_t *node, size_t node_len, int64_t clock_seq,
+                                          char *err);
+
+/* ---- KSUID (SPEC "KSUID": 32-bit seconds since 1400000000 | payload) ---- */
+/* A monotonic KSUID generator (SPEC: 16 fresh bytes in a new second, else
+ * the 128-bit payload + 1). TypeIDs are minted on a mintid_uuid7_gen. */
+typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_KSUID_GEN_SIZE]; } mintid_ksuid_gen;
+MINTID_API void mintid_ksuid_gen_init(mintid_ksuid_gen *g);
 
 /* ---- relative IDs (SPEC "Relative IDs": tag << 98 | ms << 50 | rand) ----- */
 MINTID_API void mintid_relative_encode(const uint8_t id[16], char out[28]);
@@ -227,6 +256,21 @@ MINTID_API size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
 MINTID_API int mintid_ulid_text(char out[26], char *err);   /* default generators */
 MINTID_API int mintid_uuid7_text(char out[36], char *err);
 MINTID_API int mintid_uuid4_text(char out[36], char *err);
+MINTID_API int mintid_uuid1_text(char out[36], char *err);
+MINTID_API int mintid_uuid6_text(char out[36], char *err);
+MINTID_API int mintid_ksuid_text(char out[27], char *err);
+/* A TypeID of prefix (0..63 chars of SPEC "TypeID"; EARG otherwise) over
+ * the default UUIDv7 generator, the one of mintid_uuid7_text: returns the
+ * text's length (26..90) or a negative code. */
+MINTID_API int mintid_typeid_text(const char *prefix, size_t prefix_len, char out[90], char *err);
+/* Name-based UUIDs (v3 MD5, v5 SHA-1, v8 SHA-256) of a name space given as
+ * UUID text (EPARSE for bad text) and a name of any bytes. */
+MINTID_API int mintid_uuid3_text(const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+                                 char out[36], char *err);
+MINTID_API int mintid_uuid5_text(const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+                                 char out[36], char *err);
+MINTID_API int mintid_uuid8_sha256_text(const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+                                        char out[36], char *err);
 /* mintid_nanoid_spec_size(s) bytes to out, from the pool. */
 MINTID_API int mintid_nanoid_text(const mintid_nanoid_spec *s, char *out, char *err);
 MINTID_API int mintid_ulid_gen_next_text(mintid_ulid_gen *g, char out[26], char *err);
@@ -237,6 +281,13 @@ MINTID_API int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8
  * a negative code. An ID with bit 63 set is refused with ERANGE (SPEC: a
  * signed host could not hold it), the state left as it was. */
 MINTID_API int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *err);
+/* The OS clock in 100-ns units (SPEC "Gregorian time"). */
+MINTID_API int mintid_uuid_time_gen_next_text(mintid_uuid_time_gen *g, char out[36], char *err);
+MINTID_API int mintid_ksuid_gen_next_text(mintid_ksuid_gen *g, char out[27], char *err);
+/* The length (26..90) or a negative code; a bad prefix (EARG) leaves g
+ * unchanged. */
+MINTID_API int mintid_typeid_gen_next_text(mintid_uuid7_gen *g, const char *prefix, size_t prefix_len,
+                                           char out[90], char *err);
 /* The same 16 bytes in the other text form (EPARSE for bad text). */
 MINTID_API int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err);
 MINTID_API int mintid_uuid_to_ulid_text(const char *text, size_t len, char out[26], char *err);

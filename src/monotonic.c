@@ -1,12 +1,12 @@
 /* monotonic.c: SPEC's (last_ms, last_rand) rule, the one implementation
- * behind the ULID, UUIDv7 and relative ID generators. */
+ * behind the ULID, UUIDv7, relative ID and KSUID generators. */
 #include <inttypes.h>
 #include <string.h>
 
 #include "internal.h"
 
 #define COUNTER_BYTES 10
-#define COUNTER_BITS  80
+#define MAX_COUNTER_BYTES 16 /* KSUID's 128-bit payload */
 
 void mintid_monotonic_init(mintid_monotonic *st)
 {
@@ -17,13 +17,13 @@ void mintid_monotonic_init(mintid_monotonic *st)
     st->generation = mintid_os_fork_generation();
 }
 
-/* Keeps the counter within 2^bits - 1 whatever `load` produced, which the
- * overflow test of add_one relies on. */
-static void mask_to_bits(uint8_t c[COUNTER_BYTES], unsigned bits)
+/* Keeps the len-byte counter within 2^bits - 1 whatever `load` produced,
+ * which the overflow test of add_one relies on. */
+static void mask_to_bits(uint8_t *c, size_t len, unsigned bits)
 {
     /* c is big-endian: c[top] is the most significant byte kept whole,
      * c[top - 1] keeps only its low (bits % 8) bits, earlier bytes none. */
-    size_t top = COUNTER_BYTES - bits / 8;
+    size_t top = len - bits / 8;
 
     if (top > 0) {
         c[top - 1] &= (uint8_t)((1u << (bits % 8)) - 1);
@@ -33,18 +33,120 @@ static void mask_to_bits(uint8_t c[COUNTER_BYTES], unsigned bits)
 
 /* Adds 1 to a counter <= 2^bits - 1; non-zero when the sum is 2^bits,
  * i.e. the increment would pass the maximum. */
-static int add_one(uint8_t c[COUNTER_BYTES], unsigned bits)
+static int add_one(uint8_t *c, size_t len, unsigned bits)
 {
     unsigned carry = 1;
-    int i;
+    size_t i;
 
-    for (i = COUNTER_BYTES - 1; i >= 0 && carry; i--) {
+    for (i = len; i-- > 0 && carry;) {
         c[i] = (uint8_t)(c[i] + 1);
         carry = c[i] == 0;
     }
-    if (bits == COUNTER_BITS)
+    if (bits == 8 * len)
         return (int)carry;
-    return (c[COUNTER_BYTES - 1 - bits / 8] >> (bits % 8)) & 1;
+    return (c[len - 1 - bits / 8] >> (bits % 8)) & 1;
+}
+
+static int check_rule(const mintid_counter_rule *rule, char *err)
+{
+    if (rule->len == 0 || rule->len > MAX_COUNTER_BYTES || rule->bits == 0 || rule->bits > 8 * rule->len ||
+        rule->draw_len == 0 || rule->draw_len > rule->len)
+        return mintid_fail(err, MINTID_EARG, "%s generator: unsupported %u-bit counter from %zu bytes",
+                           rule->kind, rule->bits, rule->draw_len);
+    return MINTID_OK;
+}
+
+int mintid_counter_draws(int64_t last, uint32_t last_generation, int64_t now, uint32_t generation)
+{
+    /* A new state's last is -1, so its first call draws; so does the first
+     * call in a process forked since the state was set, which must not
+     * continue the counter its parent continues too. */
+    return now > last || generation != last_generation;
+}
+
+int mintid_counter_commit(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
+                          uint32_t *last_generation, int64_t now, uint32_t generation,
+                          const uint8_t *drawn, char *err)
+{
+    uint8_t next[MAX_COUNTER_BYTES];
+    size_t len = rule->len;
+    int rc = check_rule(rule, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    /* The new state is built in next and committed at the end, so every
+     * error return leaves the state as it was (SPEC). */
+    if (mintid_counter_draws(*last, *last_generation, now, generation)) {
+        if (drawn == NULL)
+            return mintid_fail(err, MINTID_EARG, "%s generator: a step at a new %s without its draw",
+                               rule->kind, rule->unit);
+        if (rule->load != NULL) {
+            rule->load(drawn, next);
+        } else {
+            memset(next, 0, len - rule->draw_len);
+            memcpy(next + (len - rule->draw_len), drawn, rule->draw_len);
+        }
+        mask_to_bits(next, len, rule->bits);
+        *last = now;
+    } else {
+        /* Same time unit, or the clock went backwards: keep last so that
+         * the output still increases strictly. */
+        memcpy(next, counter, len);
+        if (add_one(next, len, rule->bits))
+            return mintid_fail(err, MINTID_EOVERFLOW,
+                               "%s counter overflow at %s %" PRId64 " (%u-bit randomness exhausted)",
+                               rule->kind, rule->unit, *last, rule->bits);
+    }
+    memcpy(counter, next, len);
+    *last_generation = generation;
+    return MINTID_OK;
+}
+
+int mintid_counter_step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
+                        uint32_t *last_generation, int64_t now,
+                        mintid_random_fn rnd, void *ctx, char *err)
+{
+    uint8_t drawn[MAX_COUNTER_BYTES];
+    uint32_t generation = mintid_os_fork_generation();
+    int rc = check_rule(rule, err), draws;
+
+    /* Exactly SPEC's draws for a source the caller gave: one, only when the
+     * step installs a new time unit, and only once the rule is known good. */
+    if (rc != MINTID_OK)
+        return rc;
+    draws = mintid_counter_draws(*last, *last_generation, now, generation);
+    if (draws) {
+        rc = mintid_draw_random(rnd, ctx, drawn, rule->draw_len, rule->kind, err);
+        if (rc != MINTID_OK)
+            return rc;
+    }
+    return mintid_counter_commit(rule, last, counter, last_generation, now, generation,
+                                 draws ? drawn : NULL, err);
+}
+
+int mintid_monotonic_draws(const mintid_monotonic *st, int64_t now_ms, uint32_t generation)
+{
+    return mintid_counter_draws(st->last_ms, st->generation, now_ms, generation);
+}
+
+int mintid_monotonic_step(mintid_monotonic *st, int64_t now_ms, uint32_t generation,
+                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
+                          const uint8_t *drawn, const char *kind,
+                          int64_t *ms, uint8_t counter[10], char *err)
+{
+    const mintid_counter_rule rule = { kind, "ms", bits, COUNTER_BYTES, draw_len, load };
+    int rc = check_rule(&rule, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_check_ms(now_ms, kind, err);
+    if (rc == MINTID_OK)
+        rc = mintid_counter_commit(&rule, &st->last_ms, st->counter, &st->generation, now_ms, generation,
+                                   drawn, err);
+    if (rc != MINTID_OK)
+        return rc;
+    *ms = st->last_ms;
+    memcpy(counter, st->counter, COUNTER_BYTES);
+    return MINTID_OK;
 }
 
 int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
@@ -52,50 +154,29 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
                           mintid_random_fn rnd, void *ctx, const char *kind,
                           int64_t *ms, uint8_t counter[10], char *err)
 {
-    uint8_t next[COUNTER_BYTES];
-    int64_t next_ms = st->last_ms;
-    uint32_t generation = mintid_os_fork_generation();
-    int rc;
+    const mintid_counter_rule rule = { kind, "ms", bits, COUNTER_BYTES, draw_len, load };
+    int rc = check_rule(&rule, err);
 
-    if (bits == 0 || bits > COUNTER_BITS || draw_len == 0 || draw_len > COUNTER_BYTES)
-        return mintid_fail(err, MINTID_EARG, "%s generator: unsupported %u-bit counter from %zu bytes",
-                           kind, bits, draw_len);
-    rc = mintid_check_ms(now_ms, kind, err);
+    if (rc == MINTID_OK)
+        rc = mintid_check_ms(now_ms, kind, err);
+    if (rc == MINTID_OK)
+        rc = mintid_counter_step(&rule, &st->last_ms, st->counter, &st->generation, now_ms, rnd, ctx, err);
     if (rc != MINTID_OK)
         return rc;
-
-    /* The new state is built in next_ms/next and committed at the end, so
-     * every error return leaves st as it was (SPEC). A new generator's
-     * last_ms is -1, so its first call draws here; so does the first call in
-     * a process forked since st was set, which must not continue the
-     * counter its parent continues too. */
-    if (now_ms > st->last_ms || generation != st->generation) {
-        uint8_t drawn[COUNTER_BYTES];
-
-        rc = mintid_draw_random(rnd, ctx, drawn, draw_len, kind, err);
-        if (rc != MINTID_OK)
-            return rc;
-        if (load != NULL) {
-            load(drawn, next);
-        } else {
-            memset(next, 0, COUNTER_BYTES - draw_len);
-            memcpy(next + (COUNTER_BYTES - draw_len), drawn, draw_len);
-        }
-        mask_to_bits(next, bits);
-        next_ms = now_ms;
-    } else {
-        /* Same ms, or the clock went backwards: keep last_ms so that the
-         * output still increases strictly. */
-        memcpy(next, st->counter, COUNTER_BYTES);
-        if (add_one(next, bits))
-            return mintid_fail(err, MINTID_EOVERFLOW,
-                               "%s counter overflow at ms %" PRId64 " (%u-bit randomness exhausted)",
-                               kind, st->last_ms, bits);
-    }
-    st->last_ms = next_ms;
-    memcpy(st->counter, next, COUNTER_BYTES);
-    st->generation = generation;
-    *ms = next_ms;
-    memcpy(counter, next, COUNTER_BYTES);
+    *ms = st->last_ms;
+    memcpy(counter, st->counter, COUNTER_BYTES);
     return MINTID_OK;
+}
+
+int mintid_monotonic_kind_next(mintid_monotonic *st, const mintid_monotonic_kind *k, int64_t now_ms,
+                               mintid_random_fn rnd, void *ctx, uint8_t *out, char *err)
+{
+    uint8_t counter[COUNTER_BYTES];
+    int64_t ms;
+    int rc = mintid_monotonic_next(st, now_ms, k->bits, k->draw_len, k->load, rnd, ctx, k->name,
+                                   &ms, counter, err);
+
+    if (rc == MINTID_OK)
+        k->store(ms, counter, out);
+    return rc;
 }

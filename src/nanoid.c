@@ -64,24 +64,20 @@ static size_t utf8_sequence(const uint8_t *p, size_t avail)
 }
 
 /*
- * 1-based offset of the first multi-byte character when the alphabet is
- * valid UTF-8 text holding one, else 0. A byte alphabet that is not UTF-8
- * (all 256 values, say) is allowed; text like "αβγ" most likely meant
- * characters, which this byte-wise generator would split.
+ * 1-based offset of the first well-formed multi-byte UTF-8 character in the
+ * alphabet, else 0. Symbols are single bytes, so a byte alphabet (all 256
+ * values in order, say) is allowed; but a character like the "α" of "αβγ"
+ * most likely meant one symbol, which this byte-wise generator would split,
+ * and a stray invalid byte elsewhere ("αя\xFF") does not change that.
  */
 static size_t multibyte_text_at(const uint8_t *a, size_t n)
 {
-    size_t i = 0, first = 0;
+    size_t i;
 
-    while (i < n) {
-        size_t len = utf8_sequence(a + i, n - i);
-        if (len == 0)
-            return 0;
-        if (len > 1 && first == 0)
-            first = i + 1;
-        i += len;
-    }
-    return first;
+    for (i = 0; i < n; i++)
+        if (utf8_sequence(a + i, n - i) > 1)
+            return i + 1;
+    return 0;
 }
 
 int mintid_nanoid_check_size(int64_t size, char *err)

@@ -1,6 +1,7 @@
 /* os_posix.c: the platform layer on Linux, macOS and the BSDs (internal.h
  * "the platform layer"): OS entropy, the clocks, pausing, secure zeroing,
- * fork handling. os_win32.c is the same interface on Windows.
+ * fork handling, a pointer per thread. os_win32.c is the same interface on
+ * Windows.
  *
  * Entropy: arc4random_buf on macOS and the BSDs (kernel-seeded, never
  * fails, reseeds itself in a forked child); getrandom(2) on Linux, with
@@ -341,6 +342,42 @@ uint32_t mintid_os_fork_generation(void)
     }
     return MINTID_LOAD_ACQUIRE(&fork_generation);
 }
+
+/* ---- a pointer per thread -------------------------------------------------
+ *
+ * A pthread key whose destructor runs when a thread that set it exits. The
+ * key is deleted when the module is unloaded (Lua's dlclose as the last
+ * state that required it closes), so no thread exiting later calls a
+ * destructor that is no longer mapped; a thread still alive then keeps its
+ * pointer's memory, unwiped. */
+static pthread_key_t slot_key;
+static int slot_made;
+
+int mintid_os_thread_slot_init(void (*at_exit)(void *p))
+{
+    if (pthread_key_create(&slot_key, at_exit) != 0)
+        return -1;
+    slot_made = 1;
+    return 0;
+}
+
+void *mintid_os_thread_slot(void)
+{
+    return pthread_getspecific(slot_key);
+}
+
+int mintid_os_thread_slot_set(void *p)
+{
+    return pthread_setspecific(slot_key, p) == 0 ? 0 : -1;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((destructor)) static void slot_unload(void)
+{
+    if (slot_made)
+        pthread_key_delete(slot_key);
+}
+#endif
 
 #else
 /* A translation unit may not be empty (ISO C); this one is for POSIX. */

@@ -1,6 +1,7 @@
 /* os_win32.c: the platform layer on Windows (internal.h "the platform
  * layer"), the interface os_posix.c gives elsewhere: BCryptGenRandom, the
- * system time and tick count, SRW locks and InitOnce. Windows has no fork,
+ * system time and tick count, SRW locks and InitOnce, fiber-local storage
+ * for a pointer per thread. Windows has no fork,
  * so fork handling is a constant. */
 #ifdef _WIN32
 /* SRW locks and InitOnce need Vista; GetSystemTimePreciseAsFileTime needs
@@ -141,6 +142,46 @@ int mintid_os_fork_watched(void)
 {
     return 1;
 }
+
+/* ---- a pointer per thread -------------------------------------------------
+ *
+ * Fiber-local storage, whose callback runs when a thread (or fiber) that
+ * set it exits: the Windows counterpart of a pthread key's destructor. The
+ * index is freed when the DLL is unloaded (FreeLibrary as Lua closes the
+ * state), so no thread exiting later calls a callback that is gone. */
+static DWORD slot_index = FLS_OUT_OF_INDEXES;
+static void (*slot_at_exit)(void *p);
+
+static VOID NTAPI slot_callback(PVOID p)
+{
+    if (p != NULL)
+        slot_at_exit(p);
+}
+
+int mintid_os_thread_slot_init(void (*at_exit)(void *p))
+{
+    slot_at_exit = at_exit;
+    slot_index = FlsAlloc(slot_callback);
+    return slot_index == FLS_OUT_OF_INDEXES ? -1 : 0;
+}
+
+void *mintid_os_thread_slot(void)
+{
+    return FlsGetValue(slot_index);
+}
+
+int mintid_os_thread_slot_set(void *p)
+{
+    return FlsSetValue(slot_index, p) ? 0 : -1;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((destructor)) static void slot_unload(void)
+{
+    if (slot_index != FLS_OUT_OF_INDEXES)
+        FlsFree(slot_index);
+}
+#endif
 
 #else
 /* A translation unit may not be empty (ISO C); this one is for Windows. */

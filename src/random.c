@@ -1,11 +1,12 @@
-/* random.c: the process-wide pool, a ChaCha20 generator keyed from the
- * OS (mintid_os_random) that spares the hot path a system call per ID, and
- * the one way generators draw from a source. */
+/* random.c: the pool, a ChaCha20 generator per thread keyed from the OS
+ * (mintid_os_random) that spares the hot path a system call per ID and a
+ * lock, and the one way generators draw from a source. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-/* ---- the pool: a user-space ChaCha20 generator -------------------------
+/* ---- the pool: a user-space ChaCha20 generator per thread ----------------
  *
  * Built the way OpenBSD's arc4random and the Linux kernel's crng are: a
  * ChaCha20 key drawn from the OS source; each refill computes a batch of
@@ -14,51 +15,103 @@
  * memory cannot give back bytes already handed out) and whose rest is the
  * output. Each byte is wiped as it is handed out. A fresh key comes from
  * the OS after MINTID_RANDOM_RESEED_BYTES of output, and in a forked child
- * before its first byte (pool_check_process_locked). The nonce stays zero
- * and the block counter starts at 0 in every batch: no key ever encrypts
- * twice. */
+ * before its first byte. The nonce stays zero and the block counter starts
+ * at 0 in every batch: no key ever encrypts twice.
+ *
+ * Each OS thread has a generator of its own (the platform layer's thread
+ * slot), so a draw takes no lock and no two cores share its memory. It is
+ * made, and keyed from the OS, on the thread's first draw, and wiped and
+ * freed when the thread exits. Every thread's generator is on one list,
+ * whose lock is taken only to add or remove one and across fork(): the
+ * forked child wipes them all at once (the parent's other threads are not
+ * there to use theirs; the forking thread keys its own afresh), and a
+ * generator whose fork generation is not the process's (a child made
+ * without the handlers) is wiped before its next byte. */
 
 #define KEY_SIZE 32
 #define BATCH_BLOCKS 16
 #define BATCH_SIZE (64 * BATCH_BLOCKS)
 #define BATCH_OUTPUT (BATCH_SIZE - KEY_SIZE)
 
-static mintid_lock pool_lock = MINTID_LOCK_INIT;
+typedef struct thread_pool {
+    size_t next;                /* first unused byte; BATCH_SIZE = empty */
+    size_t since_key;           /* output bytes made with keys since the OS one */
+    uint32_t generation;        /* the process (fork generation) key and bytes belong to */
+    int keyed;                  /* key came from the OS in that process */
+    struct thread_pool *prev, *after; /* the list, under pools_lock */
+    uint8_t key[KEY_SIZE];
+    uint8_t bytes[BATCH_SIZE];
+    /* Two threads' generators may be neighbours in the heap: a cache line
+     * of nothing after the bytes keeps them off each other's lines. */
+    unsigned char apart[64];
+} thread_pool;
+
 static mintid_once pool_once = MINTID_ONCE_INIT;
 /* Set (release) once pool_register has run, so the hot path tests one flag
  * instead of calling pthread_once. */
 static int pool_registered;
-/* The generator, all under pool_lock. */
-static uint8_t pool_key[KEY_SIZE];
-static int pool_keyed;                 /* pool_key came from the OS in this process */
-static size_t pool_since_key;          /* output bytes made with keys since the OS one */
-static uint64_t pool_reseeds;          /* OS keys taken: for the tests */
-static uint8_t pool[BATCH_SIZE];
-static size_t pool_next = BATCH_SIZE;  /* first unused byte; BATCH_SIZE = empty */
-static uint32_t pool_generation;       /* the process (fork generation) key and bytes belong to */
 /* Written once under pool_once, read after it: no race. Without a way to
- * see a fork a child could repeat its parent's bytes, so then no pool. */
-static int pool_fork_safe;
+ * see a fork a child could repeat its parent's bytes, and without a thread
+ * slot no generator is a thread's own: then no pool, the OS for each draw. */
+static int pool_usable;
+static mintid_lock pools_lock = MINTID_LOCK_INIT;
+static thread_pool *pools;      /* every thread's generator, under pools_lock */
+static size_t pools_count;      /* under pools_lock */
+static uint32_t pool_reseeds;   /* OS keys taken, all threads (atomic): for the tests */
 
-/* The pool's lock is held across fork() so that the child never inherits it
- * taken by a thread that is not there; the child's pool is dropped by its
- * first draw (pool_check_process_locked). */
-static void pool_prepare(void)
+static void pool_forget(thread_pool *p)
 {
-    mintid_lock_take(&pool_lock);
+    mintid_secure_zero(p->key, sizeof p->key);
+    mintid_secure_zero(p->bytes, sizeof p->bytes);
+    p->keyed = 0;
+    p->next = BATCH_SIZE;
 }
 
-static void pool_unlock(void)
+static void pools_prepare(void)
 {
-    mintid_lock_release(&pool_lock);
+    mintid_lock_take(&pools_lock);
+}
+
+static void pools_parent(void)
+{
+    mintid_lock_release(&pools_lock);
+}
+
+/* The only thread of the child: no generator is in use. */
+static void pools_child(void)
+{
+    thread_pool *p;
+
+    for (p = pools; p != NULL; p = p->after)
+        pool_forget(p);
+    mintid_lock_release(&pools_lock);
+}
+
+/* A thread with a generator exits (the thread slot's destructor). */
+static void pool_thread_exit(void *arg)
+{
+    thread_pool *p = arg;
+
+    mintid_lock_take(&pools_lock);
+    if (p->prev != NULL)
+        p->prev->after = p->after;
+    else
+        pools = p->after;
+    if (p->after != NULL)
+        p->after->prev = p->prev;
+    pools_count--;
+    mintid_lock_release(&pools_lock);
+    mintid_secure_zero(p, sizeof *p);
+    free(p);
 }
 
 static void pool_register(void)
 {
     /* The OS layer's fork watch first: its child handler then runs before
      * ours, and the generation is read below. */
-    pool_fork_safe = mintid_os_fork_watched() && mintid_os_atfork(pool_prepare, pool_unlock, pool_unlock) == 0;
-    pool_generation = mintid_os_fork_generation();
+    pool_usable = mintid_os_fork_watched() &&
+                  mintid_os_atfork(pools_prepare, pools_parent, pools_child) == 0 &&
+                  mintid_os_thread_slot_init(pool_thread_exit) == 0;
     MINTID_STORE_RELEASE(&pool_registered, 1);
 }
 
@@ -68,90 +121,112 @@ void mintid_random_fork_init(void)
         mintid_run_once(&pool_once, pool_register);
 }
 
-/* In a process forked from the one the key and bytes belong to, drop them
- * (both processes would hand out the same stream, hence the same IDs): the
- * next draw takes a new key from the OS. pool_lock is held. */
-static void pool_check_process_locked(void)
+/* The calling thread's generator, made on its first draw; NULL if memory
+ * or the slot failed (the caller then asks the OS). */
+static thread_pool *my_pool(void)
 {
-    uint32_t generation = mintid_os_fork_generation();
+    thread_pool *p = mintid_os_thread_slot();
 
-    if (generation == pool_generation)
-        return;
-    mintid_secure_zero(pool_key, sizeof pool_key);
-    mintid_secure_zero(pool, sizeof pool);
-    pool_keyed = 0;
-    pool_next = BATCH_SIZE;
-    pool_generation = generation;
+    if (p != NULL)
+        return p;
+    p = malloc(sizeof *p);
+    if (p == NULL)
+        return NULL;
+    memset(p, 0, sizeof *p);
+    p->next = BATCH_SIZE;
+    p->generation = mintid_os_fork_generation();
+    if (mintid_os_thread_slot_set(p) != 0) {
+        free(p);
+        return NULL;
+    }
+    mintid_lock_take(&pools_lock);
+    p->after = pools;
+    if (pools != NULL)
+        pools->prev = p;
+    pools = p;
+    pools_count++;
+    mintid_lock_release(&pools_lock);
+    return p;
 }
 
 /* A new batch: a new key from the OS first when there is none in this
- * process or this one's output reached the bound. On failure the pool is
- * as it was (empty). pool_lock is held. */
-static int pool_refill_locked(char *err)
+ * process or this one's output reached the bound. On failure p is as it
+ * was (empty). */
+static int pool_refill(thread_pool *p, char *err)
 {
     static const uint8_t zero_nonce[12];
     int rc;
 
-    if (!pool_keyed || pool_since_key + BATCH_OUTPUT > MINTID_RANDOM_RESEED_BYTES) {
-        /* Straight into the key: a failed read leaves pool_keyed 0, so a
-         * partly written key is never used. */
-        pool_keyed = 0;
-        rc = mintid_os_random(pool_key, KEY_SIZE, err);
+    if (!p->keyed || p->since_key + BATCH_OUTPUT > MINTID_RANDOM_RESEED_BYTES) {
+        /* Straight into the key: a failed read leaves keyed 0, so a partly
+         * written key is never used. */
+        p->keyed = 0;
+        rc = mintid_os_random(p->key, KEY_SIZE, err);
         if (rc != MINTID_OK) {
-            mintid_secure_zero(pool_key, sizeof pool_key);
+            mintid_secure_zero(p->key, sizeof p->key);
             return rc;
         }
-        pool_keyed = 1;
-        pool_since_key = 0;
-        pool_reseeds++;
+        p->keyed = 1;
+        p->since_key = 0;
+        MINTID_ADD_RELAXED(&pool_reseeds, 1);
     }
-    mintid_chacha20_blocks(pool_key, 0, zero_nonce, pool, BATCH_BLOCKS);
-    memcpy(pool_key, pool, KEY_SIZE);
-    mintid_secure_zero(pool, KEY_SIZE);
-    pool_next = KEY_SIZE;
-    pool_since_key += BATCH_OUTPUT;
+    mintid_chacha20_blocks(p->key, 0, zero_nonce, p->bytes, BATCH_BLOCKS);
+    memcpy(p->key, p->bytes, KEY_SIZE);
+    mintid_secure_zero(p->bytes, KEY_SIZE);
+    p->next = KEY_SIZE;
+    p->since_key += BATCH_OUTPUT;
     return MINTID_OK;
 }
 
 uint64_t mintid_random_reseeds(void)
 {
-    uint64_t n;
+    return MINTID_LOAD_ACQUIRE(&pool_reseeds);
+}
 
-    mintid_lock_take(&pool_lock);
-    n = pool_reseeds;
-    mintid_lock_release(&pool_lock);
+size_t mintid_random_threads(void)
+{
+    size_t n;
+
+    mintid_lock_take(&pools_lock);
+    n = pools_count;
+    mintid_lock_release(&pools_lock);
     return n;
 }
 
 int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
 {
+    thread_pool *p;
+    uint32_t generation;
     int rc = MINTID_OK;
 
     mintid_random_fork_init();
-    if (n > BATCH_OUTPUT || !pool_fork_safe)
+    if (n > BATCH_OUTPUT || !pool_usable || (p = my_pool()) == NULL)
         return mintid_os_random(buf, n, err);
-    mintid_lock_take(&pool_lock);
-    pool_check_process_locked();
+    generation = mintid_os_fork_generation();
+    if (p->generation != generation) {
+        /* Made before a fork: both processes would hand out its stream. */
+        pool_forget(p);
+        p->generation = generation;
+    }
     while (n > 0) {
         size_t take;
 
-        if (pool_next == BATCH_SIZE) {
-            rc = pool_refill_locked(err);
+        if (p->next == BATCH_SIZE) {
+            rc = pool_refill(p, err);
             if (rc != MINTID_OK)
                 break;
         }
-        take = BATCH_SIZE - pool_next;
+        take = BATCH_SIZE - p->next;
         if (take > n)
             take = n;
-        memcpy(buf, pool + pool_next, take);
+        memcpy(buf, p->bytes + p->next, take);
         /* Never hand a byte out twice, nor keep a copy of it after the
          * caller is done (Nano IDs and UUIDv4s may be used as secrets). */
-        memset(pool + pool_next, 0, take);
-        pool_next += take;
+        memset(p->bytes + p->next, 0, take);
+        p->next += take;
         buf += take;
         n -= take;
     }
-    mintid_lock_release(&pool_lock);
     return rc;
 }
 

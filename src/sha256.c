@@ -1,13 +1,14 @@
 /*
  * sha256.c: SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104), used for the
- * tags of relative IDs. Words are loaded and stored big-endian by shifts, so
- * the digest is the same on every host.
+ * tags of relative IDs (and, without HMAC, the name-based UUIDv8). Words are
+ * loaded and stored big-endian by shifts, so the digest is the same on every
+ * host; the block framing is hash_block.c's.
  */
 #include <string.h>
 
 #include "internal.h"
 
-#define BLOCK 64
+#define BLOCK 64 /* HMAC's key block */
 
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -25,10 +26,11 @@ static uint32_t rotr(uint32_t x, unsigned n)
     return (x >> n) | (x << (32 - n));
 }
 
-/* w is the caller's, so a run of blocks wipes its key-derived schedule once. */
-static void compress(uint32_t h[8], uint32_t w[64], const uint8_t *p)
+/* The block function for hash_block.c. The schedule w is derived from the
+ * message, which for HMAC is the key: wiped after every block. */
+static void compress(void *state, const uint8_t *p)
 {
-    uint32_t a, b, c, d, e, f, g, hh;
+    uint32_t *h = state, w[64], a, b, c, d, e, f, g, hh;
     int i;
 
     for (i = 0; i < 16; i++)
@@ -49,6 +51,7 @@ static void compress(uint32_t h[8], uint32_t w[64], const uint8_t *p)
     }
     h[0] += a; h[1] += b; h[2] += c; h[3] += d;
     h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+    mintid_secure_zero(w, sizeof w);
 }
 
 void mintid_sha256_init(mintid_sha256_ctx *c)
@@ -64,65 +67,17 @@ void mintid_sha256_init(mintid_sha256_ctx *c)
 
 void mintid_sha256_update(mintid_sha256_ctx *c, const uint8_t *data, size_t n)
 {
-    uint32_t w[64];
-    int compressed = 0;
-
-    /* memcpy from a NULL pointer is undefined even for 0 bytes. */
-    if (n == 0)
-        return;
-    c->length += n;
-    if (c->used > 0) {
-        size_t take = BLOCK - c->used;
-        if (take > n)
-            take = n;
-        memcpy(c->block + c->used, data, take);
-        c->used += take;
-        data += take;
-        n -= take;
-        if (c->used < BLOCK)
-            return;
-        compress(c->h, w, c->block);
-        compressed = 1;
-        c->used = 0;
-    }
-    /* Whole blocks straight from the caller's buffer: no copy. */
-    for (; n >= BLOCK; data += BLOCK, n -= BLOCK) {
-        compress(c->h, w, data);
-        compressed = 1;
-    }
-    if (n > 0) {
-        memcpy(c->block, data, n);
-        c->used = n;
-    }
-    /* The schedule is derived from the message, which for HMAC is the key. */
-    if (compressed)
-        mintid_secure_zero(w, sizeof w);
+    mintid_hash_absorb(&c->length, c->block, &c->used, compress, c->h, data, n);
 }
 
 void mintid_sha256_final(mintid_sha256_ctx *c, uint8_t digest[32])
 {
-    /* FIPS 180-4 defines SHA-256 only for messages under 2^64 bits, whose
-     * bit count this is exactly. Longer input (2^61 bytes, beyond any real
-     * caller) is outside the standard; unsigned arithmetic then keeps the
-     * count modulo 2^64, with no undefined behaviour. */
-    uint64_t bits = c->length << 3;
-    uint32_t w[64];
     int i;
 
-    c->block[c->used++] = 0x80;
-    if (c->used > BLOCK - 8) {
-        memset(c->block + c->used, 0, BLOCK - c->used);
-        compress(c->h, w, c->block);
-        c->used = 0;
-    }
-    memset(c->block + c->used, 0, BLOCK - 8 - c->used);
-    mintid_store_be64(c->block + 56, bits);
-    compress(c->h, w, c->block);
-
+    mintid_hash_pad(c->length, c->block, c->used, compress, c->h, 0);
     for (i = 0; i < 8; i++)
         mintid_store_be32(digest + 4 * i, c->h[i]);
     /* An HMAC context is secret-equivalent; leave nothing of it behind. */
-    mintid_secure_zero(w, sizeof w);
     mintid_secure_zero(c, sizeof *c);
 }
 

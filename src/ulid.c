@@ -8,7 +8,7 @@
 
 /* No range check: from_parts checks ms itself, and the generator's ms was
  * checked by mintid_monotonic_next. */
-static void store_ulid(int64_t ms, const uint8_t rand[10], uint8_t out[16])
+static void store_ulid(int64_t ms, const uint8_t rand[10], uint8_t *out)
 {
     mintid_store_be48(out, (uint64_t)ms);
     memcpy(out + 6, rand, ULID_RAND_BYTES);
@@ -113,17 +113,14 @@ void mintid_ulid_gen_init(mintid_ulid_gen *g)
     mintid_monotonic_init(&mintid_ulid_state_of(g)->st);
 }
 
+/* The 80-bit counter is the 10 random bytes as they are, so a NULL load
+ * (right-aligned bytes) is exactly right. */
+MINTID_INTERNAL_DATA const mintid_monotonic_kind mintid_ulid_kind = {
+    "ULID", ULID_RAND_BITS, ULID_RAND_BYTES, NULL, store_ulid
+};
+
 int mintid_ulid_gen_next(mintid_ulid_state *g, int64_t now_ms,
                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
 {
-    uint8_t counter[10];
-    int64_t ms;
-    /* The 80-bit counter is the 10 random bytes as they are, so a NULL
-     * load (right-aligned bytes) is exactly right. */
-    int rc = mintid_monotonic_next(&g->st, now_ms, ULID_RAND_BITS, ULID_RAND_BYTES, NULL,
-                                   rnd, ctx, "ULID", &ms, counter, err);
-
-    if (rc == MINTID_OK)
-        store_ulid(ms, counter, out);
-    return rc;
+    return mintid_monotonic_kind_next(&g->st, &mintid_ulid_kind, now_ms, rnd, ctx, out, err);
 }

@@ -108,7 +108,7 @@ int mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *er
 
 /* No range check: from_parts checks ms itself, and the generator's ms was
  * checked by mintid_monotonic_next. */
-static void store_uuid7(int64_t ms, const uint8_t rand[10], uint8_t out[16])
+static void store_uuid7(int64_t ms, const uint8_t rand[10], uint8_t *out)
 {
     mintid_store_be48(out, (uint64_t)ms);
     memcpy(out + 6, rand, UUID7_RAND_BYTES);
@@ -142,24 +142,46 @@ void mintid_uuid7_gen_init(mintid_uuid7_gen *g)
     mintid_monotonic_init(&mintid_uuid7_state_of(g)->st);
 }
 
-int mintid_uuid7_gen_next(mintid_uuid7_state *g, int64_t now_ms,
-                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
+/* The inverse of uuid7_load (store_uuid7 sets the version and variant
+ * bits), so a fresh draw R gives exactly mintid_uuid7_from_parts(ms, R). */
+static void store_uuid7_counter(int64_t ms, const uint8_t c[10], uint8_t *out)
 {
-    uint8_t c[10], rand[UUID7_RAND_BYTES];
-    int64_t ms;
-    unsigned rand_a;
-    int rc = mintid_monotonic_next(&g->st, now_ms, UUID7_RAND_BITS, UUID7_RAND_BYTES, uuid7_load,
-                                   rnd, ctx, "UUIDv7", &ms, c, err);
+    uint8_t rand[UUID7_RAND_BYTES];
+    unsigned rand_a = (unsigned)(c[0] & 0x03) << 10 | (unsigned)c[1] << 2 | c[2] >> 6;
 
-    if (rc != MINTID_OK)
-        return rc;
-    /* The inverse of uuid7_load (store_uuid7 sets the version and variant
-     * bits), so a fresh draw R gives exactly mintid_uuid7_from_parts(ms, R). */
-    rand_a = (unsigned)(c[0] & 0x03) << 10 | (unsigned)c[1] << 2 | c[2] >> 6;
     rand[0] = (uint8_t)(rand_a >> 8);
     rand[1] = (uint8_t)rand_a;
     rand[2] = (uint8_t)(c[2] & 0x3F);
     memcpy(rand + 3, c + 3, 7);
     store_uuid7(ms, rand, out);
-    return MINTID_OK;
+}
+
+MINTID_INTERNAL_DATA const mintid_monotonic_kind mintid_uuid7_kind = {
+    "UUIDv7", UUID7_RAND_BITS, UUID7_RAND_BYTES, uuid7_load, store_uuid7_counter
+};
+
+int mintid_uuid7_gen_next(mintid_uuid7_state *g, int64_t now_ms,
+                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
+{
+    return mintid_monotonic_kind_next(&g->st, &mintid_uuid7_kind, now_ms, rnd, ctx, out, err);
+}
+
+unsigned mintid_uuid_variant(const uint8_t id[16])
+{
+    unsigned top = id[8] >> 5;
+
+    if (top < 4)
+        return MINTID_UUID_VARIANT_NCS;       /* 0xx */
+    if (top < 6)
+        return MINTID_UUID_VARIANT_RFC9562;   /* 10x */
+    if (top == 6)
+        return MINTID_UUID_VARIANT_MICROSOFT; /* 110 */
+    return MINTID_UUID_VARIANT_FUTURE;        /* 111 */
+}
+
+const char *mintid_uuid_variant_name(unsigned variant)
+{
+    static const char *const names[4] = { "ncs", "rfc9562", "microsoft", "future" };
+
+    return names[variant & 3];
 }

@@ -20,6 +20,7 @@ import hmac
 import os
 import random
 import sys
+import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED = 20261129
@@ -413,6 +414,277 @@ RFC4231_CASES = [
 ]
 
 
+# ---------------------------------------------------------------------------
+# More formats (SPEC "UUID, every version", "KSUID", "TypeID")
+
+# MD5 (RFC 1321 appendix A.5) and SHA-1 (FIPS 180-2 appendix A/B, RFC 3174
+# section 7.3), as published; hashlib is checked against them.
+MD5_PUBLISHED = {
+    b"": "d41d8cd98f00b204e9800998ecf8427e",
+    b"a": "0cc175b9c0f1b6a831c399e269772661",
+    b"abc": "900150983cd24fb0d6963f7d28e17f72",
+    b"message digest": "f96b697d7cb7938d525a2f31aaf161d0",
+    b"abcdefghijklmnopqrstuvwxyz": "c3fcd3d76192e4007dfb496cca67e13b",
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789": "d174ab98d277d9f5a5611c2c9f419d9f",
+    b"1234567890" * 8: "57edf4a22be3c955ac49da2e2107b67a",
+}
+SHA1_PUBLISHED = {
+    b"abc": "a9993e364706816aba3e25717850c26c9cd0d89d",
+    b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq": "84983e441c3bd26ebaae4aa1f95129e5e54670f1",
+    b"01234567" * 80: "dea356a2cddd90c7a7ecedc5ebb563934f460452",
+    b"": "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+}
+
+NAMESPACES = {  # RFC 9562 6.6
+    "dns": uuid.NAMESPACE_DNS.bytes, "url": uuid.NAMESPACE_URL.bytes,
+    "oid": uuid.NAMESPACE_OID.bytes, "x500": uuid.NAMESPACE_X500.bytes,
+}
+
+
+def uuid_name_based(version, ns16, name):
+    """SPEC: the first 16 bytes of hash(namespace || name), then version and variant."""
+    hash_fn = {3: hashlib.md5, 5: hashlib.sha1, 8: hashlib.sha256}[version]
+    return uuid_set_version(hash_fn(ns16 + name).digest()[:16], version)
+
+
+def uuid_variant(b16):
+    """SPEC: the top bits of b[8]: 0xx ncs, 10x rfc9562, 110 microsoft, 111 future."""
+    top = b16[8] >> 5
+    return "ncs" if top < 4 else "rfc9562" if top < 6 else "microsoft" if top == 6 else "future"
+
+
+GREGORIAN_OFFSET = 0x01B21DD213814000
+MAX_TICKS = (1 << 60) - 1
+UUID_TIME_MIN_MS = -(GREGORIAN_OFFSET // 10000)
+UUID_TIME_MAX_MS = (MAX_TICKS - GREGORIAN_OFFSET) // 10000
+UUID_TIME_MIN_100NS, UUID_TIME_MAX_100NS = -GREGORIAN_OFFSET, MAX_TICKS - GREGORIAN_OFFSET
+
+
+def ticks_from_ms(ms, kind):
+    if not UUID_TIME_MIN_MS <= ms <= UUID_TIME_MAX_MS:
+        raise IdError("range", "%s timestamp %d out of range %d..%d" % (kind, ms, UUID_TIME_MIN_MS, UUID_TIME_MAX_MS))
+    return ms * 10000 + GREGORIAN_OFFSET
+
+
+def ticks_from_100ns(t, kind):
+    if not UUID_TIME_MIN_100NS <= t <= UUID_TIME_MAX_100NS:
+        raise IdError("range", "%s timestamp %d (100 ns since 1970) out of range %d..%d"
+                      % (kind, t, UUID_TIME_MIN_100NS, UUID_TIME_MAX_100NS))
+    return t + GREGORIAN_OFFSET
+
+
+def ticks_to_ms(ticks):
+    return (ticks - GREGORIAN_OFFSET) // 10000  # Python's // floors
+
+
+def uuid1_bytes(ticks, clock_seq, node6):
+    """v1 through Python's uuid module (RFC 4122 fields): an independent layout."""
+    u = uuid.UUID(fields=(ticks & 0xFFFFFFFF, (ticks >> 32) & 0xFFFF, 0x1000 | (ticks >> 48) & 0x0FFF,
+                          0x80 | clock_seq >> 8, clock_seq & 0xFF, be_int(node6)))
+    assert u.version == 1 and u.time == ticks and u.clock_seq == clock_seq
+    return u.bytes
+
+
+def uuid6_bytes(ticks, clock_seq, node6):
+    """SPEC v6: ticks >> 28 in bytes 0-3, (ticks >> 12) & 0xFFFF in 4-5, ticks & 0xFFF under version 6."""
+    head = be_bytes(ticks >> 28, 4) + be_bytes((ticks >> 12) & 0xFFFF, 2) + be_bytes(0x6000 | ticks & 0x0FFF, 2)
+    return head + be_bytes(0x8000 | clock_seq, 2) + node6
+
+
+def uuid_time_ticks(b16):
+    """The 60-bit timestamp of a v1 or v6 UUID, read back from the SPEC layouts."""
+    v = uuid_version(b16)
+    if v == 1:
+        return uuid.UUID(bytes=b16).time
+    assert v == 6
+    return be_int(b16[0:4]) << 28 | be_int(b16[4:6]) << 12 | be_int(b16[6:8]) & 0x0FFF
+
+
+def uuid_fields_ms(b16):
+    """Unix ms for versions 1, 6 and 7, else None."""
+    v = uuid_version(b16)
+    if v in (1, 6):
+        return ticks_to_ms(uuid_time_ticks(b16))
+    return be_int(b16[0:6]) if v == 7 else None
+
+
+class UuidTimeGenerator:
+    """SPEC v1/v6 generator: random clock_seq (2 bytes, 14 bits) then node
+    (6 bytes, multicast bit) in one draw at creation, whichever are not
+    fixed; now > last_ticks uses now, else last_ticks + 1, error past 2^60 - 1."""
+
+    def __init__(self, version, node, clock_seq, draw):
+        if node is not None and len(node) != 6:
+            raise IdError("arg", "node must be 6 bytes, got %d" % len(node))
+        if clock_seq is not None and not 0 <= clock_seq <= 0x3FFF:
+            raise IdError("arg", "clock_seq must be 0..16383, got %d" % clock_seq)
+        self.version, self.kind = version, "UUIDv%d" % version
+        n = (2 if clock_seq is None else 0) + (6 if node is None else 0)
+        drawn = draw(n) if n else b""
+        assert len(drawn) == n
+        self.clock_seq = be_int(drawn[0:2]) & 0x3FFF if clock_seq is None else clock_seq
+        self.node = bytes([drawn[-6] | 1]) + drawn[-5:] if node is None else node
+        self.last = None
+
+    def next(self, ticks):
+        nxt = ticks if self.last is None or ticks > self.last else self.last + 1
+        if nxt > MAX_TICKS:
+            raise IdError("overflow", "%s counter overflow at tick %d (60-bit timestamp exhausted)"
+                          % (self.kind, self.last))
+        self.last = nxt
+        make = uuid1_bytes if self.version == 1 else uuid6_bytes
+        return make(nxt, self.clock_seq, self.node)
+
+
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+KSUID_EPOCH = 1400000000
+KSUID_MAX_UNIX = KSUID_EPOCH + (1 << 32) - 1
+
+
+def base62_encode(value, nchars):
+    out = []
+    for _ in range(nchars):
+        value, r = divmod(value, 62)
+        out.append(BASE62[r])
+    assert value == 0
+    return "".join(reversed(out))
+
+
+def ksuid_check_seconds(s):
+    if not KSUID_EPOCH <= s <= KSUID_MAX_UNIX:
+        raise IdError("range", "KSUID timestamp %d out of range %d..%d" % (s, KSUID_EPOCH, KSUID_MAX_UNIX))
+
+
+def ksuid_bytes(unix_s, payload16):
+    ksuid_check_seconds(unix_s)
+    assert len(payload16) == 16
+    return be_bytes(unix_s - KSUID_EPOCH, 4) + payload16
+
+
+def ksuid_text(b20):
+    return base62_encode(be_int(b20), 27)
+
+
+def ksuid_decode(text):
+    """text: bytes. Exactly 27 base62 symbols (case-sensitive), value below 2^160."""
+    if len(text) != 27:
+        raise IdError("parse", "invalid KSUID: length %d, want 27" % len(text))
+    value = 0
+    for pos, c in enumerate(text, 1):
+        if c >= 0x80 or chr(c) not in BASE62:
+            raise IdError("parse", "invalid KSUID: bad character %s at %d" % (describe_byte(c), pos))
+        value = value * 62 + BASE62.index(chr(c))
+    if value >> 160:
+        raise IdError("parse", "invalid KSUID: value overflows 160 bits (the largest is aWgEPTl1tmebfsQzFP4bxwgy80V)")
+    return be_bytes(value, 20)
+
+
+def ksuid_generator():
+    # The ULID rule at one-second resolution over the 128-bit payload.
+    return MonotonicGenerator("KSUID", 128, 16, be_int, "128-bit")
+
+
+TYPEID_ALPHABET = CROCKFORD.lower()
+
+
+def typeid_check_prefix(prefix, kind="parse"):
+    """prefix: bytes. SPEC: ^([a-z]([a-z_]*[a-z])?)?$, at most 63 characters."""
+    if len(prefix) > 63:
+        raise IdError(kind, "invalid TypeID prefix: length %d, want at most 63" % len(prefix))
+    for pos, c in enumerate(prefix, 1):
+        if not (0x61 <= c <= 0x7A or c == 0x5F):
+            raise IdError(kind, "invalid TypeID prefix: bad character %s at %d (want a-z or '_')"
+                          % (describe_byte(c), pos))
+    if prefix[:1] == b"_" or prefix[-1:] == b"_":
+        raise IdError(kind, "invalid TypeID prefix: '_' at %d (not allowed first or last)"
+                      % (1 if prefix[:1] == b"_" else len(prefix)))
+
+
+def typeid_text(prefix, b16):
+    typeid_check_prefix(prefix.encode(), "arg")
+    suffix = "".join(TYPEID_ALPHABET[(be_int(b16) >> (5 * (25 - i))) & 31] for i in range(26))
+    return prefix + "_" + suffix if prefix else suffix
+
+
+def typeid_decode(text):
+    """text: bytes. Returns (prefix bytes, 16 bytes). Split at the last '_'."""
+    sep = text.rfind(b"_")
+    prefix, suffix, at = b"", text, 0
+    if sep >= 0:
+        if sep == 0:
+            raise IdError("parse", "invalid TypeID: '_' with an empty prefix")
+        prefix, suffix, at = text[:sep], text[sep + 1:], sep + 1
+        typeid_check_prefix(prefix)
+    if len(suffix) != 26:
+        raise IdError("parse", "invalid TypeID: suffix length %d, want 26" % len(suffix))
+    value = 0
+    for pos, c in enumerate(suffix, at + 1):
+        if 0x41 <= c <= 0x5A:
+            raise IdError("parse", "invalid TypeID: bad character %s at %d (the suffix is lowercase)"
+                          % (describe_byte(c), pos))
+        if c >= 0x80 or chr(c) not in TYPEID_ALPHABET:
+            raise IdError("parse", "invalid TypeID: bad character %s at %d" % (describe_byte(c), pos))
+        value = value << 5 | TYPEID_ALPHABET.index(chr(c))
+    if suffix[0] > 0x37:
+        raise IdError("parse", "invalid TypeID: first suffix character %s overflows 128 bits (want 0-7)"
+                      % describe_byte(suffix[0]))
+    return prefix, be_bytes(value, 16)
+
+
+# jetify-com/typeid spec/valid.yml (v0.3.0, 2024-04-10): name, typeid, prefix, uuid.
+TYPEID_UPSTREAM_VALID = [
+    ("nil", "00000000000000000000000000", "", "00000000-0000-0000-0000-000000000000"),
+    ("one", "00000000000000000000000001", "", "00000000-0000-0000-0000-000000000001"),
+    ("ten", "0000000000000000000000000a", "", "00000000-0000-0000-0000-00000000000a"),
+    ("sixteen", "0000000000000000000000000g", "", "00000000-0000-0000-0000-000000000010"),
+    ("thirty-two", "00000000000000000000000010", "", "00000000-0000-0000-0000-000000000020"),
+    ("max-valid", "7zzzzzzzzzzzzzzzzzzzzzzzzz", "", "ffffffff-ffff-ffff-ffff-ffffffffffff"),
+    ("valid-alphabet", "prefix_0123456789abcdefghjkmnpqrs", "prefix", "0110c853-1d09-52d8-d73e-1194e95b5f19"),
+    ("valid-uuidv7", "prefix_01h455vb4pex5vsknk084sn02q", "prefix", "01890a5d-ac96-774b-bcce-b302099a8057"),
+    ("prefix-underscore", "pre_fix_00000000000000000000000000", "pre_fix", "00000000-0000-0000-0000-000000000000"),
+]
+
+# segmentio/ksuid README: (text, raw hex, KSUID-epoch timestamp, payload hex).
+KSUID_UPSTREAM = [
+    ("0ujtsYcgvSTl8PAuAdqWYSMnLOv", "0669F7EFB5A1CD34B5F99D1154FB6853345C9735", 107608047, "B5A1CD34B5F99D1154FB6853345C9735"),
+    ("0ujzPyRiIAffKhBux4PvQdDqMHY", "066A029C73FC1AA3B2446246D6E89FCD909E8FE8", 107610780, "73FC1AA3B2446246D6E89FCD909E8FE8"),
+    ("0uk1Hbc9dQ9pxyTqJ93IUrfhdGq", None, 107611700, "9850EEEC191BF4FF26F99315CE43B0C8"),
+    ("0uk1HdCJ6hUZKDgcxhpJwUl5ZEI", None, 107611700, "CC55072555316F45B8CA2D2979D3ED0A"),
+    ("0uk1HcdvF0p8C20KtTfdRSB9XIm", None, 107611700, "BA1C205D6177F0992D15EE606AE32238"),
+    ("0uk1Ha7hGJ1Q9Xbnkt0yZgNwg3g", None, 107611700, "67517BA309EA62AE7991B27BB6F2FCAC"),
+]
+
+
+def self_check_formats():
+    for msg, digest in MD5_PUBLISHED.items():
+        assert hashlib.md5(msg).hexdigest() == digest, msg
+    for msg, digest in SHA1_PUBLISHED.items():
+        assert hashlib.sha1(msg).hexdigest() == digest, msg
+    # RFC 9562 appendix A.2 (v3), A.4 (v5), B.2 (v8 SHA-256): DNS, www.example.com.
+    dns, name = NAMESPACES["dns"], b"www.example.com"
+    assert uuid_text(uuid_name_based(3, dns, name)) == "5df41881-3aed-3515-88a7-2f4a814cf09e"
+    assert uuid_text(uuid_name_based(5, dns, name)) == "2ed6657d-e927-568b-95e1-2665a8aea6a2"
+    assert uuid_text(uuid_name_based(8, dns, name)) == "5c146b14-3c52-8afd-938a-375d0df1fbf6"
+    assert uuid_name_based(3, dns, name) == uuid.uuid3(uuid.NAMESPACE_DNS, "www.example.com").bytes
+    assert uuid_name_based(5, dns, name) == uuid.uuid5(uuid.NAMESPACE_DNS, "www.example.com").bytes
+    # RFC 9562 A.1 (v1) and A.5 (v6): the same timestamp, clock_seq and node.
+    node = h("9f6bdeced846")
+    assert uuid_text(uuid1_bytes(0x1EC9414C232AB00, 0x33C8, node)) == "c232ab00-9414-11ec-b3c8-9f6bdeced846"
+    assert uuid_text(uuid6_bytes(0x1EC9414C232AB00, 0x33C8, node)) == "1ec9414c-232a-6b00-b3c8-9f6bdeced846"
+    assert ticks_to_ms(0x1EC9414C232AB00) == 1645557742000
+    assert uuid_text(uuid.NAMESPACE_X500.bytes) == "6ba7b814-9dad-11d1-80b4-00c04fd430c8"
+    assert UUID_TIME_MIN_MS * 10000 + GREGORIAN_OFFSET == 0
+    for text, raw, ts, payload in KSUID_UPSTREAM:
+        b = ksuid_bytes(KSUID_EPOCH + ts, bytes.fromhex(payload))
+        assert ksuid_text(b) == text and ksuid_decode(text.encode()) == b, text
+        assert raw is None or b.hex() == raw.lower()
+    assert ksuid_text(b"\xff" * 20) == "aWgEPTl1tmebfsQzFP4bxwgy80V" and ksuid_text(bytes(20)) == "0" * 27
+    assert KSUID_EPOCH + 107608047 == 1507608047
+    for _, text, prefix, u in TYPEID_UPSTREAM_VALID:
+        b = bytes.fromhex(u.replace("-", ""))
+        assert typeid_decode(text.encode()) == (prefix.encode(), b) and typeid_text(prefix, b) == text, text
+
+
 def self_check():
     # ULID spec example: 01ARYZ6S41 is the time 1469918176385.
     assert ulid_text(ulid_bytes(1469918176385, bytes(10))) == "01ARYZ6S410000000000000000"
@@ -436,6 +708,7 @@ def self_check():
     assert nanoid_step(64, 21) == 21 and nanoid_step(10, 21) == 51  # ceil(1.6*15*21/10) = 51
     assert relative_decode(relative_text(relative_value(MAX_TAG, MAX_MS, MAX_RAND)).encode()) == \
         relative_value(MAX_TAG, MAX_MS, MAX_RAND)
+    self_check_formats()
 
 
 # ---------------------------------------------------------------------------
@@ -938,6 +1211,338 @@ def snowflake_sequence_file():
     return ["scenario", "machine_id", "epoch", "now_ms", "expect"], rows
 
 
+# --- More formats: value files ---------------------------------------------------
+
+def digest_file(published, hash_fn):
+    rows = ["# the published vectors"]
+    for msg in published:
+        rows.append([hex_or_dash(msg), hash_fn(msg).hexdigest()])
+    rows.append("# lengths around the padding (55/56) and block (63/64/65, 119/120, 128) edges")
+    for n in (1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000):
+        msg = bytes((i * 7 + 3) & 0xFF for i in range(n))
+        rows.append([msg.hex(), hash_fn(msg).hexdigest()])
+    return ["message_hex", "digest_hex"], rows
+
+
+def md5_file():
+    return digest_file(MD5_PUBLISHED, hashlib.md5)
+
+
+def sha1_file():
+    return digest_file(SHA1_PUBLISHED, hashlib.sha1)
+
+
+def uuid_name_file():
+    rng = rng_for("uuid_name")
+    rows = ["# RFC 9562 appendix A.2 (v3), A.4 (v5) and B.2 (v8 with SHA-256): DNS, www.example.com"]
+
+    def add(version, ns, name):
+        b = uuid_name_based(version, ns, name)
+        if version == 3:
+            assert b == uuid.uuid3(uuid.UUID(bytes=ns), name.decode("latin-1")).bytes or \
+                not all(c < 0x80 for c in name)
+        if version == 5:
+            assert b == uuid.uuid5(uuid.UUID(bytes=ns), name.decode("latin-1")).bytes or \
+                not all(c < 0x80 for c in name)
+        # The RFC name spaces by name, so that each binding's constant is checked.
+        ns_col = next((k for k, v in NAMESPACES.items() if v == ns), uuid_text(ns))
+        rows.append([str(version), ns_col, hex_or_dash(name), uuid_text(b)])
+
+    for v in (3, 5, 8):
+        add(v, NAMESPACES["dns"], b"www.example.com")
+    rows.append("# every RFC 9562 name space, empty and UTF-8 names, names over one hash block")
+    for v in (3, 5, 8):
+        for ns in ("dns", "url", "oid", "x500"):
+            add(v, NAMESPACES[ns], b"python.org" if ns == "dns" else b"http://python.org/")
+        add(v, NAMESPACES["dns"], b"")
+        add(v, NAMESPACES["url"], "https://例え.jp/café".encode())
+        add(v, NAMESPACES["oid"], b"1.3.6.1.4.1" * 10)
+        add(v, uuid.UUID("017f22e2-79b0-7cc3-98c4-dc0c0c07398f").bytes, b"\x00\xff")
+        add(v, bytes(16), b"nil namespace")
+    rows.append("# pseudo-random name spaces and names")
+    for _ in range(6):
+        for v in (3, 5, 8):
+            add(v, rng.randbytes(16), rng.randbytes(rng.randrange(1, 80)))
+    return ["version", "namespace", "name_hex", "text"], rows
+
+
+def uuid8_file():
+    rng = rng_for("uuid8")
+    rows = ["# RFC 9562 appendix B.1 (custom time-based v8): its bytes come back unchanged"]
+
+    def add(b16):
+        out = uuid_set_version(b16, 8)
+        assert uuid_version(out) == 8 and uuid_variant(out) == "rfc9562"
+        rows.append([b16.hex(), uuid_text(out)])
+
+    add(h("2489e9ad2ee28e008ec932d5f69181c0"))
+    rows.append("# all zero, all one, and bit patterns under the version and variant")
+    for b in (bytes(16), b"\xff" * 16, h("00000000 0000 f000 c000 000000000000"), h("ffffffff ffff 0fff 3fff ffffffffffff")):
+        add(b)
+    rows.append("# pseudo-random samples")
+    for _ in range(8):
+        add(rng.randbytes(16))
+    return ["bytes_hex", "text"], rows
+
+
+def uuid_time_file():
+    rng = rng_for("uuid_time")
+    rows = ["# RFC 9562 appendix A.1 (v1) and A.5 (v6)"]
+
+    def add(ticks, clock_seq, node):
+        v1, v6 = uuid1_bytes(ticks, clock_seq, node), uuid6_bytes(ticks, clock_seq, node)
+        assert uuid_time_ticks(v1) == ticks == uuid_time_ticks(v6)
+        assert uuid_variant(v1) == uuid_variant(v6) == "rfc9562"
+        rows.append([str(ticks), str(clock_seq), node.hex(), uuid_text(v1), uuid_text(v6), str(ticks_to_ms(ticks))])
+
+    add(0x1EC9414C232AB00, 0x33C8, h("9f6bdeced846"))
+    rows.append("# tick and field edges: 0 (1582), the Unix epoch and 1 ms either side, 2^60 - 1")
+    for ticks in (0, 1, GREGORIAN_OFFSET - 10001, GREGORIAN_OFFSET - 10000, GREGORIAN_OFFSET - 1, GREGORIAN_OFFSET,
+                  GREGORIAN_OFFSET + 1, GREGORIAN_OFFSET + 9999, GREGORIAN_OFFSET + 10000, MAX_TICKS - 1, MAX_TICKS):
+        add(ticks, 0, bytes(6))
+    add(MAX_TICKS, 0x3FFF, b"\xff" * 6)
+    add(1 << 59, 0x2000, h("010000000000"))
+    add(0xFFF << 48, 1, h("000000000001"))
+    add(0xFFFF << 32, 0x3FFE, h("fedcba987654"))
+    add(0xFFFFFFFF, 0x0100, h("0123456789ab"))
+    rows.append("# pseudo-random samples")
+    for _ in range(12):
+        add(rng.getrandbits(60), rng.getrandbits(14), rng.randbytes(6))
+    return ["ticks", "clock_seq", "node_hex", "v1", "v6", "ms"], rows
+
+
+def uuid_fields_file():
+    rng = rng_for("uuid_fields")
+    rows = ["# the RFC 9562 examples of every version (appendix A and B)"]
+
+    def add(b16):
+        ms = uuid_fields_ms(b16)
+        rows.append([uuid_text(b16), str(uuid_version(b16)), uuid_variant(b16), "-" if ms is None else str(ms)])
+
+    for text in ("c232ab00-9414-11ec-b3c8-9f6bdeced846", "5df41881-3aed-3515-88a7-2f4a814cf09e",
+                 "919108f7-52d1-4320-9bac-f847db4148a8", "2ed6657d-e927-568b-95e1-2665a8aea6a2",
+                 "1ec9414c-232a-6b00-b3c8-9f6bdeced846", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+                 "2489e9ad-2ee2-8e00-8ec9-32d5f69181c0", "5c146b14-3c52-8afd-938a-375d0df1fbf6"):
+        add(uuid.UUID(text).bytes)
+    rows.append("# nil, max and the name spaces")
+    add(bytes(16))
+    add(b"\xff" * 16)
+    for ns in NAMESPACES.values():
+        add(ns)
+    rows.append("# every variant family (b[8] = 0x00, 0x7f, 0x80, 0xbf, 0xc0, 0xdf, 0xe0, 0xff) under versions 1, 4, 6, 7")
+    for version in (1, 4, 6, 7):
+        for b8 in (0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xDF, 0xE0, 0xFF):
+            b = bytearray(rng.randbytes(16))
+            b[6] = (b[6] & 0x0F) | version << 4
+            b[8] = b8
+            add(bytes(b))
+    rows.append("# v1 and v6 times before 1970 (negative, floored) and at the ends of the 60-bit range")
+    for ticks in (0, GREGORIAN_OFFSET - 1, GREGORIAN_OFFSET, MAX_TICKS):
+        add(uuid1_bytes(ticks, 0, bytes(6)))
+        add(uuid6_bytes(ticks, 0, bytes(6)))
+    rows.append("# every other version: no time")
+    for version in (0, 2, 3, 5, 8, 9, 10, 11, 12, 13, 14, 15):
+        add(uuid_set_version(rng.randbytes(16), version))
+    return ["text", "version", "variant", "ms"], rows
+
+
+def ksuid_file():
+    rng = rng_for("ksuid")
+    rows = ["# segmentio/ksuid README examples (inspect, generate, JSON template)"]
+
+    def add(b20):
+        text = ksuid_text(b20)
+        assert ksuid_decode(text.encode()) == b20 and len(text) == 27
+        rows.append([text, b20.hex(), str(KSUID_EPOCH + be_int(b20[0:4]))])
+
+    for text, _, ts, payload in KSUID_UPSTREAM:
+        add(ksuid_bytes(KSUID_EPOCH + ts, bytes.fromhex(payload)))
+    rows.append("# segmentio/ksuid tests: the nil and max KSUIDs, an Append example")
+    add(bytes(20))
+    add(b"\xff" * 20)
+    add(ksuid_decode(b"0pN1Own7255s7jwpwy495bAZeEa"))
+    rows.append("# time and payload edges")
+    for s in (KSUID_EPOCH, KSUID_EPOCH + 1, 1700000000, KSUID_MAX_UNIX - 1, KSUID_MAX_UNIX):
+        for p in (bytes(16), b"\xff" * 16, bytes(15) + b"\x01"):
+            add(ksuid_bytes(s, p))
+    rows.append("# single digits: 1, 61, 62, 62^26 (the first 1 in the top symbol)")
+    for v in (1, 61, 62, 62 ** 26, 62 ** 26 - 1):
+        add(be_bytes(v, 20))
+    rows.append("# pseudo-random samples")
+    for _ in range(16):
+        add(rng.randbytes(20))
+    return ["text", "bytes_hex", "unix_s"], rows
+
+
+def typeid_file():
+    rng = rng_for("typeid")
+    rows = ["# jetify-com/typeid spec/valid.yml (v0.3.0), every case"]
+
+    def add(prefix, b16):
+        text = typeid_text(prefix, b16)
+        assert typeid_decode(text.encode()) == (prefix.encode(), b16)
+        rows.append([text, prefix or "-", uuid_text(b16)])
+
+    for _, text, prefix, u in TYPEID_UPSTREAM_VALID:
+        add(prefix, uuid.UUID(u).bytes)
+    rows.append("# prefixes of 1 and 63 letters, inner underscores, every letter")
+    add("a", bytes(16))
+    add("z" * 63, b"\xff" * 16)
+    add("a" + "_" * 61 + "z", uuid.UUID("017f22e2-79b0-7cc3-98c4-dc0c0c07398f").bytes)
+    add("a__b", b"\x01" * 16)
+    add("abcdefghijklmnopqrstuvwxyz", uuid.UUID("01890a5d-ac96-774b-bcce-b302099a8057").bytes)
+    add("user", uuid.UUID("01890a5d-ac96-774b-bcce-b302099a8057").bytes)
+    rows.append("# pseudo-random samples (UUIDv7 and any 16 bytes)")
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for i in range(12):
+        n = rng.randrange(0, 20)
+        prefix = "".join(rng.choice(letters + "_") for _ in range(n)).strip("_")
+        b = rng.randbytes(16)
+        add(prefix, uuid7_from_parts(rng.getrandbits(48), b[:10]) if i % 2 else b)
+    return ["text", "prefix", "uuid"], rows
+
+
+# --- More formats: generator scenarios ------------------------------------------
+
+def uuid_time_monotonic_file():
+    node_a, sample8 = h("5a1e0c3bd2e7"), h("8196 5a1e0c3bd2e6")
+    # (name, version, node or None, clock_seq or None, [(now_ms, now_100ns, draw at this row or None)])
+    scenarios = [
+        ("random_identity_same_ms", 1, None, None, [(1700000000000, None, sample8), (1700000000000, None, None),
+                                                      (1700000000000, None, None), (1700000000001, None, None)]),
+        ("random_identity_same_ms", 6, None, None, [(1700000000000, None, sample8), (1700000000000, None, None),
+                                                      (1700000000000, None, None), (1700000000001, None, None)]),
+        ("multicast_bit_set_on_random_node", 1, None, None, [(0, None, bytes(8)), (0, None, None)]),
+        ("random_clock_seq_masked_to_14_bits", 6, node_a, None, [(1645557742000, None, h("ffff")),
+                                                                 (1645557742000, None, None)]),
+        ("random_node_fixed_clock_seq", 1, None, 0x33C8, [(1645557742000, None, h("9e6bdeced846")),
+                                                          (1645557742000, None, None)]),
+        ("fixed_identity_draws_nothing", 1, h("9f6bdeced846"), 0x33C8, [(1645557742000, None, None),
+                                                                        (1645557742000, None, None)]),
+        ("fixed_identity_draws_nothing", 6, h("9f6bdeced846"), 0x33C8, [(1645557742000, None, None),
+                                                                        (1645557742000, None, None)]),
+        ("os_clock_100ns_resolution", 6, node_a, 1, [(None, 16455577420000000, None), (None, 16455577420000001, None),
+                                                     (None, 16455577420000001, None), (None, 16455577420000000, None),
+                                                     (None, 16455577420000005, None)]),
+        ("clock_backwards_keeps_increasing", 1, node_a, 7, [(1700000000005, None, None), (1700000000004, None, None),
+                                                            (0, None, None), (1700000000005, None, None),
+                                                            (1700000000006, None, None)]),
+        ("ms_range_edges", 6, node_a, 0, [(UUID_TIME_MIN_MS - 1, None, None), (UUID_TIME_MIN_MS, None, None),
+                                          (-1, None, None), (0, None, None), (UUID_TIME_MAX_MS, None, None),
+                                          (UUID_TIME_MAX_MS + 1, None, None), (-(1 << 62), None, None),
+                                          (1 << 62, None, None)]),
+        ("overflow_at_the_last_tick", 1, node_a, 0, [(None, UUID_TIME_MAX_100NS - 1, None),
+                                                     (None, UUID_TIME_MAX_100NS - 1, None),
+                                                     (None, UUID_TIME_MAX_100NS, None), (None, 0, None),
+                                                     (None, UUID_TIME_MAX_100NS + 1, None),
+                                                     (None, UUID_TIME_MIN_100NS - 1, None)]),
+        ("overflow_at_the_last_tick", 6, node_a, 0, [(None, UUID_TIME_MAX_100NS, None),
+                                                     (None, UUID_TIME_MAX_100NS, None)]),
+        ("before_1970_and_1582", 1, node_a, 0, [(None, UUID_TIME_MIN_100NS, None), (None, UUID_TIME_MIN_100NS, None),
+                                                (UUID_TIME_MIN_MS, None, None), (-1, None, None)]),
+        ("bad_node_length", 1, h("0102030405"), 0, [(0, None, None)]),
+        ("bad_clock_seq", 1, node_a, 16384, [(0, None, None)]),
+    ]
+    rows = []
+    for name, version, node, clock_seq, steps in scenarios:
+        # A name used for both versions becomes two scenarios.
+        scenario = "%s_v%d" % (name, version)
+        rows.append("# " + scenario)
+        gen, last = None, None
+        for i, (now_ms, now_100ns, supplied) in enumerate(steps):
+            draw, used = scripted_draw(scenario, supplied)
+            try:
+                if gen is None:
+                    gen = UuidTimeGenerator(version, node, clock_seq, draw)
+                if now_ms is not None:
+                    ticks = ticks_from_ms(now_ms, "UUIDv%d" % version)
+                else:
+                    ticks = ticks_from_100ns(now_100ns, "UUIDv%d" % version)
+                b = gen.next(ticks)
+                assert last is None or uuid_time_ticks(b) > uuid_time_ticks(last)
+                assert version == 1 or last is None or b > last
+                last, expect = b, uuid_text(b)
+            except IdError as e:
+                expect = "error:" + e.kind
+            assert bool(used) == (supplied is not None), (scenario, i)
+            rows.append([scenario, str(version), "-" if node is None else node.hex(),
+                         "-" if clock_seq is None else str(clock_seq), "-" if now_ms is None else str(now_ms),
+                         "-" if now_100ns is None else str(now_100ns), hex_or_dash(supplied), expect])
+    check_expect_col(rows, "random_identity_same_ms_v1", 1, 7, "04afc001-833b-11ee-8196-5b1e0c3bd2e6")
+    return ["scenario", "version", "node_hex", "clock_seq", "now_ms", "now_100ns", "random_hex", "expect"], rows
+
+
+def check_expect_col(rows, scenario, index, col, want):
+    got = [r[col] for r in rows if not isinstance(r, str) and r[0] == scenario][index]
+    assert got == want, (scenario, got, want)
+
+
+def ksuid_monotonic_file():
+    sample = h("5a1e0c3bd2e74f8196a0 0123456789ab")
+    s0 = 1700000000000
+    scenarios = [
+        ("first_call_draws", [(s0, sample), (s0, None), (s0 + 999, None), (s0 + 1000, bytes(16)), (s0 + 1999, None)]),
+        ("same_second_increments_through_ms", [(s0 + 1, sample), (s0 + 500, None), (s0 + 999, None)]),
+        ("carry_last_byte", [(s0, bytes(15) + b"\xff"), (s0, None), (s0, None)]),
+        ("carry_several_bytes", [(s0, bytes(6) + b"\xff" * 10), (s0, None)]),
+        ("clock_backwards_increments", [(s0 + 5000, sample), (s0 + 4000, None), (s0, None), (0, None),
+                                        (s0 + 5999, None), (s0 + 6000, bytes(16))]),
+        ("overflow", [(s0, b"\xff" * 16), (s0, None), (s0, None), (s0 - 1000, None), (s0 + 1000, bytes(16)),
+                      (s0 + 1000, None)]),
+        ("overflow_reached_by_increment", [(s0, b"\xff" * 15 + b"\xfe"), (s0, None), (s0, None), (s0 + 1000, sample)]),
+        ("range_edges", [(KSUID_EPOCH * 1000 - 1, None), (KSUID_EPOCH * 1000, sample), (-1, None), (-1000, None),
+                         (KSUID_MAX_UNIX * 1000 + 999, bytes(16)), ((KSUID_MAX_UNIX + 1) * 1000, None),
+                         (KSUID_MAX_UNIX * 1000, None), (-(1 << 62), None), (1 << 62, None)]),
+    ]
+    rows = []
+    for name, steps in scenarios:
+        rows.append("# " + name)
+        gen, last = ksuid_generator(), None
+        for now, supplied in steps:
+            draw, used = scripted_draw(name, supplied)
+            try:
+                s = now // 1000
+                ksuid_check_seconds(s)
+                sec, counter = gen.next(s, draw)
+                b = ksuid_bytes(sec, be_bytes(counter, 16))
+                assert last is None or b > last
+                last, expect = b, ksuid_text(b)
+            except IdError as e:
+                expect = "error:" + e.kind
+            assert bool(used) == (supplied is not None), (name, now)
+            rows.append([name, str(now), hex_or_dash(supplied), expect])
+    return ["scenario", "now_ms", "random_hex", "expect"], rows
+
+
+def typeid_monotonic_file():
+    sample = h("5a1e0c3bd2e74f8196a0")
+    scenarios = [
+        ("one_uuid7_state_for_every_prefix", [("user", 1700000000000, sample), ("user", 1700000000000, None),
+                                              ("-", 1700000000000, None), ("post_comment", 1700000000000, None),
+                                              ("user", 1700000000001, bytes(10))]),
+        ("bad_prefix_leaves_the_state", [("user", 1700000000000, sample), ("User", 1700000000000, None),
+                                         ("_user", 1700000000000, None), ("a" * 64, 1700000000000, None),
+                                         ("user", 1700000000000, None)]),
+        ("range", [("user", -1, None), ("user", 1 << 48, None), ("user", 0, bytes(10))]),
+    ]
+    rows = []
+    for name, steps in scenarios:
+        rows.append("# " + name)
+        gen = uuid7_generator()
+        for prefix, now, supplied in steps:
+            draw, used = scripted_draw(name, supplied)
+            p = "" if prefix == "-" else prefix
+            try:
+                typeid_check_prefix(p.encode(), "arg")
+                ms, counter = gen.next(now, draw)
+                expect = typeid_text(p, uuid7_from_counter(ms, counter))
+            except IdError as e:
+                expect = "error:" + e.kind
+            assert bool(used) == (supplied is not None), (name, now)
+            rows.append([name, prefix, str(now), hex_or_dash(supplied), expect])
+    return ["scenario", "prefix", "now_ms", "random_hex", "expect"], rows
+
+
 # ---------------------------------------------------------------------------
 # Hand-kept invalid lists: checked (never written) against the reference.
 
@@ -964,6 +1569,8 @@ INVALID_LISTS = {
     "ulid_invalid.txt": ulid_decode,
     "uuid_invalid.txt": uuid_decode,
     "relative_invalid.txt": relative_decode,
+    "ksuid_invalid.txt": ksuid_decode,
+    "typeid_invalid.txt": typeid_decode,
 }
 
 
@@ -1016,6 +1623,17 @@ FILES = [
     ("uuid7_monotonic.txt", uuid7_monotonic_file),
     ("relative_monotonic.txt", relative_monotonic_file),
     ("snowflake_sequence.txt", snowflake_sequence_file),
+    ("md5.txt", md5_file),
+    ("sha1.txt", sha1_file),
+    ("uuid_name.txt", uuid_name_file),
+    ("uuid8.txt", uuid8_file),
+    ("uuid_time.txt", uuid_time_file),
+    ("uuid_fields.txt", uuid_fields_file),
+    ("uuid_time_monotonic.txt", uuid_time_monotonic_file),
+    ("ksuid.txt", ksuid_file),
+    ("ksuid_monotonic.txt", ksuid_monotonic_file),
+    ("typeid.txt", typeid_file),
+    ("typeid_monotonic.txt", typeid_monotonic_file),
 ]
 
 

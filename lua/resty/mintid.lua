@@ -1,13 +1,17 @@
 -- resty.mintid: mintid for LuaJIT and OpenResty, the hot paths through the FFI.
 --
 -- Every name of the mintid module, with the same values and errors. Under
--- LuaJIT a Lua C API call ends a trace; these calls go through the FFI into
--- the ABI that the same shared object (mintid.so) exports, with one
+-- LuaJIT a Lua C API call ends a trace; the hot paths here are FFI calls
+-- into the ABI that the same shared object (mintid.so) exports, with one
 -- reusable output buffer and ffi.string for the result, so the JIT compiles
--- them. What the FFI path does not cover (generators with clock/random hooks
--- or options it does not know, arguments of unusual types) is the mintid
--- module's own function, so its errors are the same by construction. On a
--- Lua without ffi this module is the mintid module itself.
+-- them. This module keeps no rule of its own: the C module makes and checks
+-- every object (options, secrets, alphabets) and raises every error. A
+-- generator is the C module's own userdata, made with a second metatable
+-- (mintid._ffi.meta) whose methods are the FFI ones below; they run the
+-- core on the object's own state, and hand any call they do not serve (a
+-- closed generator, hooks, an argument of an unusual type) to the C
+-- module's method, which does it or raises the exact error. On a Lua
+-- without ffi this module is the mintid module itself.
 local has_ffi, ffi = pcall(require, "ffi")
 local mintid = require "mintid"
 if not has_ffi then
@@ -17,7 +21,7 @@ end
 -- The C module, required above, is loaded first: the FFI then opens the
 -- very file require loaded, so both bindings share one library and its
 -- process-wide statics (the default generators, the random pool).
-local core = mintid
+local F = mintid._ffi
 local abi = require "resty.mintid.cdef"
 
 local C
@@ -38,24 +42,24 @@ do
 end
 
 local K = abi.constants
-local ffi_new, ffi_string, ffi_cast, ffi_gc = ffi.new, ffi.string, ffi.cast, ffi.gc
-local type, tostring, tonumber, getmetatable, error, pairs, select = type, tostring, tonumber, getmetatable, error,
-    pairs, select
-local format = string.format
+local ffi_new, ffi_string, ffi_cast, ffi_typeof = ffi.new, ffi.string, ffi.cast, ffi.typeof
+local type, tonumber, getmetatable, pairs = type, tonumber, getmetatable, pairs
+local fail = F.fail -- fail(rc, message): raises or returns nil, message; always tail-called
 
 local M = {}
 for name, value in pairs(mintid) do
-    M[name] = value
+    if name ~= "_ffi" then M[name] = value end
 end
 
 ---------------------------------------------------------------------------
 -- Buffers made once; a call writes and reads them with no yield in between,
--- so coroutines share them safely.
+-- so coroutines share them safely. Each FFI result is read straight after
+-- its C call, before anything that allocates (and so may run a finalizer
+-- that makes another call).
 
-local ULID_LEN, UUID_LEN = K.MINTID_ULID_TEXT_LEN, K.MINTID_UUID_TEXT_LEN
-local RELATIVE_LEN, PREFIX_LEN = K.MINTID_RELATIVE_TEXT_LEN, K.MINTID_RELATIVE_PREFIX_LEN
-local NANOID_DEFAULT, NANOID_MAX = K.MINTID_NANOID_DEFAULT_SIZE, K.MINTID_NANOID_MAX_SIZE
--- Nano IDs up to this size use the shared buffer; larger ones a fresh one.
+local ULID_LEN, UUID_LEN, RELATIVE_LEN = K.MINTID_ULID_TEXT_LEN, K.MINTID_UUID_TEXT_LEN, K.MINTID_RELATIVE_TEXT_LEN
+local KSUID_LEN, EARG = K.MINTID_KSUID_TEXT_LEN, K.MINTID_EARG
+-- Nano IDs up to this size use the shared buffer; larger ones the C module.
 local BUF_SIZE = 256
 
 local buf = ffi_new("char[?]", BUF_SIZE)
@@ -63,62 +67,15 @@ local errbuf = ffi_new("char[?]", K.MINTID_ERRMSG_SIZE)
 local u64box = ffi_new("uint64_t[1]")
 local i64box = ffi_new("int64_t[1]")
 local u32box = ffi_new("uint32_t[2]")
-local u8p = ffi.typeof("uint8_t *")
-
--- Codes no retry by the caller helps raise, as in the C binding; the rest
--- (bad data, overflow, range) are nil, message.
-local RAISES = {}
-for _, name in pairs({ "MINTID_ERANDOM", "MINTID_ECLOCK", "MINTID_ENOMEM", "MINTID_EARG", "MINTID_EFORK" }) do
-    if K[name] then RAISES[K[name]] = true end
-end
-
--- The failure of the ABI call that returned rc: its message in errbuf.
-local function fail(rc)
-    local msg = errbuf[0] ~= 0 and ffi_string(errbuf) or ffi_string(C.mintid_strerror(rc))
-    if RAISES[rc] then
-        -- Always tail-called, so level 2 is the caller of the API function,
-        -- whose position LuaJIT's luaL_error adds too.
-        error(msg, 2)
-    end
-    return nil, msg
-end
-
--- luaL_argerror's words, for errors this module raises itself (a generator
--- method of the FFI path). Called as a statement, never a tail call, from
--- the method or `depth` calls below it: the method is named by its call
--- site as C's would be, and its caller's position is the one LuaJIT adds
--- to a C function's errors.
-local function argerror(narg, extramsg, depth)
-    local level = 2 + (depth or 0)
-    local ar = debug.getinfo(level, "n")
-    local name = ar and ar.name or "?"
-    if ar and ar.namewhat == "method" then
-        narg = narg - 1
-        if narg == 0 then
-            error(format("calling '%s' on bad self (%s)", name, extramsg), level + 1)
-        end
-    end
-    error(format("bad argument #%d to '%s' (%s)", narg, name, extramsg), level + 1)
-end
-
--- Lua's type name of an argument as luaL_typename gives it.
-local function typename(v, absent)
-    if v == nil and absent then return "no value" end
-    return type(v)
-end
-
--- An integer-valued Lua number in int64 range, as lua_Integer reads it.
-local function is_int64(v)
-    return type(v) == "number" and v % 1 == 0 and v >= -9223372036854775808 and v < 9223372036854775808
-end
+local u8p, u32p = ffi_typeof("uint8_t *"), ffi_typeof("uint32_t *")
 
 ---------------------------------------------------------------------------
 -- Values: the C module's own userdata. The FFI decodes into the 16 bytes of
--- a zeroed value made in batches by the C module's new_values (kept in the
--- registry, not a name of the module), so a parse costs no Lua C API call
--- of its own. A value taken from a pool is returned only once decoded.
+-- a zeroed value made in batches by the C module's new_values, so a parse
+-- costs no Lua C API call of its own. A value taken from a pool is returned
+-- only once decoded; a failed parse gives it back to no one.
 
-local new_values = assert(debug.getregistry()["mintid.new_values"], "the mintid module has no new_values")
+local new_values = F.new_values
 local BATCH = 64
 local function value_pool(sample)
     local pool, n = {}, 0
@@ -134,36 +91,27 @@ local function value_pool(sample)
     end
 end
 local ZERO16 = ("\0"):rep(16)
-local ulid_blank = value_pool(core.ulid_from_bytes(ZERO16))
-local uuid_blank = value_pool(core.uuid_from_bytes(ZERO16))
-local relative_blank = value_pool(core.relative_from(0, 0, 0))
-
--- A value of kind `blank` decoded from text by `decode`, or nil, message.
--- The value taken is given back to no one on failure: the next one is fresh.
-local function parse_into(decode, blank, text)
-    local v = blank()
-    errbuf[0] = 0
-    local rc = decode(text, #text, ffi_cast(u8p, v), errbuf)
-    if rc ~= 0 then
-        return fail(rc)
-    end
-    return v
-end
 
 -- parse_*(text): a string through the FFI, anything else to the C function
 -- (tail-called, so that its error names the call as the caller wrote it).
-local function parser(c_parse, decode, blank)
+local function parser(c_parse, decode, sample)
+    local blank = value_pool(sample)
     return function(...)
         local text = ...
         if type(text) ~= "string" then
             return c_parse(...)
         end
-        return parse_into(decode, blank, text)
+        local v = blank()
+        local p = ffi_cast(u8p, v)
+        errbuf[0] = 0
+        local rc = decode(text, #text, p, errbuf)
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+        return v
     end
 end
-M.parse_ulid = parser(core.parse_ulid, C.mintid_ulid_decode, ulid_blank)
-M.parse_uuid = parser(core.parse_uuid, C.mintid_uuid_decode, uuid_blank)
-M.parse_relative = parser(core.parse_relative, C.mintid_relative_decode, relative_blank)
+M.parse_ulid = parser(mintid.parse_ulid, C.mintid_ulid_decode, mintid.ulid_from_bytes(ZERO16))
+M.parse_uuid = parser(mintid.parse_uuid, C.mintid_uuid_decode, mintid.uuid_from_bytes(ZERO16))
+M.parse_relative = parser(mintid.parse_relative, C.mintid_relative_decode, mintid.relative_from(0, 0, 0))
 
 -- The same 16 bytes in the other text form.
 local function converter(c_convert, convert, len)
@@ -174,43 +122,43 @@ local function converter(c_convert, convert, len)
         end
         errbuf[0] = 0
         local rc = convert(text, #text, buf, errbuf)
-        if rc ~= 0 then return fail(rc) end
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
         return ffi_string(buf, len)
     end
 end
-M.ulid_to_uuid = converter(core.ulid_to_uuid, C.mintid_ulid_to_uuid_text, UUID_LEN)
-M.uuid_to_ulid = converter(core.uuid_to_ulid, C.mintid_uuid_to_ulid_text, ULID_LEN)
+M.ulid_to_uuid = converter(mintid.ulid_to_uuid, C.mintid_ulid_to_uuid_text, UUID_LEN)
+M.uuid_to_ulid = converter(mintid.uuid_to_ulid, C.mintid_uuid_to_ulid_text, ULID_LEN)
 
--- parse_snowflake(id [, epoch]): decimal text through the FFI; a number ID
--- (exact only below 2^53 here) or an unusual epoch goes to the C function.
+-- parse_snowflake(id [, epoch]): decimal text, with no epoch or one that is
+-- an integer every Lua number holds exactly, through the FFI; anything else
+-- (a number ID, another epoch) to the C function, which decides.
 do
-    local parse_snowflake = core.parse_snowflake
-    local parse_decimal, check_epoch, split = C.mintid_snowflake_parse_decimal,
-        C.mintid_snowflake_check_epoch, C.mintid_snowflake_split
-    local timestamp_of = C.mintid_snowflake_timestamp
-    -- Integers here are doubles: a timestamp above 2^53 - 1 would round.
-    local MAX_EXACT = 9007199254740991
+    local parse_snowflake = mintid.parse_snowflake
+    local parse_decimal, check_epoch, timestamp_of, split = C.mintid_snowflake_parse_decimal,
+        C.mintid_snowflake_check_epoch, C.mintid_snowflake_timestamp, C.mintid_snowflake_split
+    local MAX_EXACT = F.max_exact
 
     function M.parse_snowflake(...)
         local id, epoch = ...
-        if type(id) ~= "string" or (epoch ~= nil and not is_int64(epoch)) then
+        if type(id) ~= "string" or (epoch ~= nil and not (type(epoch) == "number" and epoch >= 0
+                and epoch <= MAX_EXACT and epoch % 1 == 0)) then
             return parse_snowflake(...)
         end
+        epoch = epoch or 0
         errbuf[0] = 0
         local rc = parse_decimal(id, #id, u64box, errbuf)
-        if rc ~= 0 then
-            return nil, ffi_string(errbuf)
-        end
-        epoch = epoch or 0
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+        local n = u64box[0] -- boxed: u64box may be written again from here on
         if epoch ~= 0 and check_epoch(epoch, errbuf) ~= 0 then
             return parse_snowflake(...) -- raises, naming argument 2
         end
         errbuf[0] = 0
-        if timestamp_of(u64box[0], epoch, MAX_EXACT, i64box, errbuf) ~= 0 then
-            return nil, ffi_string(errbuf)
-        end
-        split(u64box[0], epoch, i64box, u32box, u32box + 1)
-        return tonumber(i64box[0]), tonumber(u32box[0]), tonumber(u32box[1])
+        rc = timestamp_of(n, epoch, MAX_EXACT, i64box, errbuf)
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+        split(n, epoch, i64box, u32box, u32box + 1)
+        -- The numbers first: reading i64box boxes (allocates).
+        local machine_id, sequence = u32box[0], u32box[1]
+        return tonumber(i64box[0]), machine_id, sequence
     end
 end
 
@@ -221,341 +169,202 @@ local function one_shot(make_text, len)
     return function()
         errbuf[0] = 0
         local rc = make_text(buf, errbuf)
-        if rc ~= 0 then return fail(rc) end
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
         return ffi_string(buf, len)
     end
 end
 M.ulid = one_shot(C.mintid_ulid_text, ULID_LEN)
 M.uuid7 = one_shot(C.mintid_uuid7_text, UUID_LEN)
 M.uuid4 = one_shot(C.mintid_uuid4_text, UUID_LEN)
+M.uuid1 = one_shot(C.mintid_uuid1_text, UUID_LEN)
+M.uuid6 = one_shot(C.mintid_uuid6_text, UUID_LEN)
+M.ksuid = one_shot(C.mintid_ksuid_text, KSUID_LEN)
 
--- Nano IDs of a spec (alphabet and size) the FFI made.
-local nanoid_text, spec_size = C.mintid_nanoid_text, C.mintid_nanoid_spec_size
-local function nanoid_of(spec, size)
-    local out = buf
-    if size > BUF_SIZE then out = ffi_new("char[?]", size) end
-    errbuf[0] = 0
-    local rc = nanoid_text(spec, out, errbuf)
-    if rc ~= 0 then return fail(rc) end
-    return ffi_string(out, size)
-end
-
-local spec_init = C.mintid_nanoid_spec_init
-local DEFAULT_ALPHABET = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"
-
--- A spec of a valid size and alphabet, or nil (the C function then says why).
-local function new_nanoid_spec(size, alphabet)
-    if not is_int64(size) or size < 1 or size > NANOID_MAX or type(alphabet) ~= "string" then
-        return nil
-    end
-    local spec = ffi_new("mintid_nanoid_spec")
-    if spec_init(spec, alphabet, #alphabet, size, nil) ~= 0 then
-        return nil
-    end
-    return spec
-end
-
+-- typeid(prefix): a string through the FFI; a prefix the core refuses (EARG,
+-- before anything is minted) or any other argument to the C function, which
+-- raises naming it.
 do
-    local nanoid = core.nanoid
-    local default_spec = assert(new_nanoid_spec(NANOID_DEFAULT, DEFAULT_ALPHABET))
-    -- The spec of the last custom call, reused while the arguments repeat.
-    local last_spec, last_size, last_alphabet
+    local typeid, typeid_text = mintid.typeid, C.mintid_typeid_text
+    function M.typeid(...)
+        local prefix = ...
+        if type(prefix) ~= "string" then return typeid(...) end
+        errbuf[0] = 0
+        local n = typeid_text(prefix, #prefix, buf, errbuf)
+        if n == EARG then return typeid(...) end
+        if n < 0 then return fail(n, ffi_string(errbuf)) end
+        return ffi_string(buf, n)
+    end
+end
+
+-- uuid3/uuid5/uuid8_sha256(namespace, name): two strings through the FFI (the
+-- name space parsed by the core), a name space value or anything else to the
+-- C function.
+local function name_based(c_make, make_text)
+    return function(...)
+        local ns, name = ...
+        if type(ns) ~= "string" or type(name) ~= "string" then return c_make(...) end
+        errbuf[0] = 0
+        local rc = make_text(ns, #ns, name, #name, buf, errbuf)
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+        return ffi_string(buf, UUID_LEN)
+    end
+end
+M.uuid3 = name_based(mintid.uuid3, C.mintid_uuid3_text)
+M.uuid5 = name_based(mintid.uuid5, C.mintid_uuid5_text)
+M.uuid8_sha256 = name_based(mintid.uuid8_sha256, C.mintid_uuid8_sha256_text)
+
+-- A Nano ID of the spec s (size bytes, at most BUF_SIZE) from the pool.
+local nanoid_text, spec_size = C.mintid_nanoid_text, C.mintid_nanoid_spec_size
+local function nanoid_of(s, size)
+    errbuf[0] = 0
+    local rc = nanoid_text(s, buf, errbuf)
+    if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+    return ffi_string(buf, size)
+end
+
+local spec_p = ffi_typeof("const mintid_nanoid_spec *")
+do
+    local nanoid, nanoid_spec = mintid.nanoid, F.nanoid_spec
+    local default_spec = ffi_cast(spec_p, F.nanoid_default)
+    local DEFAULT_SIZE = tonumber(spec_size(default_spec))
+    -- The spec the C module made for the last custom call (last_ud, which
+    -- keeps it alive), reused while the arguments repeat; nil is the
+    -- default and false a value the C function refuses, so they stay apart.
+    local last_size, last_alphabet, last_ud, last_spec, last_len
 
     function M.nanoid(...)
         local size, alphabet = ...
         if size == nil and alphabet == nil then
-            return nanoid_of(default_spec, NANOID_DEFAULT)
+            return nanoid_of(default_spec, DEFAULT_SIZE)
         end
-        if size ~= last_size or alphabet ~= last_alphabet then
-            -- nil is the default; false is a value the C function refuses.
-            local n, a = size, alphabet
-            if n == nil then n = NANOID_DEFAULT end
-            if a == nil then a = DEFAULT_ALPHABET end
-            local spec = new_nanoid_spec(n, a)
-            if spec == nil then
-                return nanoid(...) -- raises as the C module does
+        if last_ud == nil or size ~= last_size or alphabet ~= last_alphabet then
+            local ud = nanoid_spec(size, alphabet)
+            if ud == nil then
+                return nanoid(...) -- raises
             end
-            last_spec, last_size, last_alphabet = spec, size, alphabet
+            local s = ffi_cast(spec_p, ud)
+            last_ud, last_size, last_alphabet, last_spec, last_len = ud, size, alphabet, s, tonumber(spec_size(s))
         end
-        return nanoid_of(last_spec, tonumber(spec_size(last_spec)))
+        if last_len > BUF_SIZE then
+            return nanoid(...)
+        end
+        return nanoid_of(last_spec, last_len)
     end
 end
 
 ---------------------------------------------------------------------------
--- Generators. A generator of the FFI path is a userdata (newproxy) sharing
--- its kind's metatable, as the C module's are; its state is a cdata of the
--- C struct in memory the GC owns, found in the kind's weak-keyed table
--- (false once closed). Any option the FFI path does not handle (the clock
--- and random hooks, an unknown key, a value of an unusual type, an
--- invalid one) makes the C module's generator, which says why or does it.
+-- Generators: the C module's constructors of objects with the FFI
+-- metatable, whose methods next (and nothing else) are replaced here.
+-- Every flag of the object's header (closed, hooks, busy) sends the call to
+-- the C module's method; so does an object of another kind (a wrong self).
 
-local newproxy = newproxy
+local OFFSET = F.state_offset
 
--- The state of the generator g of `kind` (tname, methods, states), or an
--- error (raised as argerror does, `depth` calls below the method). The
--- methods take their arguments as `...` and pass their count, so that a
--- missing argument is told from a nil one, as C's luaL_typename does.
-local function check_gen(kind, depth, nargs, g)
-    local st = kind.states[g]
-    if not st then
-        depth = depth + 1
-        if st == false then
-            error("attempt to use a closed " .. kind.tname, 2 + depth)
-        end
-        argerror(1, kind.tname .. " expected, got " .. typename(g, nargs == 0), depth)
-    end
+-- The state of the generator g as a `ptr` cdata, or nil when a flag is
+-- set. The flags are read last, after the casts (which allocate, so may
+-- run a finalizer that closes g): nothing between this check and the
+-- caller's C call may allocate.
+local function state_of(g, ptr)
+    local st = ffi_cast(ptr, ffi_cast(u8p, g) + OFFSET)
+    if ffi_cast(u32p, g)[0] ~= 0 then return nil end
     return st
 end
 
-local function new_kind(tname, methods, wipe)
-    local kind = { tname = tname, methods = methods, states = setmetatable({}, { __mode = "k" }) }
-    local template = newproxy(true)
-    local mt = getmetatable(template)
-    mt.__name = tname
-    mt.__index = methods
-    mt.__tostring = function(g)
-        local st = kind.states[g]
-        local addr = st and tostring(ffi_cast("void *", st)):match("0x%x+") or "closed"
-        return format("%s (%s)", tname, addr)
+-- kind(name, methods): methods(mt, c) gives the FFI methods of the kind,
+-- mt its FFI metatable, c the C module's methods.
+local function kind(name, methods)
+    local mt = F.meta[name]
+    for method, f in pairs(methods(mt, F.methods[name])) do
+        mt.__index[method] = f
     end
-    -- Also __close (5.4 names; LuaJIT has no to-be-closed variables, but a
-    -- caller may run it through the metatable, as with the C module).
-    mt.__gc = function(g)
-        local st = kind.states[g]
-        if st and wipe then wipe(st) end
-        if st ~= nil then kind.states[g] = false end
-    end
-    mt.__close = mt.__gc
-    kind.new = function(st)
-        local g = newproxy(template)
-        kind.states[g] = st
-        return g
-    end
-    return kind
+    M[name] = F.new[name]
 end
 
--- opts: nil, or a plain table whose keys are all in `known`.
-local function ffi_options(opts, known)
-    if opts == nil then return true end
-    if type(opts) ~= "table" or getmetatable(opts) ~= nil then return false end
-    for k in pairs(opts) do
-        if not known[k] then return false end
+-- next through the FFI on the state of a `ctype`: text(st, key) writes the
+-- ID to buf and returns its length, or a status < 0. keyed: the first
+-- argument is a key, which only a string is through the FFI (the C module
+-- converts and checks any other).
+local function ffi_next(ctype, text, keyed)
+    local ptr = ffi_typeof(ctype .. " *")
+    return function(mt, c)
+        local c_next = c.next
+        return {
+            next = function(...)
+                local g, key = ...
+                local st = getmetatable(g) == mt and (not keyed or type(key) == "string") and state_of(g, ptr)
+                if not st then return c_next(...) end
+                errbuf[0] = 0
+                local n = text(st, key)
+                if n == EARG then return c_next(...) end
+                if n < 0 then return fail(n, ffi_string(errbuf)) end
+                return ffi_string(buf, n)
+            end,
+        }
     end
-    return true
 end
 
-local NO_OPTIONS = {}
-
--- An option's value, def only when it is nil (false is a value to refuse).
-local function option(opts, key, def)
-    local v = opts and opts[key]
-    if v == nil then return def end
-    return v
-end
-
--- ULID and UUIDv7: one monotonic state, text from one ABI call; the
--- constructor of the C module serves the options the FFI path does not take.
-local function monotonic_kind(tname, c_generator, ctype, init, next_text, len, from_text)
-    local methods = {}
-    local kind = new_kind(tname, methods)
-    function methods.next(...)
-        local st = check_gen(kind, 0, select("#", ...), ...)
-        errbuf[0] = 0
+-- An ABI call that returns a status for text of a fixed length.
+local function fixed(next_text, len)
+    return function(st)
         local rc = next_text(st, buf, errbuf)
-        if rc ~= 0 then return fail(rc) end
-        return ffi_string(buf, len)
-    end
-    -- Not through next: fail must be tail-called from the method itself,
-    -- so that a raised error names the caller's position.
-    function methods.next_value(...)
-        local st = check_gen(kind, 0, select("#", ...), ...)
-        errbuf[0] = 0
-        local rc = next_text(st, buf, errbuf)
-        if rc ~= 0 then return fail(rc) end
-        return from_text(ffi_string(buf, len))
-    end
-    return function(...)
-        local opts = ...
-        if not ffi_options(opts, NO_OPTIONS) then
-            return c_generator(...)
-        end
-        local st = ffi_new(ctype)
-        init(st)
-        return kind.new(st)
-    end
-end
-M.ulid_generator = monotonic_kind("mintid.ULIDGenerator", core.ulid_generator, "mintid_ulid_gen",
-    C.mintid_ulid_gen_init, C.mintid_ulid_gen_next_text, ULID_LEN, M.parse_ulid)
-M.uuid7_generator = monotonic_kind("mintid.UUID7Generator", core.uuid7_generator, "mintid_uuid7_gen",
-    C.mintid_uuid7_gen_init, C.mintid_uuid7_gen_next_text, UUID_LEN, M.parse_uuid)
-
--- UUIDv4: no state; a one-byte cdata stands for it in the states table.
-do
-    local uuid4_generator = core.uuid4_generator
-    local uuid4 = M.uuid4
-    local methods = {}
-    local kind = new_kind("mintid.UUID4Generator", methods)
-    function methods.next(...)
-        check_gen(kind, 0, select("#", ...), ...)
-        return uuid4()
-    end
-    function methods.next_value(...)
-        check_gen(kind, 0, select("#", ...), ...)
-        local id, msg = uuid4()
-        if id == nil then return nil, msg end
-        return M.parse_uuid(id)
-    end
-    function M.uuid4_generator(...)
-        local opts = ...
-        if not ffi_options(opts, NO_OPTIONS) then
-            return uuid4_generator(...)
-        end
-        return kind.new(ffi_new("char[1]"))
+        if rc ~= 0 then return rc end
+        return len
     end
 end
 
--- Relative IDs: the key schedule is secret-equivalent, so the state is
--- wiped by the core when the generator is closed or collected.
+kind("ulid_generator", ffi_next("mintid_ulid_gen", fixed(C.mintid_ulid_gen_next_text, ULID_LEN)))
+kind("uuid7_generator", ffi_next("mintid_uuid7_gen", fixed(C.mintid_uuid7_gen_next_text, UUID_LEN)))
+kind("uuid1_generator", ffi_next("mintid_uuid_time_gen", fixed(C.mintid_uuid_time_gen_next_text, UUID_LEN)))
+kind("uuid6_generator", ffi_next("mintid_uuid_time_gen", fixed(C.mintid_uuid_time_gen_next_text, UUID_LEN)))
+kind("ksuid_generator", ffi_next("mintid_ksuid_gen", fixed(C.mintid_ksuid_gen_next_text, KSUID_LEN)))
+-- TypeIDs: g:next(prefix); a prefix the core refuses (EARG, the state
+-- untouched) goes to the C method, which raises naming it.
 do
-    local relative_generator = core.relative_generator
-    local gen_init, gen_wipe, gen_tag = C.mintid_relative_gen_init, C.mintid_relative_gen_wipe,
-        C.mintid_relative_gen_tag
-    local next_text, prefix_of = C.mintid_relative_gen_next_text, C.mintid_relative_prefix
-    local KNOWN = { secret = true, salt = true }
-    local methods = {}
-    local kind = new_kind("mintid.RelativeGenerator", methods, gen_wipe)
-
-    -- A key as the C binding reads it: a string, or an integer (a number,
-    -- or LuaJIT's int64_t/uint64_t cdata in int64 range) as its decimal
-    -- text. Returns nil for anything else (the method raises).
-    local INT64_MAX = ffi_cast("uint64_t", 0x7fffffff) * 0x100000000 + 0xffffffff
-    local function key_text(key)
-        if type(key) == "string" then return key end
-        if is_int64(key) then return format("%d", key) end
-        if ffi.istype("int64_t", key) then return (tostring(key):gsub("LL$", "")) end
-        if ffi.istype("uint64_t", key) and key <= INT64_MAX then return (tostring(key):gsub("ULL$", "")) end
-        return nil
-    end
-
-    -- absent: no key argument at all ("no value"), rather than a nil one.
-    local function key_error(key, absent)
-        local got = type(key) == "number" and tostring(key) or typename(key, absent)
-        return "key must be a string or a 64-bit integer, got " .. got
-    end
-
-    -- The state and key text of g:method(key), in the C binding's order:
-    -- the generator is checked first, then the key. The methods take the
-    -- key as `...`, so that a missing one is told from a nil one.
-    local function state_and_key(...)
-        local nargs = select("#", ...)
-        local st = check_gen(kind, 1, nargs, ...)
-        local key = select(2, ...)
-        local text = key_text(key)
-        if text == nil then argerror(2, key_error(key, nargs < 2), 1) end
-        return st, text
-    end
-
-    local function next_id(st, key)
-        errbuf[0] = 0
+    local next_text = C.mintid_typeid_gen_next_text
+    kind("typeid_generator", ffi_next("mintid_uuid7_gen", function(st, prefix)
+        return next_text(st, prefix, #prefix, buf, errbuf)
+    end, true))
+end
+do
+    local next_text = C.mintid_relative_gen_next_text
+    kind("relative_generator", ffi_next("mintid_relative_gen", function(st, key)
         local rc = next_text(st, key, #key, buf, errbuf)
-        if rc ~= 0 then return fail(rc) end
-        return ffi_string(buf, RELATIVE_LEN)
-    end
-
-    function methods.next(...)
-        local st, text = state_and_key(...)
-        return next_id(st, text)
-    end
-
-    function methods.next_value(...)
-        local st, text = state_and_key(...)
-        local id, msg = next_id(st, text)
-        if id == nil then return nil, msg end
-        return M.parse_relative(id)
-    end
-
-    function methods.tag(...)
-        local st, text = state_and_key(...)
-        return tonumber(gen_tag(st, text, #text))
-    end
-
-    function methods.prefix(...)
-        local st, text = state_and_key(...)
-        prefix_of(gen_tag(st, text, #text), buf)
-        return ffi_string(buf, PREFIX_LEN)
-    end
-
-    function M.relative_generator(...)
-        local opts = ...
-        if opts == nil or not ffi_options(opts, KNOWN) or type(opts.secret) ~= "string"
-            or (opts.salt ~= nil and type(opts.salt) ~= "string") then
-            return relative_generator(...)
-        end
-        local secret, salt = opts.secret, opts.salt or ""
-        -- The wipe runs when the cdata goes, also if the generator (the
-        -- userdata) was collected without running its __gc first.
-        local st = ffi_gc(ffi_new("mintid_relative_gen"), gen_wipe)
-        if gen_init(st, secret, #secret, salt, #salt, nil) ~= 0 then
-            gen_wipe(st)
-            return relative_generator(...) -- raises, with the core's message
-        end
-        return kind.new(st)
-    end
+        if rc ~= 0 then return rc end
+        return RELATIVE_LEN
+    end, true))
 end
-
--- Snowflakes: decimal text under LuaJIT, as the C module gives.
+-- Snowflakes: decimal text under LuaJIT, as the C module gives; the ABI
+-- call returns its length.
 do
-    local snowflake_generator = core.snowflake_generator
-    local gen_init, next_text = C.mintid_snowflake_gen_init, C.mintid_snowflake_gen_next_text
-    local KNOWN = { machine_id = true, epoch = true }
-    local methods = {}
-    local kind = new_kind("mintid.SnowflakeGenerator", methods)
-
-    function methods.next(...)
-        local st = check_gen(kind, 0, select("#", ...), ...)
-        errbuf[0] = 0
-        local n = next_text(st, buf, errbuf)
-        if n < 0 then return fail(n) end
-        return ffi_string(buf, n)
-    end
-
-    function M.snowflake_generator(...)
-        local opts = ...
-        if not ffi_options(opts, KNOWN) or not is_int64(option(opts, "machine_id", 1))
-            or not is_int64(option(opts, "epoch", 0)) then
-            return snowflake_generator(...)
-        end
-        local st = ffi_new("mintid_snowflake_gen")
-        if gen_init(st, option(opts, "machine_id", 1), option(opts, "epoch", 0), nil) ~= 0 then
-            return snowflake_generator(...) -- raises, with the core's message
-        end
-        return kind.new(st)
-    end
+    local next_text = C.mintid_snowflake_gen_next_text
+    kind("snowflake_generator", ffi_next("mintid_snowflake_gen", function(st) return next_text(st, buf, errbuf) end))
 end
 
--- Nano IDs: the spec is the state.
-do
-    local nanoid_generator = core.nanoid_generator
-    local KNOWN = { size = true, alphabet = true }
-    local methods = {}
-    local kind = new_kind("mintid.NanoIDGenerator", methods)
+-- UUIDv4: no state, only the flags.
+kind("uuid4_generator", function(mt, c)
+    local c_next, uuid4 = c.next, M.uuid4
+    return {
+        next = function(...)
+            local g = ...
+            if getmetatable(g) ~= mt or ffi_cast(u32p, g)[0] ~= 0 then return c_next(...) end
+            return uuid4()
+        end,
+    }
+end)
 
-    function methods.next(...)
-        local st = check_gen(kind, 0, select("#", ...), ...)
-        return nanoid_of(st, tonumber(spec_size(st)))
-    end
-
-    function M.nanoid_generator(...)
-        local opts = ...
-        local spec
-        if ffi_options(opts, KNOWN) then
-            spec = new_nanoid_spec(option(opts, "size", NANOID_DEFAULT), option(opts, "alphabet", DEFAULT_ALPHABET))
-        end
-        if spec == nil then
-            return nanoid_generator(...)
-        end
-        return kind.new(spec)
-    end
-end
+-- Nano IDs: the spec is the state; its size is read before the flags.
+kind("nanoid_generator", function(mt, c)
+    local c_next = c.next
+    return {
+        next = function(...)
+            local g = ...
+            if getmetatable(g) ~= mt then return c_next(...) end
+            local s = ffi_cast(spec_p, ffi_cast(u8p, g) + OFFSET)
+            local size = tonumber(spec_size(s))
+            if size > BUF_SIZE or ffi_cast(u32p, g)[0] ~= 0 then return c_next(...) end
+            return nanoid_of(s, size)
+        end,
+    }
+end)
 
 return M

@@ -1,6 +1,8 @@
 /*
  * test_core.c: native checks of the core's SHA-256, HMAC-SHA-256, relative-ID tags,
- * the random pool's reseed bound and the bounded wait of a Snowflake generator on the OS clock, printed as TAP.
+ * the random pool's reseed bound and the bounded wait of a Snowflake generator on the OS clock, printed as TAP;
+ * then MD5 and SHA-1 on inputs too long for a vector file, and the error paths of the
+ * UUID v1/v6, KSUID and TypeID core.
  * Usage: test_core [testdata-dir]
  *
  * The vector files are checked, and the published FIPS 180-4 and RFC 4231
@@ -674,6 +676,143 @@ static void check_snowflake_wait(void)
     check(rc == MINTID_EAGAIN && g->state == ahead, "snowflake: max_wait_ms 0 never waits: %s", err);
 }
 
+/* ---- more formats: MD5, SHA-1, UUID v1/v6, KSUID, TypeID ----------------- */
+
+/* The digest of n bytes of 'a', fed in uneven chunks. */
+static void million_a(int sha1, size_t n, uint8_t *digest)
+{
+    uint8_t chunk[997];
+    size_t done = 0;
+    mintid_md5_ctx m;
+    mintid_sha1_ctx s;
+
+    memset(chunk, 'a', sizeof chunk);
+    mintid_md5_init(&m);
+    mintid_sha1_init(&s);
+    while (done < n) {
+        size_t take = n - done < sizeof chunk ? n - done : sizeof chunk;
+
+        if (sha1)
+            mintid_sha1_update(&s, chunk, take);
+        else
+            mintid_md5_update(&m, chunk, take);
+        done += take;
+    }
+    if (sha1)
+        mintid_sha1_final(&s, digest);
+    else
+        mintid_md5_final(&m, digest);
+}
+
+/* RFC 3174 test 3 and its MD5 counterpart, too long for a vector file. */
+static void check_digest_published(void)
+{
+    static const uint8_t md5_abc[16] = { 0x90, 0x01, 0x50, 0x98, 0x3c, 0xd2, 0x4f, 0xb0,
+                                         0xd6, 0x96, 0x3f, 0x7d, 0x28, 0xe1, 0x7f, 0x72 };
+    static const uint8_t md5_million[16] = { 0x77, 0x07, 0xd6, 0xae, 0x4e, 0x02, 0x7c, 0x70,
+                                             0xee, 0xa2, 0xa9, 0x35, 0xc2, 0x29, 0x6f, 0x21 };
+    static const uint8_t sha1_million[20] = { 0x34, 0xaa, 0x97, 0x3c, 0xd4, 0xc4, 0xda, 0xa4, 0xf6, 0x1e,
+                                              0xeb, 0x2b, 0xdb, 0xad, 0x27, 0x31, 0x65, 0x34, 0x01, 0x6f };
+    uint8_t digest[20];
+
+    mintid_md5((const uint8_t *)"abc", 3, digest);
+    check(memcmp(digest, md5_abc, 16) == 0, "MD5: RFC 1321 A.5 \"abc\"");
+    million_a(0, 1000000, digest);
+    check(memcmp(digest, md5_million, 16) == 0, "MD5: a million 'a' in 997-byte chunks");
+    million_a(1, 1000000, digest);
+    check(memcmp(digest, sha1_million, 20) == 0, "SHA-1: RFC 3174 test 3, a million 'a' in 997-byte chunks");
+}
+
+/* Each decoder on heap copies of exactly len bytes (no NUL after them), so
+ * that the sanitized build sees any read past the text. */
+static void check_formats_exact_buffers(void)
+{
+    static const char *const texts[] = {
+        "user_01h455vb4pex5vsknk084sn02q", "01h455vb4pex5vsknk084sn02q", "prefix__00000000000000000000000000",
+        "0ujtsYcgvSTl8PAuAdqWYSMnLOv", "aWgEPTl1tmebfsQzFP4bxwgy80V", "_", "",
+    };
+    size_t t, len;
+    int bad = 0;
+
+    for (t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+        size_t full = strlen(texts[t]);
+
+        for (len = 0; len <= full; len++) {
+            char *copy = xmalloc(len);
+            uint8_t id[20];
+            size_t plen;
+            char err[MINTID_ERRMSG_SIZE] = "";
+            int rc;
+
+            memcpy(copy, texts[t], len);
+            rc = mintid_typeid_decode(copy, len, &plen, id, err);
+            bad |= rc != MINTID_OK && (rc != MINTID_EPARSE || strchr(err, '\n') != NULL || err[0] == '\0');
+            rc = mintid_ksuid_decode(copy, len, id, err);
+            bad |= rc != MINTID_OK && (rc != MINTID_EPARSE || err[0] == '\0');
+            rc = mintid_typeid_check_prefix(copy, len, MINTID_EARG, err);
+            bad |= rc != MINTID_OK && rc != MINTID_EARG;
+            free(copy);
+        }
+    }
+    check(!bad, "TypeID and KSUID decoders on every prefix of their texts, in buffers of exactly that size: "
+                "MINTID_OK or EPARSE with a one-line message");
+}
+
+/* Arguments outside their fields, and failing sources: an error, and the
+ * state as it was. */
+static void check_formats_errors(void)
+{
+    static const uint8_t node[6] = { 1, 2, 3, 4, 5, 6 };
+    char err[MINTID_ERRMSG_SIZE], text[MINTID_TYPEID_MAX_TEXT_LEN];
+    uint8_t id[20], zero[16];
+    mintid_uuid_time_state g, before;
+    mintid_ksuid_gen k, kbefore;
+    mintid_uuid7_gen v;
+    failing_ctx f;
+    uint64_t ticks = 0;
+
+    memset(zero, 0, sizeof zero);
+    check(mintid_uuid_time_from_parts(4, 0, 0, node, id, err) == MINTID_EARG &&
+          mintid_uuid_time_from_parts(1, MINTID_UUID_MAX_TICKS + 1, 0, node, id, err) == MINTID_ERANGE &&
+          mintid_uuid_time_from_parts(6, 0, 16384, node, id, err) == MINTID_ERANGE &&
+          mintid_uuid_time_from_parts(6, 0, -1, node, id, err) == MINTID_ERANGE,
+          "uuid_time_from_parts: another version is EARG, ticks past 2^60 - 1 or clock_seq outside 0..16383 ERANGE");
+    check(mintid_uuid_ticks_from_ms(INT64_MAX, "UUIDv1", &ticks, err) == MINTID_ERANGE &&
+          mintid_uuid_ticks_from_ms(INT64_MIN, "UUIDv1", &ticks, err) == MINTID_ERANGE &&
+          mintid_uuid_ticks_from_100ns(INT64_MIN, "UUIDv6", &ticks, err) == MINTID_ERANGE && ticks == 0 &&
+          strstr(err, "UUIDv6 timestamp") != NULL,
+          "uuid ticks: int64 extremes are ERANGE, never a wrapped product (%s)", err);
+
+    f.err = err;
+    f.msg = NULL;
+    memset(&g, 0x5a, sizeof g);
+    memcpy(&before, &g, sizeof g);
+    check(mintid_uuid_time_state_init(&g, 1, NULL, 0, -1, failing_random, &f, err) == MINTID_ERANDOM &&
+          memcmp(&g, &before, sizeof g) == 0 && strcmp(err, "UUIDv1 random source failed") == 0,
+          "uuid_time_gen_init: a failing source is ERANDOM and leaves the struct unwritten (%s)", err);
+    check(mintid_uuid_time_state_init(&g, 6, node, 6, 5, failing_random, &f, err) == MINTID_OK,
+          "uuid_time_gen_init: a fixed node and clock_seq draw nothing");
+    check(mintid_uuid_time_state_init(&g, 2, NULL, 0, -1, failing_random, &f, err) == MINTID_EARG &&
+          mintid_uuid_time_state_init(&g, 1, node, 7, -1, failing_random, &f, err) == MINTID_EARG &&
+          strstr(err, "node must be 6 bytes, got 7") != NULL,
+          "uuid_time_gen_init: version 2 or a 7-byte node is EARG (%s)", err);
+
+    memset(&k, 0, sizeof k);
+    mintid_ksuid_gen_init(&k);
+    memcpy(&kbefore, &k, sizeof k);
+    check(mintid_ksuid_gen_next(mintid_ksuid_state_of(&k), INT64_C(1700000000000), failing_random, &f, id, err) == MINTID_ERANDOM &&
+          memcmp(&k, &kbefore, sizeof k) == 0 && strcmp(err, "KSUID random source failed") == 0,
+          "ksuid_gen_next: a failing source is ERANDOM and leaves the state as it was (%s)", err);
+
+    mintid_uuid7_gen_init(&v);
+    check(mintid_typeid_gen_next(mintid_uuid7_state_of(&v), "Bad", 3, 1, failing_random, &f, text, err) == MINTID_EARG &&
+          mintid_uuid7_state_of(&v)->st.last_ms == -1 && strstr(err, "invalid TypeID prefix: bad character 'B' at 1") != NULL,
+          "typeid_gen_next: a bad prefix is EARG before any draw (%s)", err);
+    check(mintid_typeid_encode("a_", 2, zero, text, err) == MINTID_EARG &&
+          mintid_typeid_encode("", 0, zero, text, err) == MINTID_TYPEID_SUFFIX_LEN,
+          "typeid_encode: a bad prefix is EARG; the empty prefix gives the bare suffix");
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -690,6 +829,9 @@ int main(int argc, char **argv)
     check_snowflake_wait();
     check_nanoid_rejecting_source();
     check_pool_reseed();
+    check_digest_published();
+    check_formats_exact_buffers();
+    check_formats_errors();
 
     return tap_done();
 }

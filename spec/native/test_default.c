@@ -28,8 +28,9 @@
 #include <unistd.h>
 
 #include "mintid.h"
-#include "internal.h"
+#include "internal.h" /* the generators of more formats (v1/v6, KSUID, TypeID) */
 #include "tap.h"
+#include "child.h"
 
 /*
  * The clock the core reads in this test, which links the core with
@@ -77,23 +78,6 @@ static void thaw_clock(void)
 #define THREADS 4
 #define PER_THREAD 50000
 #define PER_PROCESS 2000
-
-static int compare_ids(const void *a, const void *b)
-{
-    return memcmp(a, b, 16);
-}
-
-/* No two equal IDs among n sorted ones. */
-static int all_distinct(uint8_t (*ids)[16], size_t n)
-{
-    size_t i;
-
-    qsort(ids, n, 16, compare_ids);
-    for (i = 1; i < n; i++)
-        if (memcmp(ids[i - 1], ids[i], 16) == 0)
-            return 0;
-    return 1;
-}
 
 typedef struct {
     int (*make)(uint8_t out[16], char *err);
@@ -155,73 +139,6 @@ static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *e
  * whatever the parent did after the fork. */
 
 #define POOL_SAMPLE 16
-
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const uint8_t *p = buf;
-
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w <= 0)
-            return 0;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 1;
-}
-
-static int read_all(int fd, void *buf, size_t n)
-{
-    uint8_t *p = buf;
-
-    while (n > 0) {
-        ssize_t r = read(fd, p, n);
-        if (r <= 0)
-            return 0;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 1;
-}
-
-/* A forked child runs work(out) at once, sends the size bytes of *out through
- * a pipe and _exits (no atexit handlers, no second flush of our stdout).
- * Returns the child's pid (*fd: the read end), or -1. */
-static pid_t spawn(void (*work)(void *out), void *out, size_t size, int *fd)
-{
-    int p[2];
-    pid_t pid;
-
-    if (pipe(p) != 0)
-        return -1;
-    fflush(stdout);
-    pid = new_child();
-    if (pid < 0) {
-        close(p[0]);
-        close(p[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        close(p[0]);
-        work(out);
-        _exit(write_all(p[1], out, size) ? 0 : 1);
-    }
-    close(p[1]);
-    *fd = p[0];
-    return pid;
-}
-
-/* What spawn's child sent, and whether all of it came and the child exited 0.
- * A child blocked on a full pipe waits until its turn here. */
-static int collect(pid_t pid, int fd, void *out, size_t size)
-{
-    int ok = read_all(fd, out, size), status;
-
-    close(fd);
-    if (waitpid(pid, &status, 0) != pid)
-        return 0;
-    return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
 
 /* Two children forked from the parent's current state, one after the other
  * with no draw in between; each runs work(out[i]). 0 if a fork failed. */
@@ -481,6 +398,9 @@ typedef struct {
 static mintid_ulid_gen fork_ulid;
 static mintid_uuid7_gen fork_uuid7;
 static mintid_relative_gen fork_relative;
+static mintid_uuid_time_state fork_uuid1, fork_uuid6;
+static mintid_ksuid_gen fork_ksuid;
+static mintid_uuid7_gen fork_typeid;
 static const object_kind *fork_kind; /* what the children step */
 
 static int step_ulid_object(uint8_t out[16])
@@ -497,6 +417,42 @@ static int step_relative_object(uint8_t out[16])
 {
     return mintid_relative_gen_next(mintid_relative_state_of(&fork_relative), GEN_FORK_MS, (const uint8_t *)"tenant-7", 8,
                                     mintid_random_pool, NULL, out, NULL);
+}
+
+/* v1/v6 at one tick: a child continues last_ticks, so only the node and
+ * clock_seq it draws afresh keep its IDs apart from its parent's. */
+static int step_uuid_time_object(mintid_uuid_time_state *g, uint8_t out[16])
+{
+    uint64_t ticks;
+
+    if (mintid_uuid_ticks_from_ms(GEN_FORK_MS, "UUIDv1", &ticks, NULL) != MINTID_OK)
+        return MINTID_ERANGE;
+    return mintid_uuid_time_gen_next(g, ticks, mintid_random_pool, NULL, out, NULL);
+}
+
+static int step_uuid1_object(uint8_t out[16]) { return step_uuid_time_object(&fork_uuid1, out); }
+static int step_uuid6_object(uint8_t out[16]) { return step_uuid_time_object(&fork_uuid6, out); }
+
+/* The 16 payload bytes: every process mints in the same second. */
+static int step_ksuid_object(uint8_t out[16])
+{
+    uint8_t id[MINTID_KSUID_BYTES];
+    int rc = mintid_ksuid_gen_next(mintid_ksuid_state_of(&fork_ksuid), GEN_FORK_MS, mintid_random_pool, NULL, id, NULL);
+
+    memcpy(out, id + 4, 16);
+    return rc;
+}
+
+/* The suffix, decoded back: the TypeID's UUIDv7. */
+static int step_typeid_object(uint8_t out[16])
+{
+    char text[MINTID_TYPEID_MAX_TEXT_LEN];
+    size_t prefix_len;
+    int n = mintid_typeid_gen_next(mintid_uuid7_state_of(&fork_typeid), "user", 4, GEN_FORK_MS, mintid_random_pool, NULL, text, NULL);
+
+    if (n < 0)
+        return n;
+    return mintid_typeid_decode(text, (size_t)n, &prefix_len, out, NULL);
 }
 
 typedef struct {
@@ -593,6 +549,10 @@ static void check_objects_fork(void)
         { "ULID", step_ulid_object },
         { "UUIDv7", step_uuid7_object },
         { "relative", step_relative_object },
+        { "UUIDv1", step_uuid1_object },
+        { "UUIDv6", step_uuid6_object },
+        { "KSUID", step_ksuid_object },
+        { "TypeID", step_typeid_object },
     };
     size_t i;
 
@@ -600,6 +560,10 @@ static void check_objects_fork(void)
     mintid_uuid7_gen_init(&fork_uuid7);
     mintid_relative_gen_init(&fork_relative, (const uint8_t *)"0123456789abcdef", 16,
                              (const uint8_t *)"", 0, NULL);
+    mintid_uuid_time_state_init(&fork_uuid1, 1, NULL, 0, -1, mintid_random_pool, NULL, NULL);
+    mintid_uuid_time_state_init(&fork_uuid6, 6, NULL, 0, -1, mintid_random_pool, NULL, NULL);
+    mintid_ksuid_gen_init(&fork_ksuid);
+    mintid_uuid7_gen_init(&fork_typeid);
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         check_object_fork(&kinds[i]);
     check_snowflake_fork();

@@ -356,6 +356,8 @@ static union {
     mintid_uuid7_gen uuid7;
     mintid_relative_gen relative;
     mintid_snowflake_gen snowflake;
+    mintid_uuid_time_state uuid_time;
+    mintid_ksuid_gen ksuid;
 } scenario_gen;
 
 /* 1 when r starts a new scenario. */
@@ -690,6 +692,339 @@ static int hmac_row(const row *r)
     return same_hex(mac, 32, r->col[2]) ? 1 : (diag(r, "mac"), 0);
 }
 
+/* ---- more formats: MD5, SHA-1, every UUID version, KSUID, TypeID --------- */
+
+static void md5_whole(const uint8_t *d, size_t n, uint8_t *out) { mintid_md5(d, n, out); }
+static void sha1_whole(const uint8_t *d, size_t n, uint8_t *out) { mintid_sha1(d, n, out); }
+
+/* md5.txt and sha1.txt: message_hex digest_hex, in one call and byte by byte. */
+static int digest_row(const row *r, int sha1)
+{
+    uint8_t msg[MAX_BYTES], digest[20];
+    size_t len = sha1 ? 20 : 16;
+    int n = from_hex(r->col[0], msg), i;
+
+    if (n < 0)
+        return diag(r, "malformed message_hex"), 0;
+    (sha1 ? sha1_whole : md5_whole)(msg, (size_t)n, digest);
+    if (!same_hex(digest, len, r->col[1]))
+        return diag(r, "digest"), 0;
+    if (sha1) {
+        mintid_sha1_ctx c;
+
+        mintid_sha1_init(&c);
+        for (i = 0; i < n; i++)
+            mintid_sha1_update(&c, msg + i, 1);
+        mintid_sha1_final(&c, digest);
+    } else {
+        mintid_md5_ctx c;
+
+        mintid_md5_init(&c);
+        for (i = 0; i < n; i++)
+            mintid_md5_update(&c, msg + i, 1);
+        mintid_md5_final(&c, digest);
+    }
+    return same_hex(digest, len, r->col[1]) ? 1 : (diag(r, "digest, byte by byte"), 0);
+}
+
+static int md5_row(const row *r) { return digest_row(r, 0); }
+static int sha1_row(const row *r) { return digest_row(r, 1); }
+
+/* Parses a canonical UUID column into id; 0 (reported) when it does not. */
+static int uuid_col(const row *r, const char *text, uint8_t id[16])
+{
+    if (mintid_uuid_decode(text, strlen(text), id, NULL) != MINTID_OK)
+        return diag(r, "a UUID column does not parse"), 0;
+    return 1;
+}
+
+static int same_uuid(const uint8_t id[16], const char *want)
+{
+    char text[36];
+
+    mintid_uuid_encode(id, text);
+    return same_text(text, 36, want);
+}
+
+/* uuid_name.txt: version namespace name_hex text; the namespace is a UUID
+ * or the name of an RFC 9562 one, which checks the core's constants. */
+static int uuid_name_row(const row *r)
+{
+    static const struct { const char *name; const uint8_t *bytes; } spaces[] = {
+        { "dns", mintid_uuid_namespace_dns }, { "url", mintid_uuid_namespace_url },
+        { "oid", mintid_uuid_namespace_oid }, { "x500", mintid_uuid_namespace_x500 },
+    };
+    uint8_t ns[16], name[MAX_BYTES], id[16];
+    int64_t version;
+    int n = from_hex(r->col[2], name);
+    size_t i;
+    int named = 0;
+
+    for (i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+        if (strcmp(r->col[1], spaces[i].name) == 0) {
+            memcpy(ns, spaces[i].bytes, 16);
+            named = 1;
+        }
+    if (!named && !uuid_col(r, r->col[1], ns))
+        return 0;
+    if (!to_i64(r->col[0], &version) || n < 0)
+        return diag(r, "malformed row"), 0;
+    if (version == 3)
+        mintid_uuid3(ns, n ? name : NULL, (size_t)n, id);
+    else if (version == 5)
+        mintid_uuid5(ns, n ? name : NULL, (size_t)n, id);
+    else if (version == 8)
+        mintid_uuid8_sha256(ns, n ? name : NULL, (size_t)n, id);
+    else
+        return diag(r, "version must be 3, 5 or 8"), 0;
+    return same_uuid(id, r->col[3]) ? 1 : (diag(r, "name-based UUID"), 0);
+}
+
+/* uuid8.txt: bytes_hex text */
+static int uuid8_row(const row *r)
+{
+    uint8_t b[MAX_BYTES], id[16];
+
+    if (from_hex(r->col[0], b) != 16)
+        return diag(r, "malformed bytes_hex"), 0;
+    mintid_uuid8(b, id);
+    return same_uuid(id, r->col[1]) ? 1 : (diag(r, "custom v8"), 0);
+}
+
+/* uuid_time.txt: ticks clock_seq node_hex v1 v6 ms: both layouts, split
+ * back, converted either way, and the Unix ms. */
+static int uuid_time_row(const row *r)
+{
+    uint8_t node[MAX_BYTES], v1[16], v6[16], got[16], back_node[6];
+    int64_t ticks, clock_seq, ms, got_ms = 0;
+    uint64_t back_ticks = 0, via_100ns = 0;
+    uint16_t back_seq = 0;
+
+    if (!to_i64(r->col[0], &ticks) || !to_i64(r->col[1], &clock_seq) || from_hex(r->col[2], node) != 6 ||
+        !to_i64(r->col[5], &ms))
+        return diag(r, "malformed row"), 0;
+    if (mintid_uuid_time_from_parts(1, (uint64_t)ticks, clock_seq, node, v1, NULL) != MINTID_OK ||
+        mintid_uuid_time_from_parts(6, (uint64_t)ticks, clock_seq, node, v6, NULL) != MINTID_OK ||
+        !same_uuid(v1, r->col[3]) || !same_uuid(v6, r->col[4]))
+        return diag(r, "the v1 and v6 layouts"), 0;
+    if (mintid_uuid_time_split(v6, &back_ticks, &back_seq, back_node, NULL) != MINTID_OK ||
+        back_ticks != (uint64_t)ticks || back_seq != clock_seq || memcmp(back_node, node, 6) != 0 ||
+        mintid_uuid_time_split(v1, &back_ticks, &back_seq, back_node, NULL) != MINTID_OK ||
+        back_ticks != (uint64_t)ticks || back_seq != clock_seq || memcmp(back_node, node, 6) != 0)
+        return diag(r, "the fields read back"), 0;
+    if (mintid_uuid1_to_uuid6(v1, got, NULL) != MINTID_OK || memcmp(got, v6, 16) != 0 ||
+        mintid_uuid6_to_uuid1(v6, got, NULL) != MINTID_OK || memcmp(got, v1, 16) != 0)
+        return diag(r, "v1 <-> v6 conversion"), 0;
+    if (!mintid_uuid_unix_ms(v1, &got_ms) || got_ms != ms || !mintid_uuid_unix_ms(v6, &got_ms) || got_ms != ms ||
+        mintid_uuid_ticks_to_ms((uint64_t)ticks) != ms)
+        return diag(r, "the Unix ms"), 0;
+    /* The OS clock's 100-ns reading maps to the same ticks. */
+    if (mintid_uuid_ticks_from_100ns(ticks - (int64_t)MINTID_UUID_GREGORIAN_OFFSET, "UUIDv1", &via_100ns, NULL) !=
+            MINTID_OK || via_100ns != (uint64_t)ticks)
+        return diag(r, "ticks from a 100-ns Unix time"), 0;
+    return 1;
+}
+
+/* uuid_fields.txt: text version variant ms; v1 <-> v6 conversions refused
+ * for every other version. */
+static int uuid_fields_row(const row *r)
+{
+    uint8_t id[16], other[16];
+    int64_t version, ms = 0, got_ms = 0;
+    int has_ms = strcmp(r->col[3], "-") != 0, got_has;
+    char err[MINTID_ERRMSG_SIZE] = "";
+    int to6, to1;
+
+    if (!uuid_col(r, r->col[0], id) || !to_i64(r->col[1], &version) || (has_ms && !to_i64(r->col[3], &ms)))
+        return diag(r, "malformed row"), 0;
+    if (mintid_uuid_version(id) != (unsigned)version ||
+        strcmp(mintid_uuid_variant_name(mintid_uuid_variant(id)), r->col[2]) != 0)
+        return diag(r, "version or variant"), 0;
+    got_has = mintid_uuid_unix_ms(id, &got_ms);
+    if (got_has != has_ms || (has_ms && got_ms != ms))
+        return diag(r, "time"), 0;
+    to6 = mintid_uuid1_to_uuid6(id, other, err);
+    if ((to6 == MINTID_OK) != (version == 1) || (to6 != MINTID_OK && (to6 != MINTID_EPARSE || !strstr(err, "not 1"))))
+        return diag(r, "uuid1_to_uuid6 accepts exactly version 1"), 0;
+    to1 = mintid_uuid6_to_uuid1(id, other, err);
+    if ((to1 == MINTID_OK) != (version == 6) || (to1 != MINTID_OK && (to1 != MINTID_EPARSE || !strstr(err, "not 6"))))
+        return diag(r, "uuid6_to_uuid1 accepts exactly version 6"), 0;
+    return 1;
+}
+
+/* The error words of a scenario's expect: error:arg as well as the others. */
+static int scenario_error(const row *r, const char *expect, int rc, const char *err)
+{
+    if (strcmp(expect, "error:arg") == 0) {
+        if (rc == MINTID_EARG)
+            return 1;
+        printf("# %s:%d: want error:arg, got code %d (%s)\n", r->file, r->line, rc, rc ? err : "no error");
+        return 0;
+    }
+    return expect_error(r, expect, rc, err, "out of range");
+}
+
+/* uuid_time_monotonic.txt: scenario version node_hex clock_seq now_ms
+ * now_100ns random_hex expect. The generator is made at a scenario's first
+ * row, which holds its draw (the calls themselves never draw here). */
+static int uuid_time_monotonic_row(const row *r)
+{
+    static int made;
+    uint8_t node[MAX_BYTES], id[16];
+    int64_t version, clock_seq = -1, now;
+    int node_len = from_hex(r->col[2], node);
+    const char *expect = r->col[7];
+    char err[MINTID_ERRMSG_SIZE] = "";
+    uint64_t ticks = 0;
+    int rc = MINTID_OK;
+
+    if (!to_i64(r->col[1], &version) || node_len < 0 ||
+        (strcmp(r->col[3], "-") != 0 && !to_i64(r->col[3], &clock_seq)) ||
+        !script_load(&scenario_random, r->col[6], 0))
+        return diag(r, "malformed row"), 0;
+    if (new_scenario(r)) {
+        rc = mintid_uuid_time_state_init(&scenario_gen.uuid_time, (unsigned)version,
+                                       strcmp(r->col[2], "-") == 0 ? NULL : node, (size_t)node_len, clock_seq,
+                                       script_random, &scenario_random, err);
+        made = rc == MINTID_OK;
+    } else if (!made) {
+        return diag(r, "a scenario whose generator could not be made goes on"), 0;
+    }
+    if (rc == MINTID_OK) {
+        if (strcmp(r->col[4], "-") != 0)
+            rc = to_i64(r->col[4], &now) ? mintid_uuid_ticks_from_ms(now, "UUIDv1", &ticks, err) : MINTID_EARG;
+        else
+            rc = to_i64(r->col[5], &now) ? mintid_uuid_ticks_from_100ns(now, "UUIDv1", &ticks, err) : MINTID_EARG;
+    }
+    if (rc == MINTID_OK)
+        rc = mintid_uuid_time_gen_next(&scenario_gen.uuid_time, ticks, script_random, &scenario_random, id, err);
+    if (!script_drained(r, &scenario_random))
+        return 0;
+    if (is_error(expect))
+        return scenario_error(r, expect, rc, err);
+    if (rc != MINTID_OK) {
+        printf("# %s:%d: want %s, got an error: %s\n", r->file, r->line, expect, err);
+        return 0;
+    }
+    if (!same_uuid(id, expect))
+        return diag(r, "the UUID"), 0;
+    return 1;
+}
+
+/* ksuid.txt: text bytes_hex unix_s */
+static int ksuid_row(const row *r)
+{
+    uint8_t b[MAX_BYTES], id[20];
+    char text[27];
+    int64_t unix_s;
+
+    if (from_hex(r->col[1], b) != 20 || !to_i64(r->col[2], &unix_s))
+        return diag(r, "malformed row"), 0;
+    mintid_ksuid_encode(b, text);
+    if (!same_text(text, 27, r->col[0]) || mintid_ksuid_time(b) != unix_s)
+        return diag(r, "text or time"), 0;
+    if (mintid_ksuid_decode(r->col[0], strlen(r->col[0]), id, NULL) != MINTID_OK || memcmp(id, b, 20) != 0)
+        return diag(r, "parsing the text"), 0;
+    if (mintid_ksuid_from_parts(unix_s, b + 4, id, NULL) != MINTID_OK || memcmp(id, b, 20) != 0)
+        return diag(r, "ksuid_from_parts"), 0;
+    return 1;
+}
+
+/* ksuid_monotonic.txt: scenario now_ms random_hex expect (16-byte draws) */
+static int ksuid_monotonic_row(const row *r)
+{
+    uint8_t id[20];
+    char err[MINTID_ERRMSG_SIZE] = "", text[27];
+    const char *expect = r->col[3];
+    int64_t now;
+    int rc;
+
+    if (new_scenario(r))
+        mintid_ksuid_gen_init(&scenario_gen.ksuid);
+    if (!to_i64(r->col[1], &now) || !script_load(&scenario_random, r->col[2], 16))
+        return diag(r, "malformed now_ms or random_hex"), 0;
+    rc = mintid_ksuid_gen_next(mintid_ksuid_state_of(&scenario_gen.ksuid), now, script_random, &scenario_random, id, err);
+    if (!script_drained(r, &scenario_random))
+        return 0;
+    if (is_error(expect))
+        return expect_error(r, expect, rc, err, "out of range");
+    if (rc != MINTID_OK)
+        return diag(r, err), 0;
+    mintid_ksuid_encode(id, text);
+    if (!same_text(text, 27, expect)) {
+        printf("# %s:%d: want %s, got %.27s\n", r->file, r->line, expect, text);
+        return 0;
+    }
+    return 1;
+}
+
+/* typeid.txt: text prefix uuid ("-": no prefix) */
+static int typeid_row(const row *r)
+{
+    const char *prefix = strcmp(r->col[1], "-") == 0 ? "" : r->col[1];
+    size_t plen = strlen(prefix), got_plen = 99;
+    uint8_t want[16], id[16];
+    char text[MINTID_TYPEID_MAX_TEXT_LEN];
+    int n;
+
+    if (!uuid_col(r, r->col[2], want))
+        return 0;
+    n = mintid_typeid_encode(prefix, plen, want, text, NULL);
+    if (n < 0 || !same_text(text, (size_t)n, r->col[0]))
+        return diag(r, "typeid_encode"), 0;
+    if (mintid_typeid_decode(r->col[0], strlen(r->col[0]), &got_plen, id, NULL) != MINTID_OK ||
+        got_plen != plen || memcmp(r->col[0], prefix, plen) != 0 || memcmp(id, want, 16) != 0)
+        return diag(r, "typeid_decode"), 0;
+    return 1;
+}
+
+/* typeid_monotonic.txt: scenario prefix now_ms random_hex expect */
+static int typeid_monotonic_row(const row *r)
+{
+    const char *prefix = strcmp(r->col[1], "-") == 0 ? "" : r->col[1];
+    char err[MINTID_ERRMSG_SIZE] = "", text[MINTID_TYPEID_MAX_TEXT_LEN];
+    const char *expect = r->col[4];
+    int64_t now;
+    int n;
+
+    if (new_scenario(r))
+        mintid_uuid7_gen_init(&scenario_gen.uuid7);
+    if (!to_i64(r->col[2], &now) || !script_load(&scenario_random, r->col[3], 10))
+        return diag(r, "malformed now_ms or random_hex"), 0;
+    n = mintid_typeid_gen_next(mintid_uuid7_state_of(&scenario_gen.uuid7), prefix, strlen(prefix), now, script_random, &scenario_random,
+                               text, err);
+    if (!script_drained(r, &scenario_random))
+        return 0;
+    if (is_error(expect))
+        return scenario_error(r, expect, n < 0 ? n : MINTID_OK, err);
+    if (n < 0)
+        return diag(r, err), 0;
+    if (!same_text(text, (size_t)n, expect)) {
+        printf("# %s:%d: want %s, got %.*s\n", r->file, r->line, expect, n, text);
+        return 0;
+    }
+    return 1;
+}
+
+static int ksuid_decode16(const char *text, size_t len, uint8_t out[16], char *err)
+{
+    uint8_t id[20];
+    int rc = mintid_ksuid_decode(text, len, id, err);
+
+    memcpy(out, id, 16);
+    return rc;
+}
+
+static int typeid_decode16(const char *text, size_t len, uint8_t out[16], char *err)
+{
+    size_t plen;
+
+    return mintid_typeid_decode(text, len, &plen, out, err);
+}
+
+static int ksuid_invalid_row(const row *r) { return invalid_row(r, ksuid_decode16); }
+static int typeid_invalid_row(const row *r) { return invalid_row(r, typeid_decode16); }
+
 /* ---- the platform layer -------------------------------------------------- */
 
 /* RFC 8439 section 2.3.2 (the block function) and 2.4.2 (the keystream
@@ -809,6 +1144,7 @@ static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *e
     static uint8_t ids[THREADS * PER_THREAD][16];
     thread_job jobs[THREADS];
     int i, increasing = 1, errors = 0, started = 1, distinct = 1;
+    size_t generators = mintid_random_threads();
 #ifdef _WIN32
     HANDLE threads[THREADS];
 #else
@@ -840,6 +1176,11 @@ static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *e
         errors += jobs[i].errors;
     }
     check(errors == 0, "%s from %d threads: no errors", kind, THREADS);
+    /* Each thread drew from a generator of its own, gone as it exited (a
+     * pthread key's destructor; fiber-local storage's callback on Windows). */
+    check(mintid_random_threads() == generators, "%s from %d threads: no thread's random generator "
+          "outlives it (%lu before, %lu after)", kind, THREADS, (unsigned long)generators,
+          (unsigned long)mintid_random_threads());
     if (monotonic)
         check(increasing, "%s from %d threads: each thread's IDs strictly increase", kind, THREADS);
     qsort(ids, THREADS * PER_THREAD, 16, compare_ids);
@@ -875,6 +1216,20 @@ int main(int argc, char **argv)
         { "nanoid.txt", "size alphabet_hex step stream_hex output_hex", nanoid_row },
         { "sha256.txt", "message_hex digest_hex", sha256_row },
         { "hmac_sha256.txt", "key_hex message_hex mac_hex", hmac_row },
+        { "md5.txt", "message_hex digest_hex", md5_row },
+        { "sha1.txt", "message_hex digest_hex", sha1_row },
+        { "uuid_name.txt", "version namespace name_hex text", uuid_name_row },
+        { "uuid8.txt", "bytes_hex text", uuid8_row },
+        { "uuid_time.txt", "ticks clock_seq node_hex v1 v6 ms", uuid_time_row },
+        { "uuid_fields.txt", "text version variant ms", uuid_fields_row },
+        { "uuid_time_monotonic.txt", "scenario version node_hex clock_seq now_ms now_100ns random_hex expect",
+          uuid_time_monotonic_row },
+        { "ksuid.txt", "text bytes_hex unix_s", ksuid_row },
+        { "ksuid_invalid.txt", "input reason", ksuid_invalid_row },
+        { "ksuid_monotonic.txt", "scenario now_ms random_hex expect", ksuid_monotonic_row },
+        { "typeid.txt", "text prefix uuid", typeid_row },
+        { "typeid_invalid.txt", "input reason", typeid_invalid_row },
+        { "typeid_monotonic.txt", "scenario prefix now_ms random_hex expect", typeid_monotonic_row },
     };
     size_t i;
     int total = 0;

@@ -9,6 +9,12 @@ typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[64];
 } mintid_uuid7_gen;
 typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[64];
+} mintid_uuid_time_gen;
+typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[64];
+} mintid_ksuid_gen;
+typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[512];
 } mintid_relative_gen;
 typedef struct {
@@ -24,6 +30,9 @@ void mintid_ulid_gen_init(mintid_ulid_gen *g);
 void mintid_uuid_encode(const uint8_t id[16], char out[36]);
 int mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err);
 void mintid_uuid7_gen_init(mintid_uuid7_gen *g);
+int mintid_uuid_time_gen_init(mintid_uuid_time_gen *g, unsigned version, const uint8_t *node,
+    size_t node_len, int64_t clock_seq, char *err);
+void mintid_ksuid_gen_init(mintid_ksuid_gen *g);
 void mintid_relative_encode(const uint8_t id[16], char out[28]);
 void mintid_relative_prefix(uint32_t tag, char out[7]);
 int mintid_relative_decode(const char *text, size_t len, uint8_t out[16], char *err);
@@ -45,12 +54,26 @@ size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
 int mintid_ulid_text(char out[26], char *err);
 int mintid_uuid7_text(char out[36], char *err);
 int mintid_uuid4_text(char out[36], char *err);
+int mintid_uuid1_text(char out[36], char *err);
+int mintid_uuid6_text(char out[36], char *err);
+int mintid_ksuid_text(char out[27], char *err);
+int mintid_typeid_text(const char *prefix, size_t prefix_len, char out[90], char *err);
+int mintid_uuid3_text(const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+    char out[36], char *err);
+int mintid_uuid5_text(const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+    char out[36], char *err);
+int mintid_uuid8_sha256_text(const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+    char out[36], char *err);
 int mintid_nanoid_text(const mintid_nanoid_spec *s, char *out, char *err);
 int mintid_ulid_gen_next_text(mintid_ulid_gen *g, char out[26], char *err);
 int mintid_uuid7_gen_next_text(mintid_uuid7_gen *g, char out[36], char *err);
 int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, size_t key_len,
     char out[28], char *err);
 int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *err);
+int mintid_uuid_time_gen_next_text(mintid_uuid_time_gen *g, char out[36], char *err);
+int mintid_ksuid_gen_next_text(mintid_ksuid_gen *g, char out[27], char *err);
+int mintid_typeid_gen_next_text(mintid_uuid7_gen *g, const char *prefix, size_t prefix_len,
+    char out[90], char *err);
 int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err);
 int mintid_uuid_to_ulid_text(const char *text, size_t len, char out[26], char *err);
 size_t mintid_abi_sizeof(const char *type_name);
@@ -59,6 +82,8 @@ size_t mintid_abi_sizeof(const char *type_name);
     structs = {
         "mintid_ulid_gen",
         "mintid_uuid7_gen",
+        "mintid_uuid_time_gen",
+        "mintid_ksuid_gen",
         "mintid_relative_gen",
         "mintid_snowflake_gen",
         "mintid_nanoid_spec",
@@ -71,6 +96,8 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_uuid_encode",
         "mintid_uuid_decode",
         "mintid_uuid7_gen_init",
+        "mintid_uuid_time_gen_init",
+        "mintid_ksuid_gen_init",
         "mintid_relative_encode",
         "mintid_relative_prefix",
         "mintid_relative_decode",
@@ -87,11 +114,21 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_ulid_text",
         "mintid_uuid7_text",
         "mintid_uuid4_text",
+        "mintid_uuid1_text",
+        "mintid_uuid6_text",
+        "mintid_ksuid_text",
+        "mintid_typeid_text",
+        "mintid_uuid3_text",
+        "mintid_uuid5_text",
+        "mintid_uuid8_sha256_text",
         "mintid_nanoid_text",
         "mintid_ulid_gen_next_text",
         "mintid_uuid7_gen_next_text",
         "mintid_relative_gen_next_text",
         "mintid_snowflake_gen_next_text",
+        "mintid_uuid_time_gen_next_text",
+        "mintid_ksuid_gen_next_text",
+        "mintid_typeid_gen_next_text",
         "mintid_ulid_to_uuid_text",
         "mintid_uuid_to_ulid_text",
         "mintid_abi_sizeof",
@@ -107,6 +144,8 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_ERANDOM = -4,
         MINTID_ERANGE = -2,
         MINTID_ERRMSG_SIZE = 128,
+        MINTID_KSUID_GEN_SIZE = 64,
+        MINTID_KSUID_TEXT_LEN = 27,
         MINTID_MAX_MS = 281474976710655,
         MINTID_NANOID_DEFAULT_SIZE = 21,
         MINTID_NANOID_MAX_SIZE = 1048576,
@@ -117,9 +156,11 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_RELATIVE_TEXT_LEN = 28,
         MINTID_SNOWFLAKE_DECIMAL_MAX = 20,
         MINTID_SNOWFLAKE_GEN_SIZE = 64,
+        MINTID_TYPEID_SUFFIX_LEN = 26,
         MINTID_ULID_GEN_SIZE = 64,
         MINTID_ULID_TEXT_LEN = 26,
         MINTID_UUID7_GEN_SIZE = 64,
         MINTID_UUID_TEXT_LEN = 36,
+        MINTID_UUID_TIME_GEN_SIZE = 64,
     },
 }
