@@ -142,7 +142,7 @@ describe("mintid command", function()
                     local v = assert(mintid.parse_uuid(id))
                     assert.are.equal(version, v:version(), id)
                     assert.are.equal("rfc9562", v:variant(), id)
-                    assert.is_true(math.abs(h.num(v:time()) - os.time() * 1000) < 120000, id)
+                    assert.is_true(math.abs(v:time() - os.time() * 1000) < 120000, id)
                     -- a v1 is in time order once in the v6 layout
                     v6[i] = version == 6 and id or assert(mintid.uuid1_to_uuid6(id))
                     if i > 1 then assert.is_true(v6[i - 1] < v6[i], id) end
@@ -193,7 +193,7 @@ describe("mintid command", function()
             for i, id in ipairs(ids) do
                 assert.is_truthy(id:match("^" .. ("[0-9A-Za-z]"):rep(27) .. "$"), id)
                 local v = assert(mintid.parse_ksuid(id))
-                assert.is_true(math.abs(h.num(v:time()) - os.time() * 1000) < 120000, id)
+                assert.is_true(math.abs(v:time() - os.time() * 1000) < 120000, id)
                 if i > 1 then assert.is_true(ids[i - 1] < id) end
             end
         end)
