@@ -18,7 +18,6 @@ function uuidChecks(r) {
   const list = [
     ['uuid validate()', validate(r.id), true],
     ['uuid version()', validate(r.id) && version(r.id), r.version],
-    ['typeid-js TypeID.fromUUID("", id)', TypeID.fromUUID('', r.id).toString(), r.typeid],
   ];
   if (r.uuid6 !== undefined) {
     list.push(['uuid v1ToV6(id)', v1ToV6(r.id), r.uuid6], ['uuid v6ToV1(v6)', v6ToV1(r.uuid6), r.id]);
@@ -33,6 +32,8 @@ function uuidChecks(r) {
     list.push([`uuid ${r.kind}({ msecs, nsecs: 0, clockseq, node })`, make(options), r.id]);
     list.push(['time() against the clock reading', r.time, r.msecs]);
   }
+  // last, so that a corrupted ID shows the kind's own check failing first
+  list.push(['typeid-js TypeID.fromUUID("", id)', TypeID.fromUUID('', r.id).toString(), r.typeid]);
   return list;
 }
 
@@ -45,8 +46,8 @@ const CHECKS = {
   uuid1: uuidChecks,
   uuid6: uuidChecks,
   uuid7: uuidChecks,
-  uuid3: (r) => [...uuidChecks(r), ['uuid v3(name, namespace)', v3(r.name, r.namespace), r.id]],
-  uuid5: (r) => [...uuidChecks(r), ['uuid v5(name, namespace)', v5(r.name, r.namespace), r.id]],
+  uuid3: (r) => [['uuid v3(name, namespace)', v3(r.name, r.namespace), r.id], ...uuidChecks(r)],
+  uuid5: (r) => [['uuid v5(name, namespace)', v5(r.name, r.namespace), r.id], ...uuidChecks(r)],
   // the uuid package has no SHA-256 form: its version and bytes only
   uuid8_sha256: uuidChecks,
   ksuid: (r) => {
