@@ -384,6 +384,48 @@ row("A finalizer that closes a generator during a call", function()
     raises(function() return g:next(42) end, "attempt to use a closed mintid.RelativeGenerator")
 end)
 
+row("A KSUID that is not 27 base62 characters, or passes 2^160 - 1", function()
+    bad_data(function() return mintid.parse_ksuid("0ujtsYcgvSTl8PAuAdqWYSMnLO") end, "invalid KSUID: length 26, want 27")
+    bad_data(function() return mintid.parse_ksuid("aWgEPTl1tmebfsQzFP4bxwgy80W") end, "value overflows 160 bits")
+    bad_data(function() return mintid.parse_ksuid("0ujtsYcgvSTl8PAuAdqWYSMnLO-") end, "invalid KSUID")
+end)
+
+row("A KSUID time outside its 32-bit seconds", function()
+    local p16 = ("\0"):rep(16)
+    bad_data(function() return mintid.ksuid_from(1399999999, p16) end,
+        "KSUID timestamp 1399999999 out of range 1400000000..5694967295")
+    bad_data(function() return mintid.ksuid_from(5694967296, p16) end, "out of range")
+    bad_data(function() return mintid.ksuid_generator(frozen { clock = function() return 0 end }):next() end,
+        "KSUID timestamp 0 out of range")
+end)
+
+row("A TypeID with a bad prefix or suffix", function()
+    bad_data(function() return mintid.parse_typeid("User_01h455vb4pex5vsknk084sn02q") end,
+        "invalid TypeID prefix: bad character 'U' at 1 (want a-z or '_')")
+    bad_data(function() return mintid.parse_typeid("_01h455vb4pex5vsknk084sn02q") end, "invalid TypeID")
+    bad_data(function() return mintid.parse_typeid("prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz") end, "invalid TypeID")
+    raises(function() return mintid.typeid("User") end, "bad argument #1", "invalid TypeID prefix")
+    raises(function() return mintid.typeid_from("User", mintid.UUID_NIL) end, "bad argument #1", "invalid TypeID prefix")
+    local g = mintid.typeid_generator()
+    raises(function() return g:next("User") end, "bad argument #", "invalid TypeID prefix")
+end)
+
+row("A name space that is not a UUID", function()
+    bad_data(function() return mintid.uuid5("dns", "www.example.com") end, "invalid UUID: length 3, want 36")
+    raises(function() return mintid.uuid3(5, "www.example.com") end, "bad argument #1",
+        "UUID text or value expected, got number")
+end)
+
+row("A v1/v6 conversion of another version", function()
+    bad_data(function() return mintid.uuid1_to_uuid6(mintid.uuid4()) end, "UUID is version 4, not 1")
+    bad_data(function() return mintid.uuid6_to_uuid1(mintid.uuid1()) end, "UUID is version 1, not 6")
+end)
+
+row("A v1/v6 node or clock_seq outside its field", function()
+    raises(function() return mintid.uuid1_generator { node = "12345" } end, "node must be 6 bytes, got 5")
+    raises(function() return mintid.uuid6_generator { clock_seq = 16384 } end, "clock_seq must be 0..16383, got 16384")
+end)
+
 -- The rows of the README table: the first cell of each line after the
 -- header row of the "Errors" section's table.
 local function readme_rows()

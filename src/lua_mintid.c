@@ -1253,8 +1253,9 @@ static int typeid_gen_next(lua_State *L)
     typeid_call c;
 
     c.u = check_gen(L, &typeid_gen_kind);
-    c.prefix = check_typeid_prefix(L, 2, &c.prefix_len);
+    /* The clock first, as every call of the generator reads it. */
     c.now_ms = gen_now(L, &typeid_gen_kind, c.u);
+    c.prefix = check_typeid_prefix(L, 2, &c.prefix_len);
     return push_committed(L, &typeid_gen_kind, c.u, state_uuid7(c.u), sizeof(mintid_monotonic),
                           typeid_attempt, typeid_push, &c);
 }

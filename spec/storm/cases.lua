@@ -1,0 +1,406 @@
+-- The calls the storm runs: every public function of the module, one
+-- section per kind. A case builds one instance from its helpers `h`
+-- (deterministic: the calm run and the storm run build the same one):
+--   h.n(k), h.pick(list)   choices, fixed per instance (list.n, when set,
+--                          is its length: a list may hold nil)
+--   h.clock([ms]), h.random([byte])   hooks that return the same sequence in
+--                          both runs, and poke the storm whenever they run
+--   h.opts(t)              t, or a proxy that reads it through __index (poking)
+--   h.use(g)               g is the object the steps use: the storm may close it,
+--                          and then every later step must fail as closed
+--   h.see(v)               v's methods count as public functions to cover
+--   h.step(name, fn [, like])   one call under test; `like` maps a result
+--                          that is not deterministic (the OS clock or pool)
+--                          to what is (its shape, its tag, its machine id)
+-- main.lua runs each step calm and under the storm and compares.
+return function(M, on)
+    local section, case, ffi, poke = on.section, on.case, on.ffi, on.poke
+
+    ---------------------------------------------------------------------------
+    -- Inputs.
+
+    local SECRETS = { "0123456789abcdef", "a secret of thirty-two bytes...." }
+    local SALTS = { "", "orders" }
+    local ALL_BYTES = {}
+    for b = 0, 255 do ALL_BYTES[#ALL_BYTES + 1] = string.char(b) end
+    ALL_BYTES = table.concat(ALL_BYTES)
+    -- Nano ID sizes on both sides of 256, where the bindings switch buffers.
+    local SIZES = { 1, 21, 255, 256, 257, 300, 1000 }
+    local ALPHABETS = { n = 5, nil, "ab", "x", "0123456789abcdef", ALL_BYTES }
+
+    -- Relative-ID keys: strings, integers, floats that are integers, and
+    -- what a key may not be. Under LuaJIT also int64 cdata (tostring runs
+    -- inside the call) and cdata whose __tostring is Lua code.
+    local KEYS = { "customer-17", "", ("k"):rep(300), 42, -7, 0, 2 ^ 53, 42.5, true }
+    local NUMBERS = { 0, 5, 1469922850259, -1, 2 ^ 53, 1.5 } -- ms, tags, rand
+    if ffi then
+        local texts = { "nope", "5LL", "-3LL" }
+        local Key = ffi.metatype("struct { int storm_text; }", {
+            __tostring = function(k) poke(); return texts[k.storm_text] end,
+        })
+        for i = 1, #texts do KEYS[#KEYS + 1] = Key(i) end
+        KEYS[#KEYS + 1] = ffi.new("int64_t", -12)
+        KEYS[#KEYS + 1] = ffi.new("uint64_t", 99)
+        KEYS[#KEYS + 1] = ffi.new("uint64_t", 0) - 1 -- 2^64 - 1: no int64
+        NUMBERS[#NUMBERS + 1] = ffi.new("int64_t", 1469922850259)
+        NUMBERS[#NUMBERS + 1] = ffi.new("uint64_t", 7)
+        SIZES[#SIZES + 1] = ffi.new("int64_t", 300)
+        SIZES[#SIZES + 1] = ffi.new("uint64_t", 21)
+    end
+
+    local ULIDS = { "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01arz3ndektsv4rrffq69g5fav", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ",
+        "8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "01ARZ3NDEKTSV4RRFFQ69G5FA", "01ARZ3NDEKTSV4RRFFQ69G5FAU", 5 }
+    local UUIDS = { "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "017F22E2-79B0-7CC3-98C4-DC0C0C07398F",
+        "01563e3a-b5d3-d676-4c61-efb99302bd5b", "f47ac10b-58cc-4372-a567-0e02b2c3d479",
+        "017f22e2-79b0-7cc3-98c4-dc0c0c07398", "017f22e279b07cc398c4dc0c0c07398f", 5 }
+    local RELATIVES = { "3F8KQZ-01J8Y4Q9M3-X3B0N6E3P8", "3f8kqz01j8y4q9m3x3b0n6e3p8", "000001-01ARZ3NDEK-0000000005",
+        "3F8KQZ-01J8Y4Q9M3-X3B0N6E3P", "3F8KQZ_01J8Y4Q9M3-X3B0N6E3P8", 1.5 }
+    local SNOWFLAKES = { "4096", "1541815603606036480", "9223372036854775807", "18446744073709551615",
+        "18446744073709551616", "-1", "12a", "", 4096, 4194308096, -5, 2.5, {} }
+    local EPOCHS = { n = 6, nil, 0, 1288834974657, -5, "x", 2 ^ 60 }
+    local GEN_EPOCHS = { n = 3, nil, 0, 1288834974657 }
+    if math.type then SNOWFLAKES[#SNOWFLAKES + 1] = math.tointeger(1541815603606036480) end
+    if ffi then
+        SNOWFLAKES[#SNOWFLAKES + 1] = ffi.new("uint64_t", 0) - 1
+        SNOWFLAKES[#SNOWFLAKES + 1] = ffi.new("int64_t", 4096)
+        EPOCHS.n = EPOCHS.n + 1
+        EPOCHS[EPOCHS.n] = ffi.new("int64_t", 1288834974657)
+        GEN_EPOCHS.n = GEN_EPOCHS.n + 1
+        GEN_EPOCHS[GEN_EPOCHS.n] = EPOCHS[EPOCHS.n]
+    end
+    local RANGES = { "FJCZPD-", "fjczpd-", "3F8KQZ-01J8Y4Q9M3-X3B0N6E3P8", "FJCZPD", "FJCZP!-", 7 }
+
+    ---------------------------------------------------------------------------
+    -- What a result that is not deterministic is compared by.
+
+    -- The type and the text, every letter and digit an x.
+    local function shape(v)
+        return type(v) .. " " .. tostring(v):gsub("%w", "x")
+    end
+
+    local function uuid_shape(v)
+        return shape(v) .. " version " .. tostring(v):sub(15, 15)
+    end
+
+    -- A relative ID: its tag (which the secret, salt and key decide) and shape.
+    local function tagged(v)
+        local text = tostring(v)
+        return type(v) .. " " .. text:sub(1, 7) .. shape(text:sub(8))
+    end
+
+    local function symbols_of(alphabet)
+        return function(v)
+            local foreign = tostring(v):gsub("[" .. alphabet:gsub("%W", "%%%0") .. "]", "")
+            return type(v) .. " of " .. #tostring(v) .. " bytes, " .. #foreign .. " foreign"
+        end
+    end
+    local default_symbols = symbols_of("useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict")
+
+    local function machine_of(epoch)
+        return function(id)
+            local _, machine = M.parse_snowflake(id, epoch)
+            return type(id) .. " of machine " .. tostring(machine)
+        end
+    end
+
+    -- A generator's text without its address.
+    local function unaddressed(v)
+        return (tostring(v):gsub("%(.*%)", "(...)"))
+    end
+
+    ---------------------------------------------------------------------------
+    section("one-shot calls", function()
+        case("ulid, uuid7 and uuid4 of the process-wide generators", function(h)
+            h.step("ulid()", function() return M.ulid() end, shape)
+            h.step("uuid7()", function() return M.uuid7() end, uuid_shape)
+            h.step("uuid4()", function() return M.uuid4() end, uuid_shape)
+        end)
+
+        case("nanoid of the default alphabet", function(h)
+            local size = h.pick(SIZES)
+            h.step("nanoid()", function() return M.nanoid() end, default_symbols)
+            h.step("nanoid(size)", function() return M.nanoid(size) end, default_symbols)
+            h.step("nanoid(size, nil)", function() return M.nanoid(size, nil) end, default_symbols)
+        end)
+
+        case("nanoid of a one-symbol alphabet (deterministic), and bad arguments", function(h)
+            local size, other = h.pick(SIZES), h.pick({ 0, 2.5, "5", -1, 100000 })
+            h.step("nanoid(size, 'x')", function() return M.nanoid(size, "x") end)
+            h.step("nanoid(bad size)", function() return M.nanoid(other, "x") end)
+            h.step("nanoid(size, bad alphabet)", function()
+                return M.nanoid(size, h.pick({ "", 5, "aa", ALL_BYTES .. "x" }))
+            end)
+            h.step("nanoid(size, 'x') again", function() return M.nanoid(size, "x") end)
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
+    -- ULIDs and UUIDv7s: monotonic generators of one kind of state.
+    for _, kind in ipairs({ { "ulid_generator", shape }, { "uuid7_generator", uuid_shape } }) do
+        local ctor, like = kind[1], kind[2]
+        section(ctor, function()
+            case("with clock and random", function(h)
+                local g = h.use(M[ctor](h.opts { clock = h.clock(), random = h.random() }))
+                h.step("next()", function() return g:next() end)
+                h.step("next_value()", function() return g:next_value() end)
+                h.step("next() again", function() return g:next() end)
+                h.step("next_value() again", function() return g:next_value() end)
+            end)
+
+            case("counter overflow: nil, message and the state kept", function(h)
+                local g = h.use(M[ctor] { clock = function() poke(); return 1469922850259 end, random = h.random(255) })
+                h.step("next()", function() return g:next() end)
+                h.step("next(), overflowing", function() return g:next() end)
+                h.step("next_value(), overflowing", function() return g:next_value() end)
+            end)
+
+            case("on the OS clock and pool", function(h)
+                local g = h.use(M[ctor]())
+                h.step("next()", function() return g:next() end, like)
+                h.step("next_value()", function() return g:next_value() end, like)
+                h.step("next() again", function() return g:next() end, like)
+            end)
+        end)
+    end
+
+    ---------------------------------------------------------------------------
+    section("uuid4_generator", function()
+        case("with random", function(h)
+            local g = h.use(M.uuid4_generator(h.opts { random = h.random(), clock = h.clock() }))
+            h.step("next()", function() return g:next() end)
+            h.step("next_value()", function() return g:next_value() end)
+            h.step("next() again", function() return g:next() end)
+        end)
+
+        case("on the OS pool", function(h)
+            local g = h.use(M.uuid4_generator())
+            h.step("next()", function() return g:next() end, uuid_shape)
+            h.step("next_value()", function() return g:next_value() end, uuid_shape)
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
+    section("relative_generator", function()
+        case("with clock and random", function(h)
+            local key, other = h.pick(KEYS), h.pick(KEYS)
+            local g = h.use(M.relative_generator(h.opts {
+                secret = h.pick(SECRETS), salt = h.pick(SALTS), clock = h.clock(), random = h.random(),
+            }))
+            h.step("next(key)", function() return g:next(key) end)
+            h.step("next_value(key)", function() return g:next_value(key) end)
+            h.step("tag(key)", function() return g:tag(key) end)
+            h.step("prefix(other key)", function() return g:prefix(other) end)
+            h.step("next(other key)", function() return g:next(other) end)
+        end)
+
+        case("on the OS clock and pool (the tag is deterministic)", function(h)
+            local key = h.pick(KEYS)
+            local g = h.use(M.relative_generator { secret = h.pick(SECRETS), salt = h.pick(SALTS) })
+            h.step("tag(key)", function() return g:tag(key) end)
+            h.step("prefix(key)", function() return g:prefix(key) end)
+            h.step("next(key)", function() return g:next(key) end, tagged)
+            h.step("next_value(key)", function() return g:next_value(key) end, tagged)
+            h.step("tag(key) again", function() return g:tag(key) end)
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
+    section("snowflake_generator", function()
+        case("with a clock", function(h)
+            local base = h.pick({ n = 4, nil, nil, nil, 2 ^ 42 }) -- 2^42: the timestamp no longer fits
+            local g = h.use(M.snowflake_generator(h.opts {
+                clock = h.clock(base), machine_id = h.pick({ 0, 1, 7, 1023 }), epoch = h.pick(GEN_EPOCHS),
+                max_wait_ms = h.pick({ n = 3, nil, 0, 5 }), random = h.random(),
+            }))
+            for i = 1, 4 do
+                h.step("next() #" .. i, function() return g:next() end)
+            end
+        end)
+
+        case("on the OS clock (the machine id is deterministic)", function(h)
+            local epoch = h.pick({ 0, 1288834974657 })
+            local g = h.use(M.snowflake_generator { machine_id = h.pick({ 0, 7, 1023 }), epoch = epoch })
+            h.step("next()", function() return g:next() end, machine_of(epoch))
+            h.step("next() again", function() return g:next() end, machine_of(epoch))
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
+    section("nanoid_generator", function()
+        case("with random", function(h)
+            local g = h.use(M.nanoid_generator(h.opts {
+                size = h.pick(SIZES), alphabet = h.pick(ALPHABETS), random = h.random(), clock = h.clock(),
+            }))
+            h.step("next()", function() return g:next() end)
+            h.step("next() again", function() return g:next() end)
+            h.step("next() a third time", function() return g:next() end)
+        end)
+
+        case("on the OS pool", function(h)
+            local size = h.pick(SIZES)
+            local one = h.use(M.nanoid_generator { size = size, alphabet = "x" })
+            h.step("next() of one symbol (deterministic)", function() return one:next() end)
+            h.step("next() again", function() return one:next() end)
+        end)
+
+        case("on the OS pool, the default alphabet", function(h)
+            local g = h.use(M.nanoid_generator { size = h.pick(SIZES) })
+            h.step("next()", function() return g:next() end, default_symbols)
+            h.step("next() again", function() return g:next() end, default_symbols)
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
+    -- Each constructor under the storm, its options read through __index
+    -- (Lua code in the middle of the constructor), then its first ID.
+    section("constructors", function()
+        local function made(ctor, first)
+            case(ctor .. " and its first ID", function(h)
+                local opts = h.opts { clock = h.clock(), random = h.random() }
+                h.step(ctor .. "(opts):next()", function()
+                    local g = h.use(M[ctor](opts))
+                    return first(g)
+                end)
+            end)
+        end
+        made("ulid_generator", function(g) return g:next() end)
+        made("uuid7_generator", function(g) return g:next() end)
+        made("uuid4_generator", function(g) return g:next() end)
+        made("snowflake_generator", function(g) return g:next() end)
+        made("nanoid_generator", function(g) return g:next() end)
+
+        case("relative_generator and its first ID", function(h)
+            local key = h.pick(KEYS)
+            local opts = h.opts { secret = h.pick(SECRETS), salt = h.pick(SALTS), clock = h.clock(), random = h.random() }
+            h.step("relative_generator(opts):next(key)", function()
+                local g = h.use(M.relative_generator(opts))
+                return g:next(key)
+            end)
+        end)
+
+        case("bad options raise", function(h)
+            local bad = h.pick({
+                { "ulid_generator", { clok = 1 } }, { "uuid7_generator", { clock = 5 } },
+                { "uuid4_generator", 5 }, { "relative_generator", { secret = "short" } },
+                { "relative_generator", { secret = SECRETS[1], salt = 5 } },
+                { "snowflake_generator", { machine_id = 1024 } }, { "snowflake_generator", { epoch = 1.5 } },
+                { "snowflake_generator", { max_wait_ms = -1 } }, { "nanoid_generator", { size = 0 } },
+                { "nanoid_generator", { alphabet = "" } }, { "nanoid_generator", { [1] = true } },
+            })
+            h.step(bad[1] .. "(bad options)", function() return M[bad[1]](bad[2]) ~= nil end)
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
+    section("parsing", function()
+        case("parse_ulid and the value's methods", function(h)
+            local text = h.pick(ULIDS)
+            h.step("parse_ulid(text)", function() return M.parse_ulid(text) end)
+            h.step("parse_ulid(text):bytes(), :time(), :uuid()", function()
+                local v, msg = M.parse_ulid(text)
+                if not v then return v, msg end
+                return v:bytes(), v:time(), v:uuid()
+            end)
+        end)
+
+        case("parse_uuid and the value's methods", function(h)
+            local text = h.pick(UUIDS)
+            h.step("parse_uuid(text)", function() return M.parse_uuid(text) end)
+            h.step("parse_uuid(text):bytes(), :time(), :version(), :ulid()", function()
+                local v, msg = M.parse_uuid(text)
+                if not v then return v, msg end
+                return v:bytes(), v:time(), v:version(), v:ulid()
+            end)
+        end)
+
+        case("parse_relative and the value's methods", function(h)
+            local text = h.pick(RELATIVES)
+            h.step("parse_relative(text)", function() return M.parse_relative(text) end)
+            h.step("parse_relative(text):bytes(), :time(), :tag(), :rand()", function()
+                local v, msg = M.parse_relative(text)
+                if not v then return v, msg end
+                return v:bytes(), v:time(), v:tag(), v:rand()
+            end)
+        end)
+
+        case("parse_snowflake", function(h)
+            local id, epoch = h.pick(SNOWFLAKES), h.pick(EPOCHS)
+            h.step("parse_snowflake(id)", function() return M.parse_snowflake(id) end)
+            h.step("parse_snowflake(id, epoch)", function() return M.parse_snowflake(id, epoch) end)
+            h.step("parse_snowflake(id) again", function() return M.parse_snowflake(id) end)
+        end)
+
+        case("ulid_to_uuid and uuid_to_ulid", function(h)
+            local ulid, uuid = h.pick(ULIDS), h.pick(UUIDS)
+            h.step("ulid_to_uuid(text)", function() return M.ulid_to_uuid(ulid) end)
+            h.step("uuid_to_ulid(text)", function() return M.uuid_to_ulid(uuid) end)
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
+    section("building values", function()
+        case("ulid_from, ulid_from_bytes, uuid_from_bytes", function(h)
+            local ms, rand = h.pick(NUMBERS), h.pick({ ("\0"):rep(10), ("\255"):rep(10), "short", 10 })
+            local b16 = h.pick({ ("\0"):rep(16), ALL_BYTES:sub(1, 16), ("\255"):rep(15), 16 })
+            h.step("ulid_from(ms, rand10)", function() return M.ulid_from(ms, rand) end)
+            h.step("ulid_from_bytes(b16)", function() return M.ulid_from_bytes(b16) end)
+            h.step("uuid_from_bytes(b16)", function() return M.uuid_from_bytes(b16) end)
+        end)
+
+        case("relative_from", function(h)
+            local tag, ms, rand = h.pick(NUMBERS), h.pick(NUMBERS), h.pick(NUMBERS)
+            h.step("relative_from(tag, ms, rand)", function() return M.relative_from(tag, ms, rand) end)
+            h.step("relative_from(1, ms, 5)", function() return M.relative_from(1, ms, 5) end)
+        end)
+
+        case("relative_tag and relative_range", function(h)
+            local secret, salt, key = h.pick({ SECRETS[1], SECRETS[2], "short" }), h.pick(SALTS), h.pick(KEYS)
+            local range = h.pick(RANGES)
+            h.step("relative_tag(secret, salt, key)", function() return M.relative_tag(secret, salt, key) end)
+            h.step("relative_range(text)", function() return M.relative_range(range) end)
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
+    section("values: tostring, ==, < and <=", function()
+        local function compared(kind, a, b)
+            case(kind, function(h)
+                local x, y = h.pick({ a, b }), h.pick({ a, b })
+                h.step("tostring(v)", function() return tostring(x) end)
+                h.step("a == b", function() return x == y end)
+                h.step("a < b", function() return x < y end)
+                h.step("a <= b", function() return x <= y end)
+            end)
+        end
+        compared("ULID values", M.parse_ulid(ULIDS[1]), M.parse_ulid(ULIDS[3]))
+        compared("UUID values", M.parse_uuid(UUIDS[1]), M.parse_uuid(UUIDS[4]))
+        compared("relative-ID values", M.parse_relative(RELATIVES[1]), M.parse_relative(RELATIVES[3]))
+        compared("a ULID and a UUID (< raises)", M.parse_ulid(ULIDS[1]), M.parse_uuid(UUIDS[3]))
+    end)
+
+    ---------------------------------------------------------------------------
+    -- tostring, __close and __gc of every kind, through the metatable as a
+    -- user would, and what a closed generator then does.
+    section("closing and printing generators", function()
+        local function next_of(g, ctor)
+            if ctor == "relative_generator" then return g:next("k") end
+            return g:next()
+        end
+        for _, ctor in ipairs({ "ulid_generator", "uuid7_generator", "uuid4_generator", "relative_generator",
+            "snowflake_generator", "nanoid_generator" }) do
+            case(ctor, function(h)
+                local opts = { secret = ctor == "relative_generator" and SECRETS[1] or nil }
+                if h.n(2) == 1 then
+                    opts.clock, opts.random = h.clock(), h.random()
+                end
+                local g = h.see(M[ctor](opts))
+                local mt = getmetatable(g)
+                h.step("tostring(g)", function() return tostring(g) end, unaddressed)
+                h.step("getmetatable(g).__close(g)", function() return mt.__close(g) end)
+                h.step("g:next() once closed", function() return next_of(g, ctor) end)
+                h.step("getmetatable(g).__gc(g), again", function() return mt.__gc(g) end)
+                h.step("tostring(g) once closed", function() return tostring(g) end, unaddressed)
+            end)
+        end
+    end)
+end
