@@ -26,9 +26,13 @@ function uuidChecks(r) {
     list.push(['uuid v6ToV1(id)', v6ToV1(r.id), r.uuid1], ['uuid v1ToV6(v1)', v1ToV6(r.uuid1), r.id]);
   }
   if (r.msecs !== undefined) {
-    // the reference mints the same ID from the same time, clock_seq and node
+    // the reference mints the same ID from the same time, clock_seq and node;
+    // `random` (unused when both are given) keeps it off globalThis.crypto,
+    // which Node 18 (Debian 12's) does not have
     const make = r.kind === 'uuid1' ? v1 : v6;
-    const options = { msecs: r.msecs, nsecs: 0, clockseq: r.clockseq, node: Buffer.from(r.node, 'hex') };
+    const options = {
+      msecs: r.msecs, nsecs: 0, clockseq: r.clockseq, node: Buffer.from(r.node, 'hex'), random: new Uint8Array(16),
+    };
     list.push([`uuid ${r.kind}({ msecs, nsecs: 0, clockseq, node })`, make(options), r.id]);
     list.push(['time() against the clock reading', r.time, r.msecs]);
   }
