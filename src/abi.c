@@ -80,7 +80,7 @@ int mintid_nanoid_text(const mintid_nanoid_spec *s, char *out, char *err)
 int mintid_ulid_gen_next_text(mintid_ulid_gen *g, char out[26], char *err)
 {
     uint8_t id[16];
-    int64_t now;
+    int64_t now = 0;
     int rc = mintid_os_clock_ms(&now, err);
 
     if (rc == MINTID_OK)
@@ -91,7 +91,7 @@ int mintid_ulid_gen_next_text(mintid_ulid_gen *g, char out[26], char *err)
 int mintid_uuid7_gen_next_text(mintid_uuid7_gen *g, char out[36], char *err)
 {
     uint8_t id[16];
-    int64_t now;
+    int64_t now = 0;
     int rc = mintid_os_clock_ms(&now, err);
 
     if (rc == MINTID_OK)
@@ -103,7 +103,7 @@ int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, si
                                   char out[28], char *err)
 {
     uint8_t id[16];
-    int64_t now;
+    int64_t now = 0;
     int rc = mintid_os_clock_ms(&now, err);
 
     if (rc == MINTID_OK)
@@ -124,7 +124,7 @@ int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *
 int mintid_uuid_time_gen_next_text(mintid_uuid_time_gen *g, char out[36], char *err)
 {
     uint8_t id[16];
-    int64_t now;
+    int64_t now = 0;
     int rc = mintid_os_clock_100ns(&now, err);
 
     if (rc == MINTID_OK)
@@ -135,7 +135,7 @@ int mintid_uuid_time_gen_next_text(mintid_uuid_time_gen *g, char out[36], char *
 int mintid_ksuid_gen_next_text(mintid_ksuid_gen *g, char out[27], char *err)
 {
     uint8_t id[MINTID_KSUID_BYTES];
-    int64_t now;
+    int64_t now = 0;
     int rc = mintid_os_clock_ms(&now, err);
 
     if (rc == MINTID_OK)
@@ -146,7 +146,7 @@ int mintid_ksuid_gen_next_text(mintid_ksuid_gen *g, char out[27], char *err)
 int mintid_typeid_gen_next_text(mintid_uuid7_gen *g, const char *prefix, size_t prefix_len,
                                 char out[90], char *err)
 {
-    int64_t now;
+    int64_t now = 0;
     int rc = mintid_os_clock_ms(&now, err);
 
     if (rc != MINTID_OK)
@@ -155,10 +155,7 @@ int mintid_typeid_gen_next_text(mintid_uuid7_gen *g, const char *prefix, size_t 
                                   out, err);
 }
 
-/* A name-based UUID of a name space given as text. */
-typedef void (*name_uuid_fn)(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
-
-static int name_text(name_uuid_fn make, const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
+static int name_text(mintid_name_uuid_fn make, const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
                      char out[36], char *err)
 {
     uint8_t ns_id[16], id[16];

@@ -86,28 +86,28 @@ typedef union {
 } ALIGNED_LINES object_gen;
 MINTID_STATIC_ASSERT(sizeof(object_gen) == 2 * STEP_BYTES, object_gen_padded);
 
-static int init_uuid1(void *g, char *err) { return mintid_uuid_time_gen_init(g, 1, NULL, 0, -1, err); }
-static int init_uuid6(void *g, char *err) { return mintid_uuid_time_gen_init(g, 6, NULL, 0, -1, err); }
-static int init_ksuid(void *g, char *err) { (void)err; mintid_ksuid_gen_init(g); return MINTID_OK; }
+static int object_init_uuid1(void *g, char *err) { return mintid_uuid_time_gen_init(g, 1, NULL, 0, -1, err); }
+static int object_init_uuid6(void *g, char *err) { return mintid_uuid_time_gen_init(g, 6, NULL, 0, -1, err); }
+static int object_init_ksuid(void *g, char *err) { (void)err; mintid_ksuid_gen_init(g); return MINTID_OK; }
 
-static int step_uuid_time(void *g, int64_t now, uint8_t *out, char *err)
+static int object_step_uuid_time(void *g, int64_t now, uint8_t *out, char *err)
 {
     return mintid_uuid_time_gen_next_100ns(mintid_uuid_time_state_of(g), now, mintid_random_pool, err, out, err);
 }
 
-static int step_ksuid(void *g, int64_t now, uint8_t *out, char *err)
+static int object_step_ksuid(void *g, int64_t now, uint8_t *out, char *err)
 {
     return mintid_ksuid_gen_next(mintid_ksuid_state_of(g), now, mintid_random_pool, err, out, err);
 }
 
-static const object_kind uuid1_kind = { mintid_os_clock_100ns, init_uuid1, step_uuid_time };
-static const object_kind uuid6_kind = { mintid_os_clock_100ns, init_uuid6, step_uuid_time };
-static const object_kind ksuid_kind = { mintid_os_clock_ms, init_ksuid, step_ksuid };
+static const object_kind object_uuid1 = { mintid_os_clock_100ns, object_init_uuid1, object_step_uuid_time };
+static const object_kind object_uuid6 = { mintid_os_clock_100ns, object_init_uuid6, object_step_uuid_time };
+static const object_kind object_ksuid = { mintid_os_clock_ms, object_init_ksuid, object_step_ksuid };
 
 #define OBJECT_GENERATORS(X) \
-    X(uuid1, uuid1_kind)     \
-    X(uuid6, uuid6_kind)     \
-    X(ksuid, ksuid_kind)
+    X(uuid1, object_uuid1)     \
+    X(uuid6, object_uuid6)     \
+    X(ksuid, object_ksuid)
 
 enum {
 #define OBJECT_INDEX(name, kind) OBJECT_##name,
@@ -203,7 +203,7 @@ DEFAULT_GENERATORS(DEFAULT_FUNCTION)
 static int object_next(object_gen *g, uint8_t *out, char *err)
 {
     const object_kind *k = g->s.kind;
-    int64_t now;
+    int64_t now = 0;
     int rc;
 
     if (!MINTID_LOAD_ACQUIRE(&default_ready))

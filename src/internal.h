@@ -557,6 +557,7 @@ MINTID_INTERNAL const uint8_t mintid_uuid_namespace_dns[16];
 MINTID_INTERNAL const uint8_t mintid_uuid_namespace_url[16];
 MINTID_INTERNAL const uint8_t mintid_uuid_namespace_oid[16];
 MINTID_INTERNAL const uint8_t mintid_uuid_namespace_x500[16];
+typedef void (*mintid_name_uuid_fn)(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
 MINTID_INTERNAL void mintid_uuid3(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
 MINTID_INTERNAL void mintid_uuid5(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
 MINTID_INTERNAL void mintid_uuid8_sha256(const uint8_t ns[16], const uint8_t *name, size_t name_len,

@@ -489,7 +489,7 @@ static int make_relative(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 /* A clock option gives ms; the OS clock is read here in 100 ns. */
 static int make_uuid_time(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
-    int64_t now;
+    int64_t now = 0;
     int rc;
 
     if (u->h.has_clock)
@@ -1635,10 +1635,9 @@ static int check_uuid_arg(lua_State *L, int arg, uint8_t id[16], char *err)
     return MINTID_OK;
 }
 
-typedef void (*name_uuid_fn)(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
 
 /* uuid3, uuid5, uuid8_sha256(namespace, name) */
-static int name_uuid(lua_State *L, name_uuid_fn make)
+static int name_uuid(lua_State *L, mintid_name_uuid_fn make)
 {
     uint8_t ns[16], id[16];
     char err[MINTID_ERRMSG_SIZE];
@@ -1675,7 +1674,7 @@ static int m_uuid8(lua_State *L)
 }
 
 /* uuid1_to_uuid6(text), uuid6_to_uuid1(text) */
-static int convert_uuid(lua_State *L, int (*convert)(const uint8_t in[16], uint8_t out[16], char *err))
+static int convert_uuid(lua_State *L, int (*to_other)(const uint8_t in[16], uint8_t out[16], char *err))
 {
     size_t len;
     const char *text = check_text(L, 1, &len);
@@ -1686,7 +1685,7 @@ static int convert_uuid(lua_State *L, int (*convert)(const uint8_t in[16], uint8
     err[0] = '\0';
     rc = mintid_uuid_decode(text, len, in, err);
     if (rc == MINTID_OK)
-        rc = convert(in, out, err);
+        rc = to_other(in, out, err);
     if (rc != MINTID_OK)
         return fail(L, rc, err);
     push_text(L, out, &uuid_kind);

@@ -28,6 +28,8 @@ int main(void)
     char ulid[MINTID_ULID_TEXT_LEN + 1] = "", uuid[MINTID_UUID_TEXT_LEN + 1] = "";
     char rel[MINTID_RELATIVE_TEXT_LEN + 1] = "", flake[MINTID_SNOWFLAKE_DECIMAL_MAX + 1] = "";
     char nano[17] = "";
+    char ksuid[MINTID_KSUID_TEXT_LEN + 1] = "";
+    char typeid[MINTID_TYPEID_MAX_TEXT_LEN + 1] = "";
     uint8_t id[16];
     int rc, len;
 
@@ -41,6 +43,20 @@ int main(void)
     rc = mintid_uuid4_text(uuid, err);
     check(rc == MINTID_OK && mintid_uuid_decode(uuid, MINTID_UUID_TEXT_LEN, id, err) == MINTID_OK &&
           id[6] >> 4 == 4, "UUIDv4: mintid_uuid4_text", uuid);
+
+    rc = mintid_uuid6_text(uuid, err);
+    check(rc == MINTID_OK && mintid_uuid_decode(uuid, MINTID_UUID_TEXT_LEN, id, err) == MINTID_OK &&
+          id[6] >> 4 == 6, "UUIDv6: mintid_uuid6_text", uuid);
+    rc = mintid_uuid5_text("6ba7b810-9dad-11d1-80b4-00c04fd430c8", 36, (const uint8_t *)"www.example.com", 15,
+                           uuid, err);
+    check(rc == MINTID_OK && memcmp(uuid, "2ed6657d-e927-568b-95e1-2665a8aea6a2", 36) == 0,
+          "UUIDv5: mintid_uuid5_text of the RFC 9562 example", uuid);
+    rc = mintid_ksuid_text(ksuid, err);
+    check(rc == MINTID_OK, "KSUID: mintid_ksuid_text", ksuid);
+    len = mintid_typeid_text("user", 4, typeid, err);
+    if (len > 0)
+        typeid[len] = '\0';
+    check(len == 31 && memcmp(typeid, "user_", 5) == 0, "TypeID: mintid_typeid_text", typeid);
 
     /* A generator of one's own lives in the caller's memory. */
     {

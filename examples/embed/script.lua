@@ -33,5 +33,15 @@ tap(machine == 7, "Snowflake: minted and parsed back (machine 7)")
 local nano = mintid.nanoid(12, "0123456789abcdef")
 tap(#nano == 12 and nano:match("^[0-9a-f]+$") ~= nil and #mintid.nanoid() == 21, "Nano ID: minted")
 
+local v1, v6 = mintid.parse_uuid(mintid.uuid1()), mintid.parse_uuid(mintid.uuid6())
+tap(v1:version() == 1 and v6:version() == 6 and v6:time() >= v1:time()
+    and mintid.uuid6_to_uuid1(mintid.uuid1_to_uuid6(tostring(v1))) == tostring(v1), "UUIDv1, v6: minted, timed, converted")
+tap(mintid.uuid5(mintid.NAMESPACE_DNS, "www.example.com") == "2ed6657d-e927-568b-95e1-2665a8aea6a2",
+    "UUIDv5: the RFC 9562 example")
+local k = mintid.parse_ksuid(mintid.ksuid())
+tap(k ~= nil and #k:bytes() == 20 and k:time() > 0, "KSUID: minted and parsed back")
+local t = mintid.parse_typeid(mintid.typeid("user"))
+tap(t ~= nil and t:prefix() == "user" and t:uuid():version() == 7, "TypeID: minted and parsed back")
+
 local bad, msg = mintid.parse_ulid("01ARZ3NDEKTSV4RRFFQ69G5FAU")
 tap(bad == nil and type(msg) == "string", "bad text is nil, message: " .. tostring(msg))
