@@ -16,6 +16,10 @@ packages="$packages valgrind clang libclang-rt-dev"
 # nginx under load, and the database specs
 packages="$packages nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-resty-core
     lua-resty-lrucache wrk curl lua-sql-sqlite3 lua-sql-postgres postgresql sqlite3"
+# the npm references that read back what mintid mints (spec/npm): Debian's
+# node and npm, unless an npm is there already (NodeSource's nodejs bundles
+# one, and conflicts with Debian's npm package)
+command -v npm >/dev/null 2>&1 || packages="$packages nodejs npm"
 # cross toolchains, qemu-user and wine for every platform (make test-<target>)
 packages="$packages gcc-i686-linux-gnu musl-tools gcc-mips-linux-gnu gcc-arm-linux-gnueabihf
     gcc-s390x-linux-gnu gcc-mingw-w64-x86-64 qemu-user wine wine64"

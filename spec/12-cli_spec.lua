@@ -54,7 +54,7 @@ local function json_fields(line)
     assert.is_truthy(line:match("^{.*}$"), "not a JSON object: " .. line)
     local f = {}
     for name, value in line:gmatch('"([%w_]+)":("?[^",}]*"?)') do
-        f[name] = value:match('^"(.*)"$') or assert(value:match("^%d+$"), name .. ": " .. value)
+        f[name] = value:match('^"(.*)"$') or assert(value:match("^%-?%d+$"), name .. ": " .. value)
     end
     return f
 end
@@ -65,8 +65,9 @@ describe("mintid command", function()
             for _, flag in ipairs({ "-h", "--help" }) do
                 local out = table.concat(ok_lines({ flag }), "\n")
                 assert.is_truthy(out:find("^usage: mintid"), flag)
-                for _, command in ipairs({ "ulid", "uuid7", "uuid4", "nanoid", "snowflake", "relative",
-                    "convert", "inspect", "MINTID_SECRET", "--json", "--epoch" }) do
+                for _, command in ipairs({ "ulid", "uuid7", "uuid4", "uuid1", "uuid6", "uuid3", "uuid5", "ksuid",
+                    "typeid", "nanoid", "snowflake", "relative", "convert", "inspect", "MINTID_SECRET", "--json",
+                    "--epoch", "--to", "--prefix" }) do
                     assert.is_truthy(out:find(command, 1, true), flag .. " mentions " .. command)
                 end
             end
@@ -131,6 +132,94 @@ describe("mintid command", function()
             end
         end)
 
+        it("uuid1, uuid6: -n N monotonic IDs of that version (v6 in text order)", function()
+            for _, version in ipairs({ 1, 6 }) do
+                local ids = ok_lines({ "uuid" .. version, "-n", "30" })
+                assert.are.equal(30, #ids)
+                local v6 = {}
+                for i, id in ipairs(ids) do
+                    assert.is_truthy(id:match(h.UUID_PATTERN), id)
+                    local v = assert(mintid.parse_uuid(id))
+                    assert.are.equal(version, v:version(), id)
+                    assert.are.equal("rfc9562", v:variant(), id)
+                    assert.is_true(math.abs(v:time() - os.time() * 1000) < 120000, id)
+                    -- a v1 is in time order once in the v6 layout
+                    v6[i] = version == 6 and id or assert(mintid.uuid1_to_uuid6(id))
+                    if i > 1 then assert.is_true(v6[i - 1] < v6[i], id) end
+                end
+            end
+            fails(2, { "uuid6", "extra" }, nil, "takes no argument")
+        end)
+
+        -- Python's uuid.uuid3/uuid5 (RFC 9562 Appendix A for the first)
+        local NAME_BASED = {
+            { "dns", "www.example.com", "5df41881-3aed-3515-88a7-2f4a814cf09e", "2ed6657d-e927-568b-95e1-2665a8aea6a2" },
+            { "url", "https://example.com/", "b9dcdff8-af4a-365d-8043-0f8361942709",
+                "dd2c1780-811a-5296-81c5-178a0ef488bc" },
+            { "oid", "1.3.6.1", "dd1a1cef-13d5-368a-ad82-eca71acd4cd1", "1447fa61-5277-5fef-a9b3-fbc6e44f4af3" },
+            { "x500", "cn=John Doe,o=Acme", "44605102-f0fe-3590-ba8d-457f38a1c122",
+                "56427d5b-cb4e-5e1f-a034-040025b6d964" },
+            { "017F22E2-79B0-7CC3-98C4-DC0C0C07398F", "h\195\169llo", "b983d96e-446f-3798-aa86-3d02401d9813",
+                "7f230a32-c842-54ef-abf0-9ea748139127" },
+        }
+
+        it("uuid3, uuid5: NAMESPACE (dns, url, oid, x500 or a UUID) NAME..., one ID per name", function()
+            for _, c in ipairs(NAME_BASED) do
+                assert.are.same({ c[3] }, ok_lines({ "uuid3", c[1], c[2] }), c[1])
+                assert.are.same({ c[4] }, ok_lines({ "uuid5", c[1], c[2] }), c[1])
+            end
+            assert.are.same({ NAME_BASED[1][4], NAME_BASED[1][4] }, ok_lines({ "uuid5", "DNS", "www.example.com",
+                "www.example.com" }))
+            assert.are.same({ NAME_BASED[1][3] }, ok_lines({ "uuid3", "6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+                "www.example.com" }))
+            assert.are.same({ "5b575e09-04f1-5e31-bd9e-5f7e6e2b1324" }, ok_lines({ "uuid5", NAME_BASED[5][1], "" }))
+        end)
+
+        it("uuid3, uuid5: a bad namespace or no name is a usage error before any output; no -n", function()
+            for _, command in ipairs({ "uuid3", "uuid5" }) do
+                assert.are.equal("", (fails(2, { command, "dnss", "a", "b" }, nil, "namespace 'dnss'",
+                    "invalid UUID")))
+                assert.are.equal("", (fails(2, { command, "017f22e2-79b0-7cc3-98c4-dc0c0c07398g", "a" }, nil,
+                    "invalid UUID")))
+                fails(2, { command, "dns" }, nil, "want NAMESPACE NAME")
+                fails(2, { command }, nil, "want NAMESPACE NAME")
+                fails(2, { command, "-n", "2", "dns", "a" }, nil, "unknown option '-n'")
+            end
+        end)
+
+        it("ksuid: -n N KSUIDs of now, increasing", function()
+            local ids = ok_lines({ "ksuid", "-n", "40" })
+            assert.are.equal(40, #ids)
+            for i, id in ipairs(ids) do
+                assert.is_truthy(id:match("^" .. ("[0-9A-Za-z]"):rep(27) .. "$"), id)
+                local v = assert(mintid.parse_ksuid(id))
+                assert.is_true(math.abs(v:time() - os.time() * 1000) < 120000, id)
+                if i > 1 then assert.is_true(ids[i - 1] < id) end
+            end
+        end)
+
+        it("typeid: -n N TypeIDs per PREFIX ('' for none), increasing within a prefix", function()
+            local ids = ok_lines({ "typeid", "-n", "20", "user", "" })
+            assert.are.equal(40, #ids)
+            for i, id in ipairs(ids) do
+                local v = assert(mintid.parse_typeid(id))
+                local prefix = i <= 20 and "user" or ""
+                assert.are.equal(prefix, v:prefix(), id)
+                assert.are.equal(7, v:uuid():version(), id)
+                assert.is_truthy(id:match("^" .. (prefix == "" and "" or "user_") .. "[0-7][0-9a-hjkmnp-tv-z]+$"), id)
+                assert.are.equal(#prefix + (prefix == "" and 26 or 27), #id)
+                if i ~= 1 and i ~= 21 then assert.is_true(ids[i - 1] < id, id) end
+            end
+        end)
+
+        it("typeid: a bad prefix (any of them) or none is a usage error before any output", function()
+            for _, prefix in ipairs({ "User", "_user", "user_", "us-er", ("a"):rep(64) }) do
+                assert.are.equal("", (fails(2, { "typeid", "-n", "3", "user", prefix }, nil,
+                    "typeid: prefix '" .. prefix .. "'")))
+            end
+            fails(2, { "typeid" }, nil, "no PREFIX given")
+        end)
+
         it("nanoid: --size and --alphabet", function()
             assert.are.equal(21, #ok_lines({ "nanoid" })[1])
             local ids = ok_lines({ "nanoid", "-n", "3", "--size", "12", "--alphabet", "xyz" })
@@ -190,6 +279,48 @@ describe("mintid command", function()
                 "invalid ULID: bad character 'U' at 26")
             assert.are.equal("01563e3a-b5d3-d676-4c61-efb99302bd5b\n", out)
         end)
+
+        -- RFC 9562 Appendix A (v1, v6) and the TypeID spec's valid.yml
+        local V1, V6 = "c232ab00-9414-11ec-b3c8-9f6bdeced846", "1ec9414c-232a-6b00-b3c8-9f6bdeced846"
+        local TYPEID, TYPEID_UUID = "prefix_01h455vb4pex5vsknk084sn02q", "01890a5d-ac96-774b-bcce-b302099a8057"
+
+        it("a TypeID: its UUID by default; --to ulid, uuid, typeid (--prefix) from any of the three", function()
+            assert.are.same({ TYPEID_UUID }, ok_lines({ "convert", TYPEID }))
+            assert.are.same({ "01H455VB4PEX5VSKNK084SN02Q" }, ok_lines({ "convert", "--to", "ulid", TYPEID }))
+            assert.are.same({ TYPEID, TYPEID, TYPEID }, ok_lines({ "convert", "--to", "typeid", "--prefix", "prefix",
+                TYPEID_UUID, "01H455VB4PEX5VSKNK084SN02Q", "other_01h455vb4pex5vsknk084sn02q" }))
+            assert.are.same({ "01h455vb4pex5vsknk084sn02q", "7zzzzzzzzzzzzzzzzzzzzzzzzz" },
+                ok_lines({ "convert", "--to=typeid", TYPEID_UUID, "ffffffff-ffff-ffff-ffff-ffffffffffff" }))
+            assert.are.same({ TYPEID_UUID, TYPEID_UUID }, ok_lines({ "convert", "--to", "uuid",
+                TYPEID_UUID:upper(), "01h455vb4pex5vsknk084sn02q" }))
+        end)
+
+        it("--to uuid6 of a UUIDv1 and --to uuid1 of a UUIDv6; any other version is refused", function()
+            assert.are.same({ V6 }, ok_lines({ "convert", "--to", "uuid6", V1:upper() }))
+            assert.are.same({ V1 }, ok_lines({ "convert", "--to", "uuid1", V6 }))
+            local id = mintid.uuid1()
+            assert.are.same({ id }, ok_lines({ "convert", "--to", "uuid1", ok_lines({ "convert", "--to", "uuid6", id })[1] }))
+            local out = fails(1, { "convert", "--to", "uuid6", TYPEID_UUID, V1 }, nil, "mintid: ")
+            assert.are.equal(V6 .. "\n", out)
+            fails(1, { "convert", "--to", "uuid1", V1 }, nil, "mintid: ")
+        end)
+
+        it("a KSUID, relative ID or Snowflake has no other form: exit 1", function()
+            fails(1, { "convert", "0ujtsYcgvSTl8PAuAdqWYSMnLOv" }, nil, "cannot convert a ksuid ID")
+            fails(1, { "convert", "3F8KQZ-01J8Y4Q9M3-X3B0N6E3P8" }, nil, "cannot convert a relative ID")
+            fails(1, { "convert", "--to", "uuid", "4194304" }, nil, "cannot convert a snowflake ID")
+            fails(1, { "convert", "prefix_01h455vb4pex5vsknk084sn02Q" }, nil, "mintid: ")
+        end)
+
+        it("a bad --to or --prefix is a usage error before any output", function()
+            local ok_id = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
+            assert.are.equal("", (fails(2, { "convert", "--to", "guid", ok_id }, nil, "--to wants", "'guid'")))
+            assert.are.equal("", (fails(2, { "convert", "--prefix", "user", ok_id }, nil, "--prefix is for --to typeid")))
+            for _, prefix in ipairs({ "User", "user_", "9" }) do
+                assert.are.equal("", (fails(2, { "convert", "--to", "typeid", "--prefix", prefix, ok_id }, nil,
+                    "--prefix '" .. prefix .. "'")))
+            end
+        end)
     end)
 
     describe("inspect", function()
@@ -220,6 +351,64 @@ describe("mintid command", function()
                 local id = "3f1c8e0a-5b7d-4f2e-" .. nibble .. "9c6-0d4b8e1f7a23"
                 assert.are.equal(name, inspect({ "inspect", id })[1].variant, id)
             end
+        end)
+
+        it("a UUIDv1 or v6 (RFC 9562 Appendix A): its time and its twin in the other layout", function()
+            local time, unix_ms = "2022-02-22T19:22:22.000Z", "1645557742000"
+            local v1 = inspect({ "inspect", "C232AB00-9414-11EC-B3C8-9F6BDECED846" })[1]
+            assert.are.same({ id = "c232ab00-9414-11ec-b3c8-9f6bdeced846", kind = "uuid", version = "1",
+                variant = "RFC 9562", time = time, unix_ms = unix_ms,
+                uuid6 = "1ec9414c-232a-6b00-b3c8-9f6bdeced846", ulid = "626ANG150M27PB7J4ZDFFCXP26" }, v1)
+            local v6 = json_fields(ok_lines({ "inspect", "--json", "1ec9414c-232a-6b00-b3c8-9f6bdeced846" })[1])
+            assert.are.same({ id = "1ec9414c-232a-6b00-b3c8-9f6bdeced846", kind = "uuid", version = "6",
+                variant = "RFC 9562", time = time, unix_ms = unix_ms,
+                uuid1 = "c232ab00-9414-11ec-b3c8-9f6bdeced846", ulid = "0YS50MR8SADC0B7J4ZDFFCXP26" }, v6)
+            -- tick 0 (1582) and the last tick, 2^60 - 1 (Python's datetime)
+            local first = json_fields(ok_lines({ "inspect", "--json", "00000000-0000-1000-8000-000000000000" })[1])
+            assert.are.equal("-12219292800000", first.unix_ms)
+            assert.are.equal("1582-10-15T00:00:00.000Z", first.time)
+            local last = inspect({ "inspect", "ffffffff-ffff-1fff-bfff-ffffffffffff" })[1]
+            assert.are.equal("103072857660684", last.unix_ms)
+            assert.are.equal("5236-03-31T21:21:00.684Z", last.time)
+            assert.is_nil(inspect({ "inspect", "5df41881-3aed-3515-88a7-2f4a814cf09e" })[1].time)
+        end)
+
+        it("a KSUID (27 chars of base62): time and payload (segmentio's example)", function()
+            assert.are.same({ id = "0ujtsYcgvSTl8PAuAdqWYSMnLOv", kind = "ksuid", time = "2017-10-10T04:00:47.000Z",
+                unix_ms = "1507608047000", payload = "b5a1cd34b5f99d1154fb6853345c9735" },
+                inspect({ "inspect", "0ujtsYcgvSTl8PAuAdqWYSMnLOv" })[1])
+            assert.are.equal("1400000000000", json_fields(ok_lines({ "inspect", "--json",
+                "000000000000000000000000000" })[1]).unix_ms)
+            fails(1, { "inspect", "aWgEPTl1tmebfsQzFP4bxwgy80W" }, nil, "mintid: ")
+            local id = mintid.ksuid()
+            assert.are.equal(h.dec(assert(mintid.parse_ksuid(id)):time()), inspect({ "inspect", id })[1].unix_ms)
+        end)
+
+        it("a TypeID (with a '_'): prefix, its UUID's time, version and text", function()
+            local want = { id = "prefix_01h455vb4pex5vsknk084sn02q", kind = "typeid", prefix = "prefix",
+                time = "2023-06-30T03:34:18.518Z", unix_ms = "1688096058518",
+                uuid = "01890a5d-ac96-774b-bcce-b302099a8057", version = "7" }
+            assert.are.same(want, inspect({ "inspect", want.id })[1])
+            assert.are.same(want, json_fields(ok_lines({ "inspect", "--json", want.id })[1]))
+            -- 36 chars, but a '_': a TypeID, not a UUID
+            local long = "abcdefghi_01h455vb4pex5vsknk084sn02q"
+            assert.are.equal(36, #long)
+            assert.are.equal("abcdefghi", inspect({ "inspect", long })[1].prefix)
+            fails(1, { "inspect", "prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz" }, nil, "mintid: ")
+            fails(1, { "inspect", "_01h455vb4pex5vsknk084sn02q" }, nil, "mintid: ")
+        end)
+
+        it("a bare TypeID suffix is a ULID of the same bytes; --kind typeid reads it as a TypeID", function()
+            local bare = "01h455vb4pex5vsknk084sn02q"
+            local as_ulid = inspect({ "inspect", bare })[1]
+            assert.are.equal("ulid", as_ulid.kind)
+            assert.are.equal("01890a5d-ac96-774b-bcce-b302099a8057", as_ulid.uuid)
+            local f = json_fields(ok_lines({ "inspect", "--json", "--kind", "typeid", bare })[1])
+            assert.are.equal("typeid", f.kind)
+            assert.are.equal("", f.prefix)
+            assert.are.equal(as_ulid.uuid, f.uuid)
+            -- strict: uppercase is no TypeID suffix
+            fails(1, { "inspect", "--kind", "typeid", bare:upper() }, nil, "mintid: ")
         end)
 
         it("a relative ID (28 chars, '-' at 7 and 18): time, tag and rand", function()
@@ -392,6 +581,11 @@ describe("mintid command", function()
                 fails_to(redirect, 1, { "uuid4", "-n", "20000" }, nil, "stdout")
                 fails_to(redirect, 1, { "relative", "k" }, { MINTID_SECRET = SECRET }, "stdout")
                 fails_to(redirect, 1, { "convert", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil, "stdout")
+                for _, args in ipairs({ { "uuid1", "-n", "3" }, { "uuid6" }, { "uuid5", "dns", "a" }, { "uuid3", "url", "b" },
+                    { "ksuid", "-n", "2" }, { "typeid", "user" }, { "convert", "--to", "uuid6", "c232ab00-9414-11ec-b3c8-9f6bdeced846" },
+                    { "inspect", "--json", "0ujtsYcgvSTl8PAuAdqWYSMnLOv", "prefix_01h455vb4pex5vsknk084sn02q" } }) do
+                    fails_to(redirect, 1, args, nil, "stdout")
+                end
                 fails_to(redirect, 1, { "inspect", "--json", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil, "stdout")
                 fails_to(redirect, 1, { "--help" }, nil, "stdout")
                 fails_to(redirect, 1, { "inspect", "-h" }, nil, "stdout")

@@ -111,6 +111,7 @@ stage "lint (luacheck)" make -s lint LINT_FORMAT=TAP
 stage "SQLite through LuaSQL (lua$DB_LUA)" $(lua_env "$DB_LUA") lua$DB_LUA $busted spec/db/sqlite_test.lua
 stage "PostgreSQL through LuaSQL (lua$DB_LUA)" sh spec/db/with_postgres.sh \
     $(lua_env "$DB_LUA") lua$DB_LUA $busted spec/db/postgres_test.lua
+stage "npm references read back what mintid mints (make test-npm)" sh spec/npm/run.sh
 stage "ABI checks" sh spec/abi_check.sh
 stage "install checks" sh spec/install_check.sh
 stage "threads: test_threads, ThreadSanitizer, helgrind" env BUILD="$BUILD" sh spec/threads.sh

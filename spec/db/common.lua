@@ -17,32 +17,48 @@ local function list_clock(ms_list)
     end
 end
 
---- Readings from 2023-11-14: 5 IDs per millisecond, 37 ms apart, and one
--- step back of a second every 50 IDs (monotonic IDs keep their order).
-local function readings(count)
+--- Readings from 2023-11-14: 5 IDs per millisecond, `step` ms apart
+-- (default 37), and one step back of a second every 50 IDs (monotonic IDs
+-- keep their order).
+local function readings(count, step)
     local list, ms = {}, 1700000000000
     for i = 1, count do
-        if i % 50 == 0 then ms = ms - 1000 elseif i % 5 == 0 then ms = ms + 37 end
+        if i % 50 == 0 then ms = ms - 1000 elseif i % 5 == 0 then ms = ms + (step or 37) end
         list[i] = ms
     end
     return list
 end
 
---- The time-ordered kinds: name, a generator maker, and a parser.
+--- The time-ordered kinds: name, a generator maker, a parser, the size of
+-- the binary form, for a TypeID the prefix of every ID, and the clock's
+-- step. A UUIDv6's is 7.9 s, so that its readings span more than the 429 s
+-- after which a v1's leading time_low wraps: v1s in its place fail.
 function M.ordered_kinds()
     return {
-        { name = "ulid", new = mintid.ulid_generator, parse = mintid.parse_ulid },
-        { name = "uuid7", new = mintid.uuid7_generator, parse = mintid.parse_uuid },
+        { name = "ulid", new = mintid.ulid_generator, parse = mintid.parse_ulid, size = 16 },
+        { name = "uuid7", new = mintid.uuid7_generator, parse = mintid.parse_uuid, size = 16 },
+        { name = "uuid6", new = mintid.uuid6_generator, parse = mintid.parse_uuid, size = 16, step = 7919 },
+        { name = "ksuid", new = mintid.ksuid_generator, parse = mintid.parse_ksuid, size = 20 },
+        { name = "typeid", new = mintid.typeid_generator, parse = mintid.parse_typeid, size = 16, prefix = "user" },
     }
+end
+
+--- The kind of that name.
+function M.kind(name)
+    for _, kind in ipairs(M.ordered_kinds()) do
+        if kind.name == name then return kind end
+    end
+    error("no ordered kind " .. name)
 end
 
 --- `count` IDs of a kind in the order minted: { id, bytes, ms, n }.
 function M.minted_rows(kind, count)
     count = count or 400
-    local g = kind.new { clock = list_clock(readings(count)) }
+    local g = kind.new { clock = list_clock(readings(count, kind.step)) }
     local rows = {}
     for n = 1, count do
-        local id = assert(g:next())
+        local id
+        if kind.prefix then id = assert(g:next(kind.prefix)) else id = assert(g:next()) end
         local v = assert(kind.parse(id))
         rows[n] = { id = id, bytes = v:bytes(), ms = v:time(), n = n }
     end

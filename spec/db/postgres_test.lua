@@ -38,26 +38,55 @@ describe("PostgreSQL (LuaSQL)", function()
         if env then env:close() end
     end)
 
-    it("UUIDv7s in a native uuid column: ORDER BY id is time order", function()
-        local rows = db.minted_rows(db.ordered_kinds()[2])
-        exec("CREATE TABLE events (id uuid PRIMARY KEY, n integer NOT NULL, ms bigint NOT NULL)")
-        insert("events", "id, n, ms", db.shuffled(rows), function(r)
-            return ("%s, %d, %.0f"):format(db.quote(r.id), r.n, r.ms)
+    -- Rows minted in order, stored shuffled in table `tbl` keyed by a column
+    -- of `id_type` (the ID as key(r.id), default as it is), then read back
+    -- by ORDER BY id: the minted order.
+    local function stored_in_time_order(tbl, id_type, rows, key)
+        exec(("CREATE TABLE %s (id %s PRIMARY KEY, n integer NOT NULL, ms bigint NOT NULL)"):format(tbl, id_type))
+        insert(tbl, "id, n, ms", db.shuffled(rows), function(r)
+            return ("%s, %d, %.0f"):format(db.quote(key and assert(key(r.id)) or r.id), r.n, r.ms)
         end)
-        db.assert_time_order(rows, query("SELECT n, ms FROM events ORDER BY id"), "events")
-        -- PostgreSQL prints a uuid as the same lowercase text
-        assert.are.equal(rows[1].id, query("SELECT id FROM events WHERE n = 1")[1].id)
-    end)
+        db.assert_time_order(rows, query(("SELECT n, ms FROM %s ORDER BY id"):format(tbl)), tbl)
+    end
+
+    local function stored_id(tbl, n)
+        return query(("SELECT id FROM %s WHERE n = %d"):format(tbl, n))[1].id
+    end
+
+    for _, name in ipairs({ "uuid7", "uuid6" }) do
+        it(name .. "s in a native uuid column: ORDER BY id is time order", function()
+            local rows = db.minted_rows(db.kind(name))
+            stored_in_time_order(name .. "_events", "uuid", rows)
+            -- PostgreSQL prints a uuid as the same lowercase text
+            assert.are.equal(rows[1].id, stored_id(name .. "_events", 1))
+        end)
+    end
 
     it("ULIDs through ulid_to_uuid in a native uuid column: ORDER BY id is time order", function()
-        local rows = db.minted_rows(db.ordered_kinds()[1])
-        exec("CREATE TABLE ulid_events (id uuid PRIMARY KEY, n integer NOT NULL, ms bigint NOT NULL)")
-        insert("ulid_events", "id, n, ms", db.shuffled(rows), function(r)
-            return ("%s, %d, %.0f"):format(db.quote(assert(mintid.ulid_to_uuid(r.id))), r.n, r.ms)
+        local rows = db.minted_rows(db.kind("ulid"))
+        stored_in_time_order("ulid_events", "uuid", rows, mintid.ulid_to_uuid)
+        assert.are.equal(rows[1].id, mintid.uuid_to_ulid(stored_id("ulid_events", 1)))
+    end)
+
+    it("KSUIDs in a text COLLATE \"C\" key: ORDER BY id is time order (a locale's collation is not)", function()
+        local rows = db.minted_rows(db.kind("ksuid"))
+        stored_in_time_order("ksuid_events", 'text COLLATE "C"', rows)
+        -- base62 mixes cases: a linguistic collation ("a" before "B") mixes
+        -- up 400 KSUIDs of 8 seconds (it would take all of them to keep
+        -- their case boundaries apart)
+        local icu = query([[SELECT n, ms FROM ksuid_events ORDER BY id COLLATE "en-x-icu"]])
+        assert.has_error(function() db.assert_time_order(rows, icu, "en-x-icu") end)
+    end)
+
+    it("TypeIDs in a text COLLATE \"C\" key, and as prefix + native uuid: both in time order", function()
+        local kind = db.kind("typeid")
+        local rows = db.minted_rows(kind)
+        stored_in_time_order("users", 'text COLLATE "C"', rows)
+        -- the prefix is the table's: the 16 bytes alone in a uuid column
+        stored_in_time_order("users_uuid", "uuid", rows, function(id)
+            return tostring(assert(mintid.parse_typeid(id)):uuid())
         end)
-        db.assert_time_order(rows, query("SELECT n, ms FROM ulid_events ORDER BY id"), "ulid_events")
-        local back = query("SELECT id FROM ulid_events WHERE n = 1")[1].id
-        assert.are.equal(rows[1].id, mintid.uuid_to_ulid(back))
+        assert.are.equal(rows[1].id, mintid.typeid_from(kind.prefix, stored_id("users_uuid", 1)))
     end)
 
     it("relative IDs in a text COLLATE \"C\" key: the range is one key's rows, by an index scan", function()

@@ -33,7 +33,8 @@ describe("SQLite (LuaSQL)", function()
         if path then os.remove(path) end
     end)
 
-    -- Each kind of time-ordered ID, as TEXT and as a 16-byte BLOB primary key.
+    -- Each kind of time-ordered ID, as TEXT and as a BLOB primary key (16
+    -- bytes; a KSUID's 20; a TypeID's UUID, its prefix being the table's).
     for _, kind in ipairs(db.ordered_kinds()) do
         for _, column in ipairs({ "TEXT", "BLOB" }) do
             it(kind.name .. " as a " .. column .. " primary key: ORDER BY id is time order", function()
@@ -49,7 +50,7 @@ describe("SQLite (LuaSQL)", function()
                 exec("COMMIT")
                 if column == "BLOB" then
                     local r = query(("SELECT length(id) AS len, typeof(id) AS type FROM %s LIMIT 1"):format(tbl))
-                    assert.are.same({ len = 16, type = "blob" }, { len = tonumber(r.len), type = r.type })
+                    assert.are.same({ len = kind.size, type = "blob" }, { len = tonumber(r.len), type = r.type })
                 end
                 local got = query(("SELECT n, ms FROM %s ORDER BY id"):format(tbl), true)
                 db.assert_time_order(rows, got, tbl)

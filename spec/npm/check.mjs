@@ -1,0 +1,123 @@
+// spec/npm/check.mjs FILE: the npm references read back what mintid mints.
+// FILE holds one JSON object a line (spec/npm/mint.lua): an ID and what
+// mintid says of it. Each is parsed or recomputed by the reference of its
+// kind (uuid, ksuid, typeid-js) and compared field by field; one TAP line per
+// ID. A record marked "corrupt" (an ID with its last character changed)
+// passes only when some check refuses it. spec/npm/run.sh copies this file
+// next to the packages' node_modules, from where its imports resolve.
+import { readFileSync } from 'node:fs';
+import { MAX, NIL, v1, v1ToV6, v3, v5, v6, v6ToV1, validate, version } from 'uuid';
+import KSUID from 'ksuid';
+import { TypeID, fromString, getType, toUUID } from 'typeid-js';
+
+// RFC 9562 section 6.6; the uuid package exports only the first two.
+const NAMESPACES = [v5.DNS, v5.URL, '6ba7b812-9dad-11d1-80b4-00c04fd430c8', '6ba7b814-9dad-11d1-80b4-00c04fd430c8'];
+
+// Each check returns a list of [what, got, want]; a pair that differs fails.
+function uuidChecks(r) {
+  const list = [
+    ['uuid validate()', validate(r.id), true],
+    ['uuid version()', validate(r.id) && version(r.id), r.version],
+  ];
+  if (r.uuid6 !== undefined) {
+    list.push(['uuid v1ToV6(id)', v1ToV6(r.id), r.uuid6], ['uuid v6ToV1(v6)', v6ToV1(r.uuid6), r.id]);
+  }
+  if (r.uuid1 !== undefined) {
+    list.push(['uuid v6ToV1(id)', v6ToV1(r.id), r.uuid1], ['uuid v1ToV6(v1)', v1ToV6(r.uuid1), r.id]);
+  }
+  if (r.msecs !== undefined) {
+    // the reference mints the same ID from the same time, clock_seq and node;
+    // `random` (unused when both are given) keeps it off globalThis.crypto,
+    // which Node 18 (Debian 12's) does not have
+    const make = r.kind === 'uuid1' ? v1 : v6;
+    const options = {
+      msecs: r.msecs, nsecs: 0, clockseq: r.clockseq, node: Buffer.from(r.node, 'hex'), random: new Uint8Array(16),
+    };
+    list.push([`uuid ${r.kind}({ msecs, nsecs: 0, clockseq, node })`, make(options), r.id]);
+    list.push(['time() against the clock reading', r.time, r.msecs]);
+  }
+  // last, so that a corrupted ID shows the kind's own check failing first
+  list.push(['typeid-js TypeID.fromUUID("", id)', TypeID.fromUUID('', r.id).toString(), r.typeid]);
+  return list;
+}
+
+const CHECKS = {
+  constants: (r) => [
+    ['NAMESPACE_DNS, _URL, _OID, _X500', r.namespace, NAMESPACES.join(' ')],
+    ['UUID_NIL', r.id, NIL],
+    ['UUID_MAX', r.uuid, MAX],
+  ],
+  uuid1: uuidChecks,
+  uuid6: uuidChecks,
+  uuid7: uuidChecks,
+  uuid3: (r) => [['uuid v3(name, namespace)', v3(r.name, r.namespace), r.id], ...uuidChecks(r)],
+  uuid5: (r) => [['uuid v5(name, namespace)', v5(r.name, r.namespace), r.id], ...uuidChecks(r)],
+  // the uuid package has no SHA-256 form: its version and bytes only
+  uuid8_sha256: uuidChecks,
+  ksuid: (r) => {
+    const k = KSUID.parse(r.id);
+    return [
+      ['ksuid parse().string', k.string, r.id],
+      ['ksuid parse().date', k.date.getTime(), r.time],
+      ['ksuid parse().payload', k.payload.toString('hex'), r.payload],
+      ['ksuid fromParts(time, payload)', KSUID.fromParts(r.time, Buffer.from(r.payload, 'hex')).string, r.id],
+    ];
+  },
+  typeid: (r) => {
+    const t = fromString(r.id);
+    return [
+      ['typeid-js getType(fromString(id))', getType(t), r.prefix],
+      ['typeid-js toUUID(fromString(id))', toUUID(t), r.uuid],
+      ['typeid-js TypeID.fromUUID(prefix, uuid)', TypeID.fromUUID(r.prefix, r.uuid).toString(), r.id],
+      ['uuid validate(uuid)', validate(r.uuid), true],
+    ];
+  },
+};
+
+// The first failing check of a record as text, or null.
+function firstFailure(r) {
+  const checks = CHECKS[r.kind];
+  if (!checks) return `no check for kind ${r.kind}`;
+  let list;
+  try {
+    list = checks(r);
+  } catch (e) {
+    return `the reference refuses it: ${e.message.split('\n')[0]}`;
+  }
+  for (const [what, got, want] of list) {
+    if (got !== want) return `${what} is ${JSON.stringify(got)}, mintid says ${JSON.stringify(want)}`;
+  }
+  return null;
+}
+
+const lines = readFileSync(process.argv[2], 'utf8').split('\n').filter((l) => l !== '');
+let n = 0;
+let failed = 0;
+for (const line of lines) {
+  n += 1;
+  let r;
+  try {
+    r = JSON.parse(line);
+  } catch (e) {
+    console.log(`not ok ${n} - line ${n} is no JSON: ${e.message}`);
+    failed += 1;
+    continue;
+  }
+  const what = `${r.kind} ${r.id} (${r.module})`;
+  const failure = firstFailure(r);
+  if (r.corrupt) {
+    if (failure) {
+      console.log(`ok ${n} - corrupted ${what} is caught: ${failure}`);
+    } else {
+      console.log(`not ok ${n} - corrupted ${what} passes every check: the checks cannot fail`);
+      failed += 1;
+    }
+  } else if (failure) {
+    console.log(`not ok ${n} - ${what}: ${failure}`);
+    failed += 1;
+  } else {
+    console.log(`ok ${n} - ${what}`);
+  }
+}
+console.log(`1..${n}`);
+process.exit(failed === 0 && n > 0 ? 0 : 1);

@@ -1,0 +1,36 @@
+#!/bin/sh
+# spec/npm/run.sh: the npm references read back what mintid mints (make
+# test-npm, and a stage of make test); prints TAP. Installs the references
+# (uuid, ksuid, typeid-js, pinned) into $BUILD/npm, never into the tree; has
+# spec/npm/mint.lua write IDs of every kind they read, with their fields,
+# through mintid on Lua $NPM_LUA and through resty.mintid on LuaJIT; then
+# spec/npm/check.mjs parses each with the references.
+set -u
+BUILD=${BUILD:-build}
+NPM_LUA=${NPM_LUA:-5.4}
+REFERENCES="uuid@14.0.3 ksuid@3.0.0 typeid-js@1.2.0"
+dir=$BUILD/npm
+
+# fail MESSAGE [LOG]: one failing test, with the log as TAP comments
+fail() {
+    echo "not ok 1 - $1"
+    [ -n "${2:-}" ] && sed 's/^/# /' "$2"
+    exit 1
+}
+
+command -v node >/dev/null && command -v npm >/dev/null ||
+    fail "node and npm not found (make deps installs Debian's nodejs and npm)"
+mkdir -p "$dir" || exit 1
+# shellcheck disable=SC2086 # one package a word
+npm install --prefix "$dir" --no-audit --no-fund --prefer-offline --loglevel=error $REFERENCES \
+    >"$dir/install.log" 2>&1 || fail "npm install $REFERENCES" "$dir/install.log"
+
+ids=$dir/ids.jsonl
+LUA_PATH="lua/?.lua;;" LUA_CPATH="$BUILD/$NPM_LUA/?.so;;" "lua$NPM_LUA" spec/npm/mint.lua >"$ids" 2>"$dir/mint.log" ||
+    fail "spec/npm/mint.lua through mintid on lua$NPM_LUA" "$dir/mint.log"
+LUA_PATH="lua/?.lua;;" LUA_CPATH="$BUILD/jit/?.so;;" MINTID_MODULE=resty.mintid luajit spec/npm/mint.lua \
+    >>"$ids" 2>"$dir/mint.log" || fail "spec/npm/mint.lua through resty.mintid on luajit" "$dir/mint.log"
+
+# ES modules resolve packages from the script's own folder
+cp spec/npm/check.mjs "$dir/check.mjs" || exit 1
+node "$dir/check.mjs" "$ids"
