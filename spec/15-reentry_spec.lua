@@ -49,14 +49,21 @@ local function close_during(rounds, make, call, check)
         return a, b
     end
     stormy(function()
-        for _ = 1, rounds do
+        for round = 1, rounds do
             local obj = make()
             local closed, during = false, false
-            finalizer(function()
-                mintid.parse_snowflake("18446744073709551615")
-                getmetatable(obj).__gc(obj)
-                closed, during = true, inside
-            end)
+            -- Closed at the round's cycle of the collector after this one
+            -- (a finalizer that re-arms), so that the rounds close obj at
+            -- the first, second... allocation of a call.
+            local function arm(left)
+                finalizer(function()
+                    if left > 0 then return arm(left - 1) end
+                    mintid.parse_snowflake("18446744073709551615")
+                    getmetatable(obj).__gc(obj)
+                    closed, during = true, inside
+                end)
+            end
+            arm((round - 1) % 8)
             for _ = 1, 5000 do
                 inside = true
                 local ok, a, b = pcall(marked, obj)
@@ -160,11 +167,11 @@ describe("Lua code between a check and its use (issue 15)", function()
 
     it("a plain generator closed during a call raises (even at the push of its ID)", function()
         for _, name in ipairs({ "ulid_generator", "uuid7_generator", "uuid4_generator", "snowflake_generator" }) do
-            close_during(4, function() return mintid[name]() end, function(g) return g:next() end,
+            close_during(10, function() return mintid[name]() end, function(g) return g:next() end,
                 good_or_closed(function(id) return id ~= nil end))
         end
         for _, size in ipairs({ 21, 300 }) do
-            close_during(4, function() return mintid.nanoid_generator { size = size } end,
+            close_during(16, function() return mintid.nanoid_generator { size = size } end,
                 function(g) return g:next() end, good_or_closed(function(id) return #id == size end))
         end
         for _, method in ipairs({ "next_value", "prefix" }) do

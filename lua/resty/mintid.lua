@@ -73,6 +73,12 @@ local i64box = ffi_new("int64_t[1]")
 local u32box = ffi_new("uint32_t[2]")
 local u8p, u32p = ffi_typeof("uint8_t *"), ffi_typeof("uint32_t *")
 
+-- The flags of the header of the generator g (lua_binding.h's gen_hooks),
+-- one uint32_t: zero when an FFI method may serve the call.
+local function flags_of(g)
+    return ffi_cast(u32p, g)[0]
+end
+
 ---------------------------------------------------------------------------
 -- Values: the C module's own userdata. The FFI decodes into the 16 bytes of
 -- a zeroed value made in batches by the C module's new_values, so a parse
@@ -220,13 +226,16 @@ M.uuid3 = name_based(mintid.uuid3, C.mintid_uuid3_text)
 M.uuid5 = name_based(mintid.uuid5, C.mintid_uuid5_text)
 M.uuid8_sha256 = name_based(mintid.uuid8_sha256, C.mintid_uuid8_sha256_text)
 
--- A Nano ID of the spec s (size bytes, at most BUF_SIZE) from the pool.
+-- A Nano ID of the spec s (size bytes, at most BUF_SIZE) from the pool; for
+-- the generator g, c_next(g) (which raises) if g was closed meanwhile.
 local nanoid_text, spec_size = C.mintid_nanoid_text, C.mintid_nanoid_spec_size
-local function nanoid_of(s, size)
+local function nanoid_of(s, size, g, c_next)
     errbuf[0] = 0
     local rc = nanoid_text(s, buf, errbuf)
     if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
-    return ffi_string(buf, size)
+    local id = ffi_string(buf, size)
+    if g ~= nil and flags_of(g) ~= 0 then return c_next(g) end
+    return id
 end
 
 local spec_p = ffi_typeof("const mintid_nanoid_spec *")
@@ -273,10 +282,6 @@ local OFFSET = F.state_offset
 -- set. The flags are read last, after the casts (which allocate, so may
 -- run a finalizer that closes g): nothing between this check and the
 -- caller's C call may allocate.
-local function flags_of(g)
-    return ffi_cast(u32p, g)[0]
-end
-
 local function state_of(g, ptr)
     local st = ffi_cast(ptr, ffi_cast(u8p, g) + OFFSET)
     if flags_of(g) ~= 0 then return nil end
@@ -356,18 +361,10 @@ do
 end
 
 -- UUIDv4: no state, only the flags.
-kind("uuid4_generator", function(mt, c)
-    local c_next, uuid4 = c.next, M.uuid4
-    return {
-        next = function(...)
-            local g = ...
-            if getmetatable(g) ~= mt or flags_of(g) ~= 0 then return c_next(...) end
-            local id, err = uuid4()
-            if flags_of(g) ~= 0 then return c_next(...) end
-            return id, err
-        end,
-    }
-end)
+do
+    local uuid4_text = C.mintid_uuid4_text
+    kind("uuid4_generator", ffi_next("uint8_t", fixed(function(_, out, err) return uuid4_text(out, err) end, UUID_LEN)))
+end
 
 -- Nano IDs: the spec is the state; its size is read before the flags.
 kind("nanoid_generator", function(mt, c)
@@ -379,9 +376,7 @@ kind("nanoid_generator", function(mt, c)
             local s = ffi_cast(spec_p, ffi_cast(u8p, g) + OFFSET)
             local size = tonumber(spec_size(s))
             if size > BUF_SIZE or flags_of(g) ~= 0 then return c_next(...) end
-            local id, err = nanoid_of(s, size)
-            if flags_of(g) ~= 0 then return c_next(...) end
-            return id, err
+            return nanoid_of(s, size, g, c_next)
         end,
     }
 end)

@@ -115,11 +115,6 @@ function storm.set_subject(g)
     S.subject = g or false
 end
 
---- fn() under the storm; the conductor closes the subject at tick close_at
---- (0: never). Returns whether it did, the ticks counted, then pcall's
---- results (at most four values: nothing is allocated between the call's
---- return and the end of the storm, which a table to hold them would do).
---
 -- The call ends where fn returns, inside the pcall: Lua 5.1's lua_pcall
 -- steps the collector once its function has returned, and a close there,
 -- after the call under test gave its result, is none of that call's.
@@ -139,6 +134,10 @@ function storm.calm(fn)
     return ok, r1, r2, r3, r4
 end
 
+--- fn() under the storm; the conductor closes the subject at tick close_at
+--- (0: never). Returns whether it did, the ticks counted, then pcall's
+--- results (at most four values: nothing is allocated between the call's
+--- return and the end of the storm, which a table to hold them would do).
 function storm.call(close_at, fn)
     S.close_at, S.tick, S.closed = close_at, 0, false
     current = fn
