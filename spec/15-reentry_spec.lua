@@ -37,21 +37,38 @@ local function stormy(fn)
 end
 
 -- rounds of: a fresh object from make(), garbage whose finalizer closes it
--- (the finalizer of `calls` rounds also calls other mintid functions), and
--- calls of call(obj) until it is closed; check(ok, results...) sees each.
+-- (and calls other mintid functions), and calls of call(obj) until it is
+-- closed; check(during, ok, results...) sees each, during telling whether
+-- the finalizer closed obj while call(obj) ran.
 local function close_during(rounds, make, call, check)
     local closings = 0
+    local inside = false
+    local function marked(obj)
+        local a, b = call(obj)
+        inside = false -- here: 5.1's pcall steps the collector after its function returns
+        return a, b
+    end
     stormy(function()
-        for _ = 1, rounds do
+        for round = 1, rounds do
             local obj = make()
-            local closed = false
-            finalizer(function()
-                mintid.parse_snowflake("18446744073709551615")
-                getmetatable(obj).__gc(obj)
-                closed = true
-            end)
+            local closed, during = false, false
+            -- Closed at the round's cycle of the collector after this one
+            -- (a finalizer that re-arms), so that the rounds close obj at
+            -- the first, second... allocation of a call.
+            local function arm(left)
+                finalizer(function()
+                    if left > 0 then return arm(left - 1) end
+                    mintid.parse_snowflake("18446744073709551615")
+                    getmetatable(obj).__gc(obj)
+                    closed, during = true, inside
+                end)
+            end
+            arm((round - 1) % 8)
             for _ = 1, 5000 do
-                check(pcall(call, obj))
+                inside = true
+                local ok, a, b = pcall(marked, obj)
+                inside = false
+                check(during, ok, a, b)
                 if closed then break end
                 local _ = {} -- a call that allocates nothing is closed between calls
             end
@@ -62,9 +79,11 @@ local function close_during(rounds, make, call, check)
     assert(closings > 0, "no object was closed")
 end
 
--- A call either gives a good result or raises that its object is closed.
+-- A call either gives a good result or raises that its object is closed;
+-- it raises when its object was closed while it ran.
 local function good_or_closed(good)
-    return function(ok, a, b)
+    return function(during, ok, a, b)
+        assert(not (during and ok), "closed during the call, yet it returned " .. tostring(a))
         if ok then
             assert(good(a, b), "a wrong result: " .. tostring(a) .. " " .. tostring(b))
         else
@@ -86,6 +105,32 @@ describe("Lua code between a check and its use (issue 15)", function()
                 assert(ts == 7 and mid == 1 and seq == 0, tostring(ts))
             end
         end)
+    end)
+
+    it("parse_* returns a value of its own while finalizers parse too", function()
+        local texts = {
+            parse_ulid = "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+            parse_uuid = "0189f7b0-7a7e-7b5e-9c3d-5a6b7c8d9e0f",
+            parse_relative = tostring(C.relative_from(7, 1, 2)),
+        }
+        for name, text in pairs(texts) do
+            local on = true
+            local function arm()
+                finalizer(function()
+                    if not on then return end
+                    mintid[name](text)
+                    arm()
+                end)
+            end
+            stormy(function()
+                arm()
+                for _ = 1, 300 do
+                    local v = mintid[name](text)
+                    assert(tostring(v) == text, name .. " gave " .. tostring(v))
+                end
+            end)
+            on = false
+        end
     end)
 
     it("a relative generator closed during g:next(key), g:tag(key) never mints with a wiped key", function()
@@ -120,13 +165,47 @@ describe("Lua code between a check and its use (issue 15)", function()
         end
     end)
 
-    it("a plain generator closed during a call raises, or gives an ID made before", function()
+    it("a plain generator closed during a call raises (even at the push of its ID)", function()
         for _, name in ipairs({ "ulid_generator", "uuid7_generator", "uuid4_generator", "snowflake_generator" }) do
-            close_during(4, function() return mintid[name]() end, function(g) return g:next() end,
+            close_during(10, function() return mintid[name]() end, function(g) return g:next() end,
                 good_or_closed(function(id) return id ~= nil end))
         end
-        close_during(4, function() return mintid.nanoid_generator { size = 300 } end,
-            function(g) return g:next() end, good_or_closed(function(id) return #id == 300 end))
+        for _, size in ipairs({ 21, 300 }) do
+            close_during(16, function() return mintid.nanoid_generator { size = size } end,
+                function(g) return g:next() end, good_or_closed(function(id) return #id == size end))
+        end
+        for _, method in ipairs({ "next_value", "prefix" }) do
+            close_during(4, function() return mintid.relative_generator { secret = SECRET } end,
+                function(g) return g[method](g, "k") end, good_or_closed(function(v) return v ~= nil end))
+        end
+        close_during(4, function() return mintid.ulid_generator() end, function(g) return g:next_value() end,
+            good_or_closed(function(v) return v ~= nil end))
+    end)
+
+    it("a Snowflake generator closed between two readings of its clock raises that it is closed", function()
+        -- The clock reads 100, then 99 (behind: the core reads it again, and
+        -- a return hook of the C function that ran it closes the generator
+        -- in between), then 100. LuaJIT runs no return hook of a C function,
+        -- nor anything else there: its call just succeeds.
+        for _, module in ipairs({ mintid, C }) do
+            local readings, i, closed = { 100, 99, 100 }, 0, false
+            local g = module.snowflake_generator { clock = function() i = i + 1; return readings[i] or 100 end }
+            assert(g:next())
+            local gc = getmetatable(g).__gc
+            debug.sethook(function()
+                if i == 2 and not closed and debug.getinfo(2, "S").what == "C" then
+                    closed = true
+                    gc(g)
+                end
+            end, "r")
+            local ok, err = pcall(g.next, g)
+            debug.sethook()
+            if closed then
+                assert(not ok and tostring(err):find("attempt to use a closed", 1, true), tostring(err))
+            else
+                assert(jit and ok, tostring(err))
+            end
+        end
     end)
 end)
 

@@ -100,6 +100,8 @@ done
 # ASan and UBSan stop at the first error; leaks are valgrind's job below.
 stage "busted on lua$SAN_LUA under ASan and UBSan" $(lua_env asan) ASAN_OPTIONS=detect_leaks=0 \
     LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" lua$SAN_LUA $busted spec
+# Every public function under a storm of finalizers (spec/storm/run.sh)
+stage "finalizer storm" env BUILD="$BUILD" TEST_LUAS="$TEST_LUAS" sh spec/storm/run.sh
 # make test-alloc: every allocation of a script failing in turn
 for exe in $ALLOC_EXES; do
     stage "out-of-memory runs: ${exe##*/}" env ASAN_OPTIONS=detect_leaks=1 "$exe"

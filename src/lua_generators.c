@@ -381,6 +381,9 @@ static int64_t hook_now(lua_State *L, const gen_kind *k, const gen_ud *u)
 {
     int64_t now = 0;
 
+    /* Whatever ran since the last check (a finalizer at a GC step before
+     * this call) may have closed the generator, and taken its clock. */
+    gen_check_open(L, k, u);
     compat_getuservalue(L, GEN_ARG, UV_CLOCK);
     lua_call(L, 0, 1);
     if (!compat_toint64(L, -1, &now))

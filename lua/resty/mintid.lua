@@ -12,6 +12,10 @@
 -- closed generator, hooks, an argument of an unusual type) to the C
 -- module's method, which does it or raises the exact error. On a Lua
 -- without ffi this module is the mintid module itself.
+--
+-- No call iterates with pairs(): LuaJIT 2.1's compiled pairs() loop can
+-- spin forever when a finalizer runs in it (an options check did, under
+-- spec/storm); a loop a call needs uses next().
 local has_ffi, ffi = pcall(require, "ffi")
 local mintid = require "mintid"
 if not has_ffi then
@@ -69,11 +73,19 @@ local i64box = ffi_new("int64_t[1]")
 local u32box = ffi_new("uint32_t[2]")
 local u8p, u32p = ffi_typeof("uint8_t *"), ffi_typeof("uint32_t *")
 
+-- The flags of the header of the generator g (lua_binding.h's gen_hooks),
+-- one uint32_t: zero when an FFI method may serve the call.
+local function flags_of(g)
+    return ffi_cast(u32p, g)[0]
+end
+
 ---------------------------------------------------------------------------
 -- Values: the C module's own userdata. The FFI decodes into the 16 bytes of
 -- a zeroed value made in batches by the C module's new_values, so a parse
 -- costs no Lua C API call of its own. A value taken from a pool is returned
--- only once decoded; a failed parse gives it back to no one.
+-- only once decoded; a failed parse gives it back to no one. A batch is made
+-- into a table of its own and becomes the pool only when full: making it
+-- allocates, so a finalizer may take values from the pool meanwhile.
 
 local new_values = F.new_values
 local BATCH = 64
@@ -81,8 +93,9 @@ local function value_pool(sample)
     local pool, n = {}, 0
     return function()
         if n == 0 then
-            new_values(sample, BATCH, pool)
-            n = BATCH
+            local batch = {}
+            new_values(sample, BATCH, batch)
+            pool, n = batch, BATCH
         end
         local v = pool[n]
         pool[n] = nil
@@ -213,13 +226,16 @@ M.uuid3 = name_based(mintid.uuid3, C.mintid_uuid3_text)
 M.uuid5 = name_based(mintid.uuid5, C.mintid_uuid5_text)
 M.uuid8_sha256 = name_based(mintid.uuid8_sha256, C.mintid_uuid8_sha256_text)
 
--- A Nano ID of the spec s (size bytes, at most BUF_SIZE) from the pool.
+-- A Nano ID of the spec s (size bytes, at most BUF_SIZE) from the pool; for
+-- the generator g, c_next(g) (which raises) if g was closed meanwhile.
 local nanoid_text, spec_size = C.mintid_nanoid_text, C.mintid_nanoid_spec_size
-local function nanoid_of(s, size)
+local function nanoid_of(s, size, g, c_next)
     errbuf[0] = 0
     local rc = nanoid_text(s, buf, errbuf)
     if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
-    return ffi_string(buf, size)
+    local id = ffi_string(buf, size)
+    if g ~= nil and flags_of(g) ~= 0 then return c_next(g) end
+    return id
 end
 
 local spec_p = ffi_typeof("const mintid_nanoid_spec *")
@@ -257,6 +273,8 @@ end
 -- metatable, whose methods next (and nothing else) are replaced here.
 -- Every flag of the object's header (closed, hooks, busy) sends the call to
 -- the C module's method; so does an object of another kind (a wrong self).
+-- A generator closed during a call (a finalizer at the allocation of the
+-- result) fails it: the flags are read again once the result is made.
 
 local OFFSET = F.state_offset
 
@@ -266,7 +284,7 @@ local OFFSET = F.state_offset
 -- caller's C call may allocate.
 local function state_of(g, ptr)
     local st = ffi_cast(ptr, ffi_cast(u8p, g) + OFFSET)
-    if ffi_cast(u32p, g)[0] ~= 0 then return nil end
+    if flags_of(g) ~= 0 then return nil end
     return st
 end
 
@@ -298,7 +316,9 @@ local function ffi_next(ctype, text, keyed)
                 local n = text(st, key)
                 if n == EARG then return c_next(...) end
                 if n < 0 then return fail(n, ffi_string(errbuf)) end
-                return ffi_string(buf, n)
+                local id = ffi_string(buf, n)
+                if flags_of(g) ~= 0 then return c_next(...) end
+                return id
             end,
         }
     end
@@ -341,16 +361,10 @@ do
 end
 
 -- UUIDv4: no state, only the flags.
-kind("uuid4_generator", function(mt, c)
-    local c_next, uuid4 = c.next, M.uuid4
-    return {
-        next = function(...)
-            local g = ...
-            if getmetatable(g) ~= mt or ffi_cast(u32p, g)[0] ~= 0 then return c_next(...) end
-            return uuid4()
-        end,
-    }
-end)
+do
+    local uuid4_text = C.mintid_uuid4_text
+    kind("uuid4_generator", ffi_next("uint8_t", fixed(function(_, out, err) return uuid4_text(out, err) end, UUID_LEN)))
+end
 
 -- Nano IDs: the spec is the state; its size is read before the flags.
 kind("nanoid_generator", function(mt, c)
@@ -361,8 +375,8 @@ kind("nanoid_generator", function(mt, c)
             if getmetatable(g) ~= mt then return c_next(...) end
             local s = ffi_cast(spec_p, ffi_cast(u8p, g) + OFFSET)
             local size = tonumber(spec_size(s))
-            if size > BUF_SIZE or ffi_cast(u32p, g)[0] ~= 0 then return c_next(...) end
-            return nanoid_of(s, size)
+            if size > BUF_SIZE or flags_of(g) ~= 0 then return c_next(...) end
+            return nanoid_of(s, size, g, c_next)
         end,
     }
 end)

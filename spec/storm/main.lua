@@ -197,7 +197,7 @@ local function run_calm(c, seed, hooked)
     local out = {}
     if hooked then debug.sethook(record_call, "c") end
     for i, st in ipairs(inst.steps) do
-        out[i] = outcome(st.like, pcall(st.fn))
+        out[i] = outcome(st.like, storm.calm(st.fn))
     end
     if hooked then debug.sethook() end
     return out
