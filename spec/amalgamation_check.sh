@@ -34,6 +34,13 @@ check "-DMINTID_NO_LUA: mintid.c compiles with no warning and no Lua header" \
     $CC $flags -DMINTID_NO_LUA -c -o "$tmp/core.o" "$src"
 check "-DMINTID_NO_LUA: external symbols are the MINTID_API functions only" \
     external core "$tmp/core.o" "$tmp/api"
+# The other compiler a host may build it with (clang warns of unused
+# static functions in a single file where gcc does not).
+if command -v clang >/dev/null; then
+    check "clang: mintid.c compiles with no warning (Lua 5.4 headers, and -DMINTID_NO_LUA)" \
+        sh -c "clang $flags -I/usr/include/lua5.4 -c -o '$tmp/clang.o' '$src' &&
+               clang $flags -DMINTID_NO_LUA -c -o '$tmp/clang-core.o' '$src'"
+fi
 check "build/amalgamation/mintid.h is src/mintid.h" \
     sh -c "tail -n +2 '$BUILD/amalgamation/mintid.h' | cmp - src/mintid.h"
 

@@ -276,6 +276,14 @@ MINTID_INTERNAL int mintid_monotonic_kind_next(mintid_monotonic *st, const minti
  * Each public type is converted to its state here only, by one accessor
  * (and its const twin) per type; the assertions keep every state within
  * its opaque type's size and alignment on every build. */
+/* A file uses some of the accessors only; in the single file (make
+ * amalgamation) clang would call the others unused. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MINTID_MAYBE_UNUSED __attribute__((unused))
+#else
+#define MINTID_MAYBE_UNUSED
+#endif
+
 #define MINTID_OPAQUE_STATE(public_type, state_type, accessor)                          \
     /* C99 has no alignof: a type's alignment is its offset after a char. */              \
     struct accessor##_align_public { char c; public_type t; };                            \
@@ -283,11 +291,11 @@ MINTID_INTERNAL int mintid_monotonic_kind_next(mintid_monotonic *st, const minti
     MINTID_STATIC_ASSERT(sizeof(state_type) <= sizeof(public_type), accessor##_size);     \
     MINTID_STATIC_ASSERT(offsetof(struct accessor##_align_public, t) %                    \
                          offsetof(struct accessor##_align_state, t) == 0, accessor##_align); \
-    static inline state_type *accessor(public_type *p)                                     \
+    MINTID_MAYBE_UNUSED static inline state_type *accessor(public_type *p)                 \
     {                                                                                      \
         return (state_type *)(void *)p->opaque;                                            \
     }                                                                                      \
-    static inline const state_type *accessor##_const(const public_type *p)                 \
+    MINTID_MAYBE_UNUSED static inline const state_type *accessor##_const(const public_type *p) \
     {                                                                                      \
         return (const state_type *)(const void *)p->opaque;                                \
     }
