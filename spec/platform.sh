@@ -25,7 +25,13 @@ case $target in
         mkdir "$WINEPREFIX"
         unset DISPLAY WAYLAND_DISPLAY
         export WINEPREFIX WINEARCH=win64 WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-        set -- wine "$exe.exe" ;;
+        # wine64's own loader, never the `wine` launcher: that one prefers a
+        # wine32 when any is installed, and apt satisfies wine32 with another
+        # architecture's build once one is added (wine32:armhf: "Exec format
+        # error"). Debian keeps the loader and its server in /usr/lib/wine.
+        wine=/usr/lib/wine/wine64 wineserver=/usr/lib/wine/wineserver64
+        [ -x "$wine" ] || wine=wine64 wineserver=wineserver
+        set -- "$wine" "$exe.exe" ;;
     *) echo "platform.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
 
@@ -34,7 +40,7 @@ echo "# test-$target: $*"
 "$@" testdata > "$tmp/out" 2>&1
 rc=$?
 # This prefix's wineserver lingers a few seconds after its last program.
-[ "$target" = windows ] && wineserver -k 2>/dev/null
+[ "$target" = windows ] && "$wineserver" -k 2>/dev/null
 out=$(grep -v '^wine: \(failed to open L".*syswow64.*rundll32.exe": c0000135\|configuration in L".*" has been updated\.\)$' "$tmp/out")
 echo "$out"
 ok=$(echo "$out" | grep -c '^ok ')
