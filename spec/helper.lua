@@ -163,6 +163,16 @@ function M.fromhex(h)
     return (h:gsub("..", function(pair) return string.char(tonumber(pair, 16)) end))
 end
 
+--- Whether every byte of text is one of alphabet's.
+function M.only_symbols_of(text, alphabet)
+    local allowed = {}
+    for i = 1, #alphabet do allowed[alphabet:byte(i)] = true end
+    for i = 1, #text do
+        if not allowed[text:byte(i)] then return false end
+    end
+    return true
+end
+
 --- Bytes to lowercase hex; the empty string is `-` (as in the vector files).
 function M.tohex(s)
     if s == "" then return "-" end
