@@ -100,12 +100,7 @@ local ERROR_SPECS = {
     typeid_from = raises(1, BAD_PREFIX, "Bad", V4),
 }
 
-local function sorted_keys(t)
-    local names = {}
-    for name in pairs(t) do names[#names + 1] = name end
-    table.sort(names)
-    return names
-end
+local sorted_keys = h.sorted_keys
 
 describe("API conventions", function()
     describe("the module", function()

@@ -176,6 +176,14 @@ function M.fromhex(h)
     return (h:gsub("..", function(pair) return string.char(tonumber(pair, 16)) end))
 end
 
+--- The keys of t, sorted.
+function M.sorted_keys(t)
+    local list = {}
+    for k in pairs(t) do list[#list + 1] = k end
+    table.sort(list)
+    return list
+end
+
 --- Whether every byte of text is one of alphabet's.
 function M.only_symbols_of(text, alphabet)
     local allowed = {}
