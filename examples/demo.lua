@@ -14,6 +14,31 @@ print(mintid.uuid4())
 local v = mintid.parse_uuid(mintid.uuid7())
 print(("version %d, ms %d"):format(v:version(), v:time()))
 
+section("UUIDv1 and UUIDv6: a 100 ns clock, a clock sequence and a node; v6 sorts by time")
+local v1, v6 = mintid.uuid1(), mintid.uuid6()
+print(v1, "version " .. mintid.parse_uuid(v1):version())
+print(v6, "version " .. mintid.parse_uuid(v6):version())
+print(("v1 %s as v6 %s, ms %d"):format(v1, mintid.uuid1_to_uuid6(v1), mintid.parse_uuid(v1):time()))
+
+section("UUIDv3 (MD5) and UUIDv5 (SHA-1): the same name space and name, the same UUID")
+print(mintid.uuid3(mintid.NAMESPACE_DNS, "example.com"), "v3 of example.com")
+print(mintid.uuid5(mintid.NAMESPACE_DNS, "example.com"), "v5 of example.com")
+print(mintid.uuid5(mintid.NAMESPACE_URL, "https://example.com/"), "v5 of a URL")
+
+section("UUIDv8: custom bytes, or the name-based SHA-256 of RFC 9562")
+print(mintid.uuid8("0123456789abcdef"), "16 bytes of your own, version and variant set")
+print(mintid.uuid8_sha256(mintid.NAMESPACE_DNS, "www.example.com"), "SHA-256 of a name")
+
+section("KSUID: 27 base62 chars, seconds since 2014 and 16 random bytes")
+for _ = 1, 2 do print(mintid.ksuid()) end
+local k = mintid.parse_ksuid(mintid.ksuid())
+print(("parsed %s: ms %d, payload %d bytes"):format(tostring(k), k:time(), #k:payload()))
+
+section("TypeID: a type prefix and a UUIDv7 in base32")
+print(mintid.typeid("user"))
+local t = mintid.parse_typeid(mintid.typeid("order"))
+print(("parsed %s: prefix %s, UUID %s"):format(tostring(t), t:prefix(), tostring(t:uuid())))
+
 section("Relative IDs: every ID of one customer starts with the same tag")
 -- The secret comes from the environment (or a key store), never from source
 -- code; this demo falls back to a throwaway one so that it runs anywhere.

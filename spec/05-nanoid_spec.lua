@@ -17,14 +17,7 @@ local function step_of(n, size)
     return math.ceil(8 * m * size / (5 * n))
 end
 
-local function only_symbols_of(text, alphabet)
-    local allowed = {}
-    for i = 1, #alphabet do allowed[alphabet:byte(i)] = true end
-    for i = 1, #text do
-        if not allowed[text:byte(i)] then return false end
-    end
-    return true
-end
+local only_symbols_of = h.only_symbols_of
 
 describe("Nano ID", function()
     describe("vectors", function()
@@ -53,6 +46,21 @@ describe("Nano ID", function()
                     assert.are.equal(r.output_hex, h.tohex(out), ww)
                     assert.are.equal(size, #out, ww)
                     rnd.assert_drained(ww)
+                end
+            end)
+        end)
+
+        it("nanoid_alphabet.txt: an alphabet is bytes unless it is all UTF-8 text with a character past ASCII", function()
+            h.each_vector("nanoid_alphabet.txt", { "alphabet_hex", "error" }, function(r, w)
+                local alphabet = h.fromhex(r.alphabet_hex)
+                if r.error == "-" then
+                    local id = mintid.nanoid(64, alphabet)
+                    assert.is_true(#id == 64 and only_symbols_of(id, alphabet), w .. ": an ID of the alphabet's bytes")
+                    local g = mintid.nanoid_generator { size = 64, alphabet = alphabet }
+                    assert.is_true(only_symbols_of(g:next(), alphabet), w .. ": a generator's ID of its bytes")
+                else
+                    h.raises(function() return mintid.nanoid(64, alphabet) end, "bad argument #2", r.error)
+                    h.raises(function() return mintid.nanoid_generator { alphabet = alphabet } end, r.error)
                 end
             end)
         end)

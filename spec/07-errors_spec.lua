@@ -41,23 +41,107 @@ local DRAWING = {
     { "nanoid_generator", {}, 21, function(g) return g:next() end },
 }
 
+-- The error spec of every function of the module, by name: the arguments
+-- of one bad call and what it gets. The module is enumerated at run time,
+-- so a function added without an entry here fails the suite.
+local function raises(position, message, ...)
+    return { args = { n = select("#", ...), ... }, raises = "bad argument #" .. position, message = message }
+end
+local function bad_data(message, ...)
+    return { args = { n = select("#", ...), ... }, message = message }
+end
+-- A call that takes no argument and has no bad data: extra arguments are
+-- ignored (as Lua functions ignore them) and it gives its text still.
+local function ignores(...)
+    return { args = { n = select("#", ...), ... }, ignored = true }
+end
+
+local V4 = "00000000-0000-4000-8000-000000000000"
+local BAD_PREFIX = "invalid TypeID prefix: bad character 'B' at 1 (want a-z or '_')"
+local ERROR_SPECS = {
+    ulid = ignores(5, {}), uuid4 = ignores(5, {}), uuid7 = ignores(5, {}),
+    uuid1 = ignores(5, {}), uuid6 = ignores(5, {}), ksuid = ignores(5, {}),
+    nanoid = raises(1, "size must be 1..1048576, got 0", 0),
+    typeid = raises(1, BAD_PREFIX, "Bad"),
+
+    ulid_generator = raises(1, "unknown option 'x'", { x = 1 }),
+    uuid7_generator = raises(1, "unknown option 'x'", { x = 1 }),
+    uuid4_generator = raises(1, "unknown option 'x'", { x = 1 }),
+    relative_generator = raises(1, "secret must be at least 16 bytes, got 5", { secret = "short" }),
+    snowflake_generator = raises(1, "machine_id must be 0..1023, got 1024", { machine_id = 1024 }),
+    nanoid_generator = raises(1, "alphabet repeats the symbol 'a' at 2", { alphabet = "aa" }),
+    uuid1_generator = raises(1, "clock_seq must be 0..16383, got 16384", { clock_seq = 16384 }),
+    uuid6_generator = raises(1, "node must be 6 bytes, got 5", { node = "12345" }),
+    ksuid_generator = raises(1, "unknown option 'x'", { x = 1 }),
+    typeid_generator = raises(1, "unknown option 'x'", { x = 1 }),
+
+    parse_ulid = bad_data("invalid ULID: length 4, want 26", "nope"),
+    parse_uuid = bad_data("invalid UUID: length 4, want 36", "nope"),
+    parse_relative = bad_data("invalid relative ID: length 4, want 28 (or 26 without hyphens)", "nope"),
+    parse_snowflake = bad_data("invalid snowflake ID: bad character 'n' at 1", "nope"),
+    parse_ksuid = bad_data("invalid KSUID: length 1, want 27", "x"),
+    parse_typeid = bad_data("invalid TypeID: suffix length 1, want 26", "x"),
+    ulid_to_uuid = bad_data("invalid ULID: length 4, want 26", "nope"),
+    uuid_to_ulid = bad_data("invalid UUID: length 4, want 36", "nope"),
+    ulid_from = bad_data("ULID timestamp -1 out of range 0..281474976710655", -1, RAND10),
+    ulid_from_bytes = bad_data("invalid ULID bytes: length 5, want 16", "short"),
+    uuid_from_bytes = bad_data("invalid UUID bytes: length 5, want 16", "short"),
+    relative_from = bad_data("relative ID timestamp -1 out of range 0..281474976710655", 0, -1, 0),
+    relative_tag = raises(1, "secret must be at least 16 bytes, got 5", "short", "", "k"),
+    relative_range = bad_data("invalid relative ID: length 1, want 28 (or 26 without hyphens)", "x"),
+    uuid3 = bad_data("invalid UUID: length 1, want 36", "x", "name"),
+    uuid5 = bad_data("invalid UUID: length 1, want 36", "x", "name"),
+    uuid8_sha256 = bad_data("invalid UUID: length 1, want 36", "x", "name"),
+    uuid8 = bad_data("invalid UUIDv8 bytes: length 1, want 16", "x"),
+    uuid1_to_uuid6 = bad_data("UUID is version 4, not 1", V4),
+    uuid6_to_uuid1 = bad_data("UUID is version 4, not 6", V4),
+    ksuid_from = bad_data("KSUID payload must be 16 bytes, got 1", 1400000000, "x"),
+    ksuid_from_bytes = bad_data("invalid KSUID bytes: length 1, want 20", "x"),
+    typeid_from = raises(1, BAD_PREFIX, "Bad", V4),
+}
+
+local sorted_keys = h.sorted_keys
+
 describe("API conventions", function()
     describe("the module", function()
-        it("exports every documented module function", function()
-            local names = {
-                "ulid", "uuid4", "uuid7", "nanoid",
-                "ulid_generator", "uuid7_generator", "uuid4_generator", "relative_generator",
-                "snowflake_generator", "nanoid_generator",
-                "parse_ulid", "parse_uuid", "parse_relative", "parse_snowflake",
-                "ulid_from", "ulid_from_bytes", "uuid_from_bytes", "relative_from", "relative_tag",
-                "ulid_to_uuid", "uuid_to_ulid", "relative_range",
-            }
-            for _, name in ipairs(names) do
-                assert.are.equal("function", type(mintid[name]), "mintid." .. name)
+        -- The storm (spec/storm) finds the public functions the same way:
+        -- every function value of the module table, "_" names included.
+        it("every function of the module has an error spec in ERROR_SPECS, and every spec a function", function()
+            local missing = {}
+            for _, name in ipairs(sorted_keys(mintid)) do
+                if type(mintid[name]) == "function" and not ERROR_SPECS[name] then
+                    missing[#missing + 1] = "mintid." .. name
+                end
+            end
+            assert(#missing == 0, "no error spec for " .. table.concat(missing, ", ")
+                .. ": add one to ERROR_SPECS in spec/07-errors_spec.lua")
+            for _, name in ipairs(sorted_keys(ERROR_SPECS)) do
+                assert.are.equal("function", type(mintid[name]), "ERROR_SPECS names mintid." .. name)
             end
             assert.are.equal("string", type(mintid._VERSION))
             assert.is_true(#mintid._VERSION > 0)
         end)
+
+        for _, name in ipairs(sorted_keys(ERROR_SPECS)) do
+            local spec = ERROR_SPECS[name]
+            local what = spec.ignored and "ignores extra arguments" or spec.raises and "raises: " .. spec.message
+                or "nil, " .. spec.message
+            it("mintid." .. name .. " " .. what, function()
+                local function call() return mintid[name](unpack(spec.args, 1, spec.args.n)) end
+                if spec.raises then
+                    h.raises(call, spec.raises, spec.message)
+                elseif spec.ignored then
+                    local v = call()
+                    assert.are.equal("string", type(v), name)
+                    assert.are.equal(#mintid[name](), #v, name)
+                else
+                    local ok, v, msg = pcall(call)
+                    assert.is_true(ok, name .. " raised: " .. tostring(v))
+                    h.assert_bad_data(v, msg, spec.message, name)
+                    assert.are.equal(spec.message, msg, name)
+                end
+            end)
+        end
 
         it("the one-shot calls are the C functions themselves, or FFI calls (no Lua wrapper around a C API call)", function()
             local core = require "mintid"
@@ -127,39 +211,58 @@ describe("API conventions", function()
 
         it("wrong types, naming the argument", function()
             local cases = {
-                { "parse_ulid", {} }, { "parse_ulid", { {} } }, { "parse_ulid", { true } },
-                { "parse_uuid", { nil } }, { "parse_uuid", { {} } },
-                { "parse_relative", { nil } }, { "parse_relative", { print } },
-                { "ulid_to_uuid", { {} } }, { "uuid_to_ulid", { false } },
-                { "ulid_from_bytes", { {} } }, { "uuid_from_bytes", { nil } },
-                { "ulid_from", { {}, RAND10 } }, { "ulid_from", { "abc", RAND10 } }, { "ulid_from", { 0, nil } },
-                { "ulid_from", { 0, {} } },
-                { "relative_from", { nil, 0, 0 } }, { "relative_from", { 0, {}, 0 } }, { "relative_from", { 0, 0, "x" } },
-                { "relative_tag", { {}, "", "k" } }, { "relative_tag", { SECRET, {}, "k" } },
-                { "relative_tag", { SECRET, "", {} } }, { "relative_tag", { nil, "", "k" } },
+                { "parse_ulid", {}, 1, "string expected, got no value" },
+                { "parse_ulid", { {} }, 1, "string expected, got table" },
+                { "parse_ulid", { true }, 1, "string expected, got boolean" },
+                { "parse_uuid", { nil }, 1, "string expected, got no value" },
+                { "parse_uuid", { {} }, 1, "string expected, got table" },
+                { "parse_relative", { nil }, 1, "string expected, got no value" },
+                { "parse_relative", { print }, 1, "string expected, got function" },
+                { "ulid_to_uuid", { {} }, 1, "string expected, got table" },
+                { "uuid_to_ulid", { false }, 1, "string expected, got boolean" },
+                { "ulid_from_bytes", { {} }, 1, "string expected, got table" },
+                { "uuid_from_bytes", { nil }, 1, "string expected, got no value" },
+                { "ulid_from", { {}, RAND10 }, 1, "integer expected, got table" },
+                { "ulid_from", { "abc", RAND10 }, 1, "integer expected, got string" },
+                { "ulid_from", { 0, nil }, 2, "string expected, got no value" },
+                { "ulid_from", { 0, {} }, 2, "string expected, got table" },
+                { "relative_from", { nil, 0, 0 }, 1, "integer expected, got nil" },
+                { "relative_from", { 0, {}, 0 }, 2, "integer expected, got table" },
+                { "relative_from", { 0, 0, "x" }, 3, "integer expected, got string" },
+                { "relative_tag", { {}, "", "k" }, 1, "string expected, got table" },
+                { "relative_tag", { SECRET, {}, "k" }, 2, "string expected, got table" },
+                { "relative_tag", { SECRET, "", {} }, 3, "key must be a string or a 64-bit integer, got table" },
+                { "relative_tag", { nil, "", "k" }, 1, "string expected, got nil" },
                 -- numbers are not secrets or salts: 42.0 would be "42.0" on 5.3+, "42" on 5.1
-                { "relative_tag", { 1234567890123456, "", "k" } }, { "relative_tag", { SECRET, 42, "k" } },
-                { "parse_snowflake", { nil } }, { "parse_snowflake", { {} } }, { "parse_snowflake", { "1", {} } },
-                { "nanoid", { "x" } }, { "nanoid", { {} } }, { "nanoid", { 21, {} } },
+                { "relative_tag", { 1234567890123456, "", "k" }, 1, "string expected, got number" },
+                { "relative_tag", { SECRET, 42, "k" }, 2, "string expected, got number" },
+                { "parse_snowflake", { nil }, 1, "integer or decimal string expected, got no value" },
+                { "parse_snowflake", { {} }, 1, "integer or decimal string expected, got table" },
+                { "parse_snowflake", { "1", {} }, 2, "integer expected, got table" },
+                { "nanoid", { "x" }, 1, "integer expected, got string" },
+                { "nanoid", { {} }, 1, "integer expected, got table" },
+                { "nanoid", { 21, {} }, 2, "string expected, got table" },
             }
             for _, c in ipairs(cases) do
                 local args = c[2]
                 local n = 0
                 for k in pairs(args) do if k > n then n = k end end
-                local msg = h.raises(function() return mintid[c[1]](unpack(args, 1, math.max(n, #args))) end)
-                assert.is_truthy(msg:find("bad argument", 1, true), c[1] .. ": " .. msg)
+                h.raises(function() return mintid[c[1]](unpack(args, 1, math.max(n, #args))) end,
+                    "bad argument #" .. c[3], c[4])
             end
         end)
 
         it("non-integer numbers where integers are wanted", function()
-            h.raises(function() return mintid.ulid_from(1.5, RAND10) end)
-            h.raises(function() return mintid.relative_from(0.5, 0, 0) end)
-            h.raises(function() return mintid.relative_from(0, 0.5, 0) end)
-            h.raises(function() return mintid.relative_from(0, 0, 0.5) end)
-            h.raises(function() return mintid.nanoid(1.5) end)
-            h.raises(function() return mintid.snowflake_generator { machine_id = 1.5 } end)
-            h.raises(function() return mintid.snowflake_generator { epoch = 0.5 } end)
-            h.raises(function() return mintid.parse_snowflake("1", 0.5) end)
+            local no_int = "number has no integer representation"
+            h.raises(function() return mintid.ulid_from(1.5, RAND10) end, "bad argument #1", no_int)
+            h.raises(function() return mintid.relative_from(0.5, 0, 0) end, "bad argument #1", no_int)
+            h.raises(function() return mintid.relative_from(0, 0.5, 0) end, "bad argument #2", no_int)
+            h.raises(function() return mintid.relative_from(0, 0, 0.5) end, "bad argument #3", no_int)
+            h.raises(function() return mintid.nanoid(1.5) end, "bad argument #1", no_int)
+            h.raises(function() return mintid.snowflake_generator { machine_id = 1.5 } end,
+                "machine_id must be an integer, got 1.5")
+            h.raises(function() return mintid.snowflake_generator { epoch = 0.5 } end, "epoch must be an integer, got 0.5")
+            h.raises(function() return mintid.parse_snowflake("1", 0.5) end, "bad argument #2", no_int)
         end)
 
         it("a secret shorter than 16 bytes", function()
@@ -226,10 +329,10 @@ describe("API conventions", function()
                 h.raises(function() return mintid.nanoid_generator { size = c[1] } end, c[2])
                 h.raises(function() return mintid.nanoid_generator { size = c[1], alphabet = "abc" } end, c[2])
             end
-            h.raises(function() return mintid.nanoid(1e300) end)
-            h.raises(function() return mintid.nanoid(-1e300) end)
-            h.raises(function() return mintid.nanoid_generator { size = 1 / 0 } end)
-            h.raises(function() return mintid.nanoid_generator { size = 0 / 0 } end)
+            h.raises(function() return mintid.nanoid(1e300) end, "number has no integer representation")
+            h.raises(function() return mintid.nanoid(-1e300) end, "number has no integer representation")
+            h.raises(function() return mintid.nanoid_generator { size = 1 / 0 } end, "size must be an integer, got inf")
+            h.raises(function() return mintid.nanoid_generator { size = 0 / 0 } end, "size must be an integer, got nan")
         end)
 
         it("methods without their key, or with keys of the wrong type", function()
@@ -238,16 +341,16 @@ describe("API conventions", function()
                 h.raises(function() return g[m](g) end, "bad argument")
                 h.raises(function() return g[m](g, {}) end, "bad argument")
             end
-            h.raises(function() return mintid.relative_range() end)
+            h.raises(function() return mintid.relative_range() end, "bad argument #1", "string expected, got no value")
         end)
     end)
 
     describe("options", function()
         it("an options argument that is not a table raises", function()
             for _, c in ipairs(CONSTRUCTORS) do
-                h.raises(function() return mintid[c[1]](5) end)
-                h.raises(function() return mintid[c[1]]("clock") end)
-                h.raises(function() return mintid[c[1]](true) end)
+                h.raises(function() return mintid[c[1]](5) end, "bad argument #1", "table expected, got number")
+                h.raises(function() return mintid[c[1]]("clock") end, "bad argument #1", "table expected, got string")
+                h.raises(function() return mintid[c[1]](true) end, "bad argument #1", "table expected, got boolean")
             end
             -- no options at all is fine where nothing is required, and gives
             -- the defaults: the generator mints an ID of its kind
@@ -282,7 +385,8 @@ describe("API conventions", function()
             h.raises(function() return mintid.nanoid_generator { salt = "x" } end, "unknown option 'salt'")
             for _, c in ipairs(CONSTRUCTORS) do
                 h.raises(function() return mintid[c[1]](with(c[2], { clocks = os.time })) end, "unknown option 'clocks'")
-                h.raises(function() return mintid[c[1]](with(c[2], { [1] = "x" })) end)
+                h.raises(function() return mintid[c[1]](with(c[2], { [1] = "x" })) end,
+                    "option names must be strings, got number")
             end
         end)
 

@@ -175,7 +175,9 @@ row("A repeating alphabet", function()
 end)
 
 row("A multi-byte UTF-8 alphabet", function()
-    raises(function() return mintid.nanoid(5, "αβγ") end, "multi-byte UTF-8 character")
+    raises(function() return mintid.nanoid(5, "αβγ") end, "bad argument #2",
+        "alphabet symbols are single bytes, but it holds a multi-byte UTF-8 character at byte 1")
+    raises(function() return mintid.nanoid_generator { alphabet = "abcé" } end, "character at byte 4")
 end)
 
 row("An alphabet of every byte value", function()
@@ -355,9 +357,18 @@ row("A struct cdata that prints like an integer", function()
     end
 end)
 
-row("An alphabet of bytes holding a multi-byte UTF-8 character", function()
-    raises(function() return mintid.nanoid(8, "\206\177\209\143\255") end,
-        "holds a multi-byte UTF-8 character at byte 1")
+row("An alphabet of bytes that a UTF-8 character can be read in", function()
+    local a = "αя\255"
+    assert.are.equal(5, #a)
+    local g = mintid.nanoid_generator { size = 5, alphabet = a,
+        random = function(n) return ("\4\3\2\1\0"):rep(n):sub(1, n) end }
+    assert.are.equal("\255\143\209\177\206", g:next()) -- 5 symbols, one per byte
+    local all = "αя" -- then every other byte value
+    for b = 0, 255 do
+        if not all:find(string.char(b), 1, true) then all = all .. string.char(b) end
+    end
+    assert.are.equal(256, #all)
+    assert.is_true(h.only_symbols_of(mintid.nanoid(9, all), all))
 end)
 
 row("A random option replaced through the debug library", function()

@@ -549,23 +549,34 @@ describe("mintid command", function()
             end
         end)
 
-        it("numbers are printed exactly: epochs past 2^53 where Lua has 64-bit integers", function()
-            if not h.has_integers then return end -- refused above
-            local f = json_fields(ok_lines({ "inspect", "--json", "--epoch", "9007199254740993", "0" })[1])
-            assert.are.equal("9007199254740993", f.unix_ms)
-            assert.are.equal("9007199254740993", f.epoch)
-            assert.is_truthy(f.time:match("%.993Z$"), f.time)
-            -- the date by integer arithmetic too: near 2^63 a double is 1024 ms off
-            local max = "9223372036854775807"
-            local t = inspect({ "inspect", "--epoch", "9223372036854775000", "4194304" })[1]
-            assert.are.equal("9223372036854775001", t.unix_ms)
-            assert.are.equal("9223372036854775000", t.epoch)
-            t = inspect({ "inspect", "--epoch", max, "0" })[1]
-            assert.are.equal(max, t.unix_ms)
-            -- 9223372036742399999 is the last ms of a day, whose quotient by
-            -- 86400000 a double rounds up to the next day
-            for _, ms in ipairs({ "9007199254740993", "9223372036742399999", "9223372036854775001", max }) do
-                local got = inspect({ "inspect", "--epoch", ms, "0" })[1].time
+        -- Below 5.3 every number is a double: past 2^53 - 1 is refused (above),
+        -- up to it is printed exactly.
+        it("numbers are printed exactly, up to 2^63 - 1 on 5.3+ and 2^53 - 1 on 5.1, 5.2, LuaJIT", function()
+            local max = h.has_integers and "9223372036854775807" or "9007199254740991"
+            local f = json_fields(ok_lines({ "inspect", "--json", "--epoch", max, "0" })[1])
+            assert.are.equal(max, f.unix_ms)
+            assert.are.equal(max, f.epoch)
+            assert.is_truthy(f.time:match("%." .. max:sub(-3) .. "Z$"), f.time)
+            -- the last ms of a day, whose quotient by 86400000 a double may
+            -- round up to the next day: 9007199222399999 is the last below 2^53
+            local days_end = { "9007199222399999", "9007199254740000" }
+            if h.has_integers then
+                f = json_fields(ok_lines({ "inspect", "--json", "--epoch", "9007199254740993", "0" })[1])
+                assert.are.equal("9007199254740993", f.unix_ms)
+                assert.are.equal("9007199254740993", f.epoch)
+                -- the date by integer arithmetic too: near 2^63 a double is 1024 ms off
+                local t = inspect({ "inspect", "--epoch", "9223372036854775000", "4194304" })[1]
+                assert.are.equal("9223372036854775001", t.unix_ms)
+                assert.are.equal("9223372036854775000", t.epoch)
+                for _, ms in ipairs({ "9007199254740993", "9223372036742399999", "9223372036854775001" }) do
+                    days_end[#days_end + 1] = ms
+                end
+            end
+            days_end[#days_end + 1] = max
+            for _, ms in ipairs(days_end) do
+                local t = inspect({ "inspect", "--epoch", ms, "0" })[1]
+                assert.are.equal(ms, t.unix_ms)
+                local got = t.time
                 assert.are.equal("." .. ms:sub(-3) .. "Z", got:sub(-5), got)
                 -- os.date's year may not reach that far
                 local ok, date = pcall(os.date, "!%Y-%m-%dT%H:%M:%S", tonumber(ms:sub(1, -4)))

@@ -16,12 +16,7 @@ local function read(path)
     return s
 end
 
-local function sorted_keys(t)
-    local list = {}
-    for k in pairs(t) do list[#list + 1] = k end
-    table.sort(list)
-    return list
-end
+local sorted_keys = h.sorted_keys
 
 ---------------------------------------------------------------------------
 -- What the reference lists: name -> { example = code, line = n }.

@@ -28,6 +28,19 @@ M.lua51 = _VERSION == "Lua 5.1"
 -- luaL_newmetatable sets __name (and luaL_typeerror shows it) from 5.3 on.
 M.has_names = M.has_integers
 
+--- The words of the error `value < other` raises, for a value of metatable
+-- name `kind` and an operand of another kind: the binding's own argument
+-- error from 5.2 on (naming other's kind from 5.3 on); Lua's compare error
+-- on 5.1 and LuaJIT, which never call the metamethod.
+function M.compare_error(kind, other)
+    local t = type(other)
+    if M.lua51 then
+        return t == "userdata" and "attempt to compare two userdata values" or "attempt to compare userdata with " .. t
+    end
+    local mt = M.has_names and t == "userdata" and getmetatable(other)
+    return "bad argument #2", kind .. " expected, got " .. (mt and mt.__name or t)
+end
+
 M.DEFAULT_ALPHABET = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"
 M.MAX_MS = 281474976710655 -- 2^48 - 1, exact in a double
 
@@ -161,6 +174,24 @@ function M.fromhex(h)
         error("malformed hex '" .. h .. "'", 2)
     end
     return (h:gsub("..", function(pair) return string.char(tonumber(pair, 16)) end))
+end
+
+--- The keys of t, sorted.
+function M.sorted_keys(t)
+    local list = {}
+    for k in pairs(t) do list[#list + 1] = k end
+    table.sort(list)
+    return list
+end
+
+--- Whether every byte of text is one of alphabet's.
+function M.only_symbols_of(text, alphabet)
+    local allowed = {}
+    for i = 1, #alphabet do allowed[alphabet:byte(i)] = true end
+    for i = 1, #text do
+        if not allowed[text:byte(i)] then return false end
+    end
+    return true
 end
 
 --- Bytes to lowercase hex; the empty string is `-` (as in the vector files).
@@ -442,6 +473,8 @@ end
 -- substrings (plain find). Returns the message.
 function M.raises(fn, ...)
     local subs = { ... }
+    -- Any error would do otherwise, "attempt to call a nil value" included.
+    if #subs == 0 then error("h.raises needs the message it expects", 2) end
     local results = { pcall(fn) }
     if results[1] then
         error("expected an error" .. (subs[1] and (" containing '" .. subs[1] .. "'") or "")

@@ -1,7 +1,11 @@
 -- Run under valgrind by spec/memcheck.sh: every path that allocates, frees,
 -- raises or wipes, once, so that a read past a buffer or a leak shows up.
 local m = require "mintid"
-local function raises(f, ...) assert(not pcall(f, ...)) end
+-- f(...) raises an error containing want (any error would hide a typo).
+local function raises(want, f, ...)
+   local ok, err = pcall(f, ...)
+   assert(not ok and tostring(err):find(want, 1, true), tostring(err))
+end
 
 for _ = 1, 50 do
    m.ulid(); m.uuid4(); m.uuid7(); m.nanoid(); m.nanoid(300, "0123456789abc")
@@ -10,18 +14,21 @@ for _, bad in ipairs { "", "01ARZ3NDEKTSV4RRFFQ69G5FA", "01ARZ3NDEKTSV4RRFFQ69G5
    assert(not m.parse_ulid(bad)); assert(not m.parse_uuid(bad)); assert(not m.parse_relative(bad))
 end
 assert(not m.parse_snowflake("184467440737095516160"))
-raises(m.nanoid, 0); raises(m.nanoid, 5, ""); raises(m.nanoid, 5, "αβγ"); raises(m.nanoid, 2^40)
-raises(m.relative_generator, { secret = "short" })
-raises(m.ulid_generator, { nope = true })
-raises(m.snowflake_generator, { machine_id = 1024 })
+raises("size must be 1..1048576, got 0", m.nanoid, 0)
+raises("alphabet must have 1 to 256 symbols, got 0", m.nanoid, 5, "")
+raises("multi-byte UTF-8 character at byte 1", m.nanoid, 5, "αβγ")
+raises("size must be 1..1048576, got 1099511627776", m.nanoid, 2^40)
+raises("secret must be at least 16 bytes, got 5", m.relative_generator, { secret = "short" })
+raises("unknown option 'nope'", m.ulid_generator, { nope = true })
+raises("machine_id must be 0..1023, got 1024", m.snowflake_generator, { machine_id = 1024 })
 
 local draws = 0
 local g = m.ulid_generator { clock = function() return 5 end, random = function(n) draws = draws + 1; return ("\255"):rep(n) end }
 g:next(); assert(not g:next()) -- overflow, state kept
 local short = m.ulid_generator { random = function() return "x" end }
-raises(short.next, short) -- wrong length from random
+raises("random(10) returned 1 bytes, want 10", short.next, short)
 local failing = m.uuid7_generator { random = function() error("boom") end }
-raises(failing.next, failing) -- the error of random itself
+raises("boom", failing.next, failing) -- the error of random itself
 
 for i = 1, 200 do
    local r = m.relative_generator { secret = ("secret-%04d-0123456789"):format(i), salt = "s" }

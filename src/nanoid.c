@@ -64,20 +64,26 @@ static size_t utf8_sequence(const uint8_t *p, size_t avail)
 }
 
 /*
- * 1-based offset of the first well-formed multi-byte UTF-8 character in the
- * alphabet, else 0. Symbols are single bytes, so a byte alphabet (all 256
- * values in order, say) is allowed; but a character like the "α" of "αβγ"
- * most likely meant one symbol, which this byte-wise generator would split,
- * and a stray invalid byte elsewhere ("αя\xFF") does not change that.
+ * 1-based offset of the first multi-byte character when the whole alphabet
+ * is well-formed UTF-8 text holding one, else 0. Symbols are single bytes;
+ * text like "αβγ" most likely meant its characters as symbols, which this
+ * byte-wise generator would split, so it raises. Any byte that is not
+ * UTF-8 ("αя\xFF", or a permutation of the 256 byte values) makes the whole
+ * alphabet bytes, whatever pairs its order happens to form.
  */
 static size_t multibyte_text_at(const uint8_t *a, size_t n)
 {
-    size_t i;
+    size_t i = 0, first = 0, len;
 
-    for (i = 0; i < n; i++)
-        if (utf8_sequence(a + i, n - i) > 1)
-            return i + 1;
-    return 0;
+    while (i < n) {
+        len = utf8_sequence(a + i, n - i);
+        if (len == 0)
+            return 0;
+        if (len > 1 && first == 0)
+            first = i + 1;
+        i += len;
+    }
+    return first;
 }
 
 int mintid_nanoid_check_size(int64_t size, char *err)

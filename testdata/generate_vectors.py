@@ -380,6 +380,68 @@ def nanoid_generate(alphabet, size, draw):
     return bytes(out), bytes(stream), step
 
 
+NANOID_TEXT_ERROR = "alphabet symbols are single bytes, but it holds a multi-byte UTF-8 character at byte %d"
+
+
+def nanoid_alphabet_error(alphabet):
+    """SPEC: 1-256 symbols, each a byte. An alphabet that is, as a whole,
+    well-formed UTF-8 text (Python's strict decoder: RFC 3629) with a
+    character past ASCII was written as characters: an error naming the
+    first one's byte offset. Any other alphabet is bytes. None if accepted."""
+    if not 1 <= len(alphabet) <= 256:
+        return "alphabet must have 1 to 256 symbols, got %d" % len(alphabet)
+    try:
+        alphabet.decode("utf-8")
+        is_text = True
+    except UnicodeDecodeError:
+        is_text = False
+    for i, byte in enumerate(alphabet):
+        if is_text and byte >= 0x80:
+            return NANOID_TEXT_ERROR % (i + 1)
+    for i, byte in enumerate(alphabet):
+        if byte in alphabet[:i]:
+            shown = "'%c'" % byte if 0x21 <= byte <= 0x7E else "0x%02x" % byte
+            return "alphabet repeats the symbol %s at %d" % (shown, i + 1)
+    return None
+
+
+def holds_utf8_character(alphabet):
+    """Whether some 2- to 4-byte slice is one well-formed non-ASCII character
+    (what made an alphabet's fate depend on its order under the old rule)."""
+    for i in range(len(alphabet)):
+        for k in (2, 3, 4):
+            try:
+                alphabet[i:i + k].decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            if len(alphabet[i:i + k]) == k and alphabet[i] >= 0x80:
+                return True
+    return False
+
+
+def nanoid_byte_orders(rng):
+    """The 256 byte values in several orders, each labelled: sorted both
+    ways, a stride, well-formed characters placed first, leads paired with
+    continuation bytes, and seeded shuffles."""
+    chars = "\u03b1\u044f\u20ac\U0001f600".encode("utf-8")   # a, ya, euro, an emoji: 2, 2, 3, 4 bytes
+    pairs = bytes(b for lead in range(0xC2, 0xE0) for b in (lead, lead - 0xC2 + 0x80))
+    orders = [
+        ("ascending", bytes(range(256))),
+        ("descending", bytes(range(255, -1, -1))),
+        ("stride 167", bytes(i * 167 % 256 for i in range(256))),
+        ("four characters first", chars + bytes(b for b in range(256) if b not in chars)),
+        ("30 two-byte characters first", pairs + bytes(b for b in range(256) if b not in pairs)),
+    ]
+    for k in range(5):
+        perm = list(range(256))
+        rng.shuffle(perm)
+        orders.append(("shuffle %d" % (k + 1), bytes(perm)))
+    for label, alphabet in orders:
+        assert sorted(alphabet) == list(range(256)), label
+    assert sum(holds_utf8_character(a) for _, a in orders) >= 5
+    return orders
+
+
 # ---------------------------------------------------------------------------
 # Reference self-checks against published values (never against this code)
 
@@ -959,6 +1021,13 @@ def nanoid_file():
             d, r = add(size, alphabet)
             draws_seen.append(d)
             rejects_seen += r
+    rows.append("# the 256 byte values in other orders: bytes, whatever characters their pairs form")
+    for label, alphabet in nanoid_byte_orders(rng):
+        if label == "ascending":
+            continue  # above
+        rows.append("# 256 symbols, %s" % label)
+        for size in (21, 256):
+            add(size, alphabet)
     rows.append("# crafted streams: a first draw that is wholly rejected, so a second draw is needed")
     # 10 symbols, mask 15: bytes with low nibble >= 10 are rejected.
     add(5, digits, crafted(b"\x0f\xfa\x1b\xec\x2d\xdd\x3e\xcf\x4a\xbb\x5c\xac\x6d" + b"\x01\x23\x45\x67\x89"))
@@ -973,6 +1042,45 @@ def nanoid_file():
     # Coverage the vectors are meant to have.
     assert max(draws_seen) >= 2 and rejects_seen > 0
     return ["size", "alphabet_hex", "step", "stream_hex", "output_hex"], rows
+
+
+def nanoid_alphabet_file():
+    """Which alphabets are bytes and which raise, and with what message."""
+    rng = rng_for("nanoid_alphabet")
+    rows = []
+
+    def add(alphabet, want_error=None):
+        error = nanoid_alphabet_error(alphabet)
+        assert error == want_error, (alphabet, error)
+        rows.append([alphabet.hex(), error or "-"])
+
+    text = [s.encode("utf-8") for s in ("\u03b1\u03b2\u03b3", "\u03b1", "abc\u00e9", "a\u03b1", "0123456789\u20ac",
+                                        "\U0001f600ab", "\u00e9\u00e8", "\u03b1\u03b1")]
+    rows.append("# UTF-8 text holding a character past ASCII: raises, naming the first one's byte")
+    for t in text:
+        add(t, NANOID_TEXT_ERROR % (next(i for i, b in enumerate(t) if b >= 0x80) + 1))
+    rows.append("# ASCII text: bytes")
+    add(b"abc")
+    add(bytes(range(128)))
+    rows.append("# characters beside a byte that is not UTF-8: the whole alphabet is bytes")
+    for a in (b"\xce\xb1\xd1\x8f\xff", b"\xff\xce\xb1", b"ab\xc3\xa9\x80", b"\xce\xb1\xd1\x8f\xe2",
+              b"\xe2\x82\xac\xc0"):
+        add(a)
+    rows.append("# no well-formed character: bytes (lone continuation bytes, a truncated lead, an overlong form, "
+                "a surrogate, past U+10FFFF, 0xF5-0xFF)")
+    for a in (b"\x80\x81", b"a\xce", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x81", b"\xed\xa0\x80",
+              b"\xf4\x90\x80\x81", b"\xf5\x80\x81\x82", b"\xfe\xff"):
+        add(a)
+    rows.append("# the 256 byte values in several orders: bytes")
+    for _, alphabet in nanoid_byte_orders(rng):
+        add(alphabet)
+    rows.append("# a repeated byte in a byte alphabet raises; in text, the character is named first")
+    add(b"\xce\xb1\xce\xb2\xff", "alphabet repeats the symbol 0xce at 3")
+    add(b"ab\xffa", "alphabet repeats the symbol 'a' at 4")
+    rows.append("# the length is checked first")
+    add(bytes(range(256)) + b"\xce\xb1", "alphabet must have 1 to 256 symbols, got 258")
+    add(b"\xce\xb1" * 129, "alphabet must have 1 to 256 symbols, got 258")
+    return ["alphabet_hex", "error"], rows
 
 
 def sha256_file():
@@ -1617,6 +1725,7 @@ FILES = [
     ("relative_tag.txt", relative_tag_file),
     ("snowflake.txt", snowflake_file),
     ("nanoid.txt", nanoid_file),
+    ("nanoid_alphabet.txt", nanoid_alphabet_file),
     ("sha256.txt", sha256_file),
     ("hmac_sha256.txt", hmac_sha256_file),
     ("ulid_monotonic.txt", ulid_monotonic_file),

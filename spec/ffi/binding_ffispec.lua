@@ -178,7 +178,8 @@ describe("resty.mintid (LuaJIT FFI)", function()
                     "uuid_to_ulid", "relative_range", "parse_snowflake" }) do
                     local v1, m1 = mintid[name](text)
                     local v2, m2 = resty[name](text)
-                    assert.are.equal(v1 == nil, v2 == nil, name .. " " .. text)
+                    h.assert_bad_data(v1, m1, nil, "mintid." .. name .. " " .. text)
+                    h.assert_bad_data(v2, m2, nil, "resty.mintid." .. name .. " " .. text)
                     assert.are.equal(m1, m2, name .. " " .. text)
                 end
             end

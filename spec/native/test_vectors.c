@@ -661,6 +661,39 @@ static int nanoid_row(const row *r)
     return 1;
 }
 
+/* nanoid_alphabet.txt: alphabet_hex error ("-": accepted, and it makes an
+ * ID of its own symbols). */
+static int nanoid_alphabet_row(const row *r)
+{
+    uint8_t alphabet[MAX_BYTES], out[8], used[256];
+    char err[MINTID_ERRMSG_SIZE];
+    int alen = from_hex(r->col[0], alphabet), rc, i;
+    mintid_nanoid_spec spec;
+
+    if (alen < 0)
+        return diag(r, "malformed row"), 0;
+    err[0] = '\0';
+    rc = mintid_nanoid_spec_init(&spec, alphabet, (size_t)alen, (int64_t)sizeof out, err);
+    if (strcmp(r->col[1], "-") != 0) {
+        if (rc != MINTID_EARG || strcmp(err, r->col[1]) != 0) {
+            printf("# %s:%d: want EARG \"%s\", got %d \"%s\"\n", r->file, r->line, r->col[1], rc, err);
+            return 0;
+        }
+        return 1;
+    }
+    if (rc != MINTID_OK)
+        return diag(r, err), 0;
+    if (mintid_nanoid_text(&spec, (char *)out, err) != MINTID_OK)
+        return diag(r, err), 0;
+    memset(used, 0, sizeof used);
+    for (i = 0; i < alen; i++)
+        used[alphabet[i]] = 1;
+    for (i = 0; i < (int)sizeof out; i++)
+        if (!used[out[i]])
+            return diag(r, "a symbol outside the alphabet"), 0;
+    return 1;
+}
+
 /* ---- SHA-256 and HMAC ---------------------------------------------------- */
 
 static int sha256_row(const row *r)
@@ -1236,6 +1269,7 @@ int main(int argc, char **argv)
         { "snowflake.txt", "id epoch timestamp machine_id sequence", snowflake_row },
         { "snowflake_sequence.txt", "scenario machine_id epoch now_ms expect", snowflake_sequence_row },
         { "nanoid.txt", "size alphabet_hex step stream_hex output_hex", nanoid_row },
+        { "nanoid_alphabet.txt", "alphabet_hex error", nanoid_alphabet_row },
         { "sha256.txt", "message_hex digest_hex", sha256_row },
         { "hmac_sha256.txt", "key_hex message_hex mac_hex", hmac_row },
         { "md5.txt", "message_hex digest_hex", md5_row },
