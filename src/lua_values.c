@@ -118,6 +118,13 @@ static int value_as(lua_State *L, const value_kind *from, const value_kind *to)
 static int ulid_uuid(lua_State *L) { return value_as(L, &mintid_lua_ulid_kind, &mintid_lua_uuid_kind); }
 static int uuid_ulid(lua_State *L) { return value_as(L, &mintid_lua_uuid_kind, &mintid_lua_ulid_kind); }
 
+/* SPEC "ULID": the randomness is bytes 6..15, after the 48-bit time. */
+static int ulid_random(lua_State *L)
+{
+    lua_pushlstring(L, (const char *)check_value(L, 1, &mintid_lua_ulid_kind) + 6, 10);
+    return 1;
+}
+
 static int ulid_time(lua_State *L)
 {
     compat_pushint64(L, mintid_ulid_time(check_value(L, 1, &mintid_lua_ulid_kind)));
@@ -209,6 +216,16 @@ static int relative_tag_method(lua_State *L)
     return 1;
 }
 
+/* The tag's text, as relative_generator:prefix gives it for the key. */
+static int relative_prefix_method(lua_State *L)
+{
+    char prefix[MINTID_RELATIVE_PREFIX_LEN];
+
+    mintid_relative_prefix(check_relative_parts(L).tag, prefix);
+    lua_pushlstring(L, prefix, sizeof prefix);
+    return 1;
+}
+
 static int relative_rand(lua_State *L)
 {
     compat_pushint64(L, (int64_t)check_relative_parts(L).rand);
@@ -241,6 +258,20 @@ static int m_parse_relative(lua_State *L) { return reparse(L, &mintid_lua_relati
 static int m_ulid_to_uuid(lua_State *L) { return reparse(L, &mintid_lua_ulid_kind, &mintid_lua_uuid_kind, mintid_lua_push_text); }
 static int m_uuid_to_ulid(lua_State *L) { return reparse(L, &mintid_lua_uuid_kind, &mintid_lua_ulid_kind, mintid_lua_push_text); }
 static int m_parse_ksuid(lua_State *L) { return reparse(L, &mintid_lua_ksuid_kind, &mintid_lua_ksuid_kind, mintid_lua_push_value); }
+
+/* kind_of(text) -> the name of the kind whose shape the text has */
+static int m_kind_of(lua_State *L)
+{
+    size_t len;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+    char err[MINTID_KIND_ERRMSG_SIZE];
+    const char *kind = mintid_kind_of(text, len, err);
+
+    if (kind == NULL)
+        return mintid_lua_fail_msg(L, err);
+    lua_pushstring(L, kind);
+    return 1;
+}
 
 /* parse_snowflake(id [, epoch]) -> timestamp, machine_id, sequence */
 static int m_parse_snowflake(lua_State *L)
@@ -598,7 +629,8 @@ static const luaL_Reg value_meta[] = {
     { NULL, NULL }
 };
 static const luaL_Reg ulid_methods[] = {
-    { "bytes", value_bytes }, { "time", ulid_time }, { "uuid", ulid_uuid }, { NULL, NULL }
+    { "bytes", value_bytes }, { "time", ulid_time }, { "uuid", ulid_uuid }, { "random", ulid_random },
+    { NULL, NULL }
 };
 static const luaL_Reg uuid_methods[] = {
     { "bytes", value_bytes }, { "time", uuid_time }, { "version", uuid_version }, { "ulid", uuid_ulid },
@@ -613,7 +645,7 @@ static const luaL_Reg typeid_methods[] = {
 };
 static const luaL_Reg relative_methods[] = {
     { "bytes", value_bytes }, { "time", relative_time }, { "tag", relative_tag_method },
-    { "rand", relative_rand }, { NULL, NULL }
+    { "rand", relative_rand }, { "prefix", relative_prefix_method }, { NULL, NULL }
 };
 
 static const luaL_Reg value_funcs[] = {
@@ -640,6 +672,7 @@ static const luaL_Reg value_funcs[] = {
     { "ksuid_from_bytes", m_ksuid_from_bytes },
     { "parse_typeid", m_parse_typeid },
     { "typeid_from", m_typeid_from },
+    { "kind_of", m_kind_of },
     { NULL, NULL }
 };
 
