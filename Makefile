@@ -49,9 +49,17 @@ CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
 all: $(MODULE)
 
-$(BUILD)/core/%.o: src/%.c $(CORE_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+# compile_objects DIR,COMPILE,HEADERS: the one rule for objects, each
+# variant of the sources in a folder of its own: $(BUILD)/DIR/NAME.o from
+# src/NAME.c by COMPILE (a compiler and its flags, written with $$ so that
+# they are read when the rule runs: `make test` adds -Werror then), remade
+# when one of HEADERS changes.
+define compile_objects
+$(BUILD)/$1/%.o: src/%.c $3
+	@mkdir -p $$(@D)
+	$2 -c -o $$@ $$<
+endef
+$(eval $(call compile_objects,core,$$(CC) $$(ALL_CFLAGS),$(CORE_HDR)))
 
 $(BUILD)/%/mintid.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)

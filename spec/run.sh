@@ -11,6 +11,7 @@ SAN_LUA=${SAN_LUA:-5.4}
 DB_LUA=${DB_LUA:-5.4}
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
+. spec/tap.sh
 passed=0
 failed=0
 # No pathname expansion: the ?s of Lua paths pass through unquoted words.
@@ -28,16 +29,7 @@ stage() {
     "$@" > "$log/stage" 2>&1
     rc=$?
     grep -v '^ok \|^[0-9]* passed, [0-9]* failed$' "$log/stage"
-    ok=$(grep -c '^ok ' "$log/stage")
-    notok=$(grep -c '^not ok ' "$log/stage")
-    if [ "$rc" -ne 0 ] && [ "$notok" -eq 0 ]; then
-        echo "# $name exited with status $rc without a failing test: counted as a failure"
-        notok=1
-    fi
-    if [ $((ok + notok)) -eq 0 ]; then
-        echo "# $name ran no test: counted as a failure"
-        notok=1
-    fi
+    tap_count "$name" "$rc" "$log/stage"
     echo "# $name: $ok passed, $notok failed, $(($(date +%s) - t0)) s"
     passed=$((passed + ok))
     failed=$((failed + notok))

@@ -11,6 +11,7 @@ limit=$((seconds * 3 + 10))
 log=$(mktemp)
 trace=$(mktemp)
 trap 'rm -f "$log" "$trace"' EXIT
+. spec/tap.sh
 passed=0
 failed=0
 
@@ -27,12 +28,7 @@ storm() {
     cat "$log"
     [ "$rc" -eq 137 ] && echo "# $label: killed after $limit s"
     [ "$rc" -ne 0 ] && echo "# $label: the last call under the storm: $(tail -1 "$trace")"
-    ok=$(grep -c '^ok ' "$log")
-    notok=$(grep -c '^not ok ' "$log")
-    if [ "$rc" -ne 0 ] || [ $((ok + notok)) -eq 0 ]; then
-        echo "not ok - $label: exited with status $rc"
-        notok=$((notok + 1))
-    fi
+    tap_count "$label" "$rc" "$log"
     passed=$((passed + ok))
     failed=$((failed + notok))
 }
