@@ -51,6 +51,7 @@ describe("API conventions", function()
                 "parse_ulid", "parse_uuid", "parse_relative", "parse_snowflake",
                 "ulid_from", "ulid_from_bytes", "uuid_from_bytes", "relative_from", "relative_tag",
                 "ulid_to_uuid", "uuid_to_ulid", "relative_range",
+                "trace_id", "span_id", "traceparent", "parse_traceparent",
             }
             for _, name in ipairs(names) do
                 assert.are.equal("function", type(mintid[name]), "mintid." .. name)
@@ -63,7 +64,7 @@ describe("API conventions", function()
             local core = require "mintid"
             -- resty.mintid under LuaJIT: Lua functions the JIT compiles, around one FFI call
             local ffi_path = h.module_name == "resty.mintid" and jit ~= nil
-            for _, name in ipairs({ "ulid", "uuid4", "uuid7", "nanoid" }) do
+            for _, name in ipairs({ "ulid", "uuid4", "uuid7", "nanoid", "trace_id", "span_id" }) do
                 assert.are.equal(not ffi_path, rawequal(core[name], mintid[name]), name)
             end
         end)
@@ -97,6 +98,9 @@ describe("API conventions", function()
                 { "relative_from", { 0, -1, 0 }, "relative ID timestamp -1 out of range 0..281474976710655" },
                 { "ulid_from_bytes", { "short" }, nil },
                 { "uuid_from_bytes", { "short" }, nil },
+                { "parse_traceparent", { "nope" }, "invalid traceparent: length 4, want at least 55" },
+                { "traceparent", { "nope" }, "invalid trace-id: length 4, want 32" },
+                { "traceparent", { nil, "nope" }, "invalid parent-id: length 4, want 16" },
             }
             for _, c in ipairs(cases) do
                 local ok, v, msg = pcall(mintid[c[1]], unpack(c[2]))
@@ -141,6 +145,8 @@ describe("API conventions", function()
                 { "relative_tag", { 1234567890123456, "", "k" } }, { "relative_tag", { SECRET, 42, "k" } },
                 { "parse_snowflake", { nil } }, { "parse_snowflake", { {} } }, { "parse_snowflake", { "1", {} } },
                 { "nanoid", { "x" } }, { "nanoid", { {} } }, { "nanoid", { 21, {} } },
+                { "parse_traceparent", {} }, { "parse_traceparent", { {} } }, { "traceparent", { 5 } },
+                { "traceparent", { nil, true } }, { "traceparent", { nil, nil, {} } },
             }
             for _, c in ipairs(cases) do
                 local args = c[2]
@@ -160,6 +166,8 @@ describe("API conventions", function()
             h.raises(function() return mintid.snowflake_generator { machine_id = 1.5 } end)
             h.raises(function() return mintid.snowflake_generator { epoch = 0.5 } end)
             h.raises(function() return mintid.parse_snowflake("1", 0.5) end)
+            h.raises(function() return mintid.traceparent(nil, nil, 0.5) end, "bad argument #3",
+                "flags must be an integer 0..255, got 0.5")
         end)
 
         it("a secret shorter than 16 bytes", function()
