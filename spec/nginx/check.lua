@@ -383,9 +383,9 @@ do
     for _, w in ipairs(want) do
         local a = answer(w[1])
         local trace_id, parent_id, flags = mintid.parse_traceparent(a.header)
-        local ok = a.status == 200 and one_line(a) == a.header and trace_id ~= nil and flags == w[3]
+        local good = a.status == 200 and one_line(a) == a.header and trace_id ~= nil and flags == w[3]
             and parent_id ~= P and (w[2] == nil and trace_id ~= T or trace_id == w[2])
-        if not ok then bad[#bad + 1] = ("%s: %s header %q body %q"):format(w[1], a.status, a.header, a.body) end
+        if not good then bad[#bad + 1] = ("%s: %s header %q body %q"):format(w[1], a.status, a.header, a.body) end
     end
     local none = answers["trace-none"] or {}
     if #none ~= 2 or none[1].header == none[2].header then bad[#bad + 1] = "two new traces are not distinct" end
