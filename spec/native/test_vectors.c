@@ -1217,6 +1217,21 @@ static int default_ksuid_key(uint8_t out[16], char *err)
     return rc;
 }
 
+/* A trace-id's 16 bytes, read back from its hex. */
+static int trace_id_bytes(uint8_t out[16], char *err)
+{
+    char text[MINTID_TRACE_ID_TEXT_LEN + 1];
+    uint8_t b[MAX_BYTES];
+    int rc = mintid_trace_id_text(text, err);
+
+    text[MINTID_TRACE_ID_TEXT_LEN] = '\0';
+    if (rc == MINTID_OK && from_hex(text, b) == 16)
+        memcpy(out, b, 16);
+    else
+        memset(out, 0, 16);
+    return rc;
+}
+
 static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *err), int monotonic)
 {
     static uint8_t ids[THREADS * PER_THREAD][16];
@@ -1333,6 +1348,7 @@ int main(int argc, char **argv)
     check_threads("mintid_default_uuid1", default_uuid1_as_v6, 1);
     check_threads("mintid_default_uuid6", mintid_default_uuid6, 1);
     check_threads("mintid_default_ksuid", default_ksuid_key, 1);
+    check_threads("mintid_trace_id_text", trace_id_bytes, 0);
 #else
     printf("# no threads in this build: thread test skipped\n");
 #endif
