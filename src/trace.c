@@ -29,6 +29,7 @@
 #define PARENT_ID_AT (TRACE_ID_AT + MINTID_TRACE_ID_TEXT_LEN + 1)
 #define FLAGS_AT (PARENT_ID_AT + MINTID_SPAN_ID_TEXT_LEN + 1)
 #define MAX_FLAGS 255
+MINTID_STATIC_ASSERT(FLAGS_AT + FLAGS_LEN == MINTID_TRACEPARENT_LEN, traceparent_layout);
 
 /* A source that gave only zero bytes this many times in a row is broken,
  * not unlucky: the call fails rather than loop. */
@@ -105,7 +106,7 @@ static int check_hex(const char *text, size_t at, size_t len, const char *what, 
     return MINTID_OK;
 }
 
-static int check_zero_text(const char *text, size_t len)
+static int all_zero_digits(const char *text, size_t len)
 {
     size_t i;
 
@@ -124,7 +125,7 @@ static int check_id(const char *id, size_t id_len, size_t want, const char *what
     if (id_len != want)
         return mintid_fail(err, MINTID_EPARSE, "%s: length %zu, want %zu", what, id_len, want);
     rc = check_hex(id, 0, want, what, err);
-    if (rc == MINTID_OK && check_zero_text(id, want))
+    if (rc == MINTID_OK && all_zero_digits(id, want))
         return mintid_fail(err, MINTID_EPARSE, "%s: all zero", what);
     return rc;
 }
@@ -168,9 +169,9 @@ int mintid_traceparent_parse(const char *header, size_t len, char trace_id[32], 
         return rc;
     if (len > MINTID_TRACEPARENT_LEN && (rc = check_dash(header, MINTID_TRACEPARENT_LEN, err)) != MINTID_OK)
         return rc;
-    if (check_zero_text(header + TRACE_ID_AT, MINTID_TRACE_ID_TEXT_LEN))
+    if (all_zero_digits(header + TRACE_ID_AT, MINTID_TRACE_ID_TEXT_LEN))
         return mintid_fail(err, MINTID_EPARSE, "%s: trace-id is all zero", what);
-    if (check_zero_text(header + PARENT_ID_AT, MINTID_SPAN_ID_TEXT_LEN))
+    if (all_zero_digits(header + PARENT_ID_AT, MINTID_SPAN_ID_TEXT_LEN))
         return mintid_fail(err, MINTID_EPARSE, "%s: parent-id is all zero", what);
     memcpy(trace_id, header + TRACE_ID_AT, MINTID_TRACE_ID_TEXT_LEN);
     memcpy(parent_id, header + PARENT_ID_AT, MINTID_SPAN_ID_TEXT_LEN);
