@@ -65,6 +65,12 @@ local function lua_uuid4()
       random(0, 0xffff), random(0, 0xffff), random(0, 0xffff)))
 end
 
+-- A trace-id the way Lua tracers make one: math.random, 16 bits at a time.
+local function lua_trace_id()
+   return (format("%04x%04x%04x%04x%04x%04x%04x%04x", random(0, 0xffff), random(0, 0xffff), random(0, 0xffff),
+      random(0, 0xffff), random(0, 0xffff), random(0, 0xffff), random(0, 0xffff), random(0, 0xffff)))
+end
+
 local NANO = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"
 local NANO_T = {}
 for i = 1, 64 do NANO_T[i - 1] = NANO:sub(i, i) end
@@ -97,6 +103,7 @@ local rel_g = mintid.relative_generator { secret = "bench-secret-0123456789abcde
 local snow_g = mintid.snowflake_generator { machine_id = 7, epoch = 1288834974657 }
 local nano_g = mintid.nanoid_generator { size = 16, alphabet = "0123456789abcdef" }
 local sample_ulid = mintid.ulid()
+local sample_traceparent = mintid.traceparent(nil, nil, 1)
 
 print(format("mintid %s on %s", mintid._VERSION, _VERSION .. (jit and (" / " .. jit.version) or "")))
 local floor_ns = time_per_call(c_fresh_string)
@@ -122,6 +129,10 @@ row("relative_generator():next(key)", function() return rel_g:next("customer-42"
 row("snowflake_generator():next()", function() return snow_g:next() end)
 row("nanoid_generator{16, hex}:next()", function() return nano_g:next() end)
 row("mintid.parse_ulid(text)", function() return mintid.parse_ulid(sample_ulid) end)
+row("mintid.trace_id()", function() return mintid.trace_id() end, lua_trace_id)
+row("mintid.span_id()", function() return mintid.span_id() end)
+row("mintid.traceparent()", function() return mintid.traceparent() end)
+row("mintid.parse_traceparent(header)", function() return mintid.parse_traceparent(sample_traceparent) end)
 
 -- Targets (issue 9): each call against a fresh string of its own length,
 -- the two measured round by round in turn, so a slow moment of the machine
@@ -162,6 +173,7 @@ local function target(name, f, len, limit)
 end
 target("mintid.uuid4() (36)", function() return mintid.uuid4() end, 36, 1.4)
 target("mintid.nanoid() (21)", function() return mintid.nanoid() end, 21, 1.4)
+target("mintid.trace_id() (32)", function() return mintid.trace_id() end, 32, 1.4)
 target("mintid.ulid() (26)", function() return mintid.ulid() end, 26, 1.5)
 target("mintid.uuid7() (36)", function() return mintid.uuid7() end, 36, 1.5)
 target("snowflake_generator():next() (19)", function() return snow_g:next() end, 19, 1.5)
@@ -197,6 +209,7 @@ memory("mintid.ulid()", function() return mintid.ulid() end)
 memory("mintid.uuid7()", function() return mintid.uuid7() end)
 memory("mintid.uuid4()", function() return mintid.uuid4() end)
 memory("mintid.nanoid()", function() return mintid.nanoid() end)
+memory("mintid.trace_id()", function() return mintid.trace_id() end)
 memory("ulid_generator():next()", function() return ulid_g:next() end)
 memory("uuid7_generator():next()", function() return uuid7_g:next() end)
 memory("uuid4_generator():next()", function() return uuid4_g:next() end)

@@ -81,7 +81,7 @@ local function floor_of(len)
    end
 end
 local floors = { [26] = floor_of(26), [36] = floor_of(36), [28] = floor_of(28), [21] = floor_of(21),
-   [27] = floor_of(27), [31] = floor_of(31) }
+   [27] = floor_of(27), [31] = floor_of(31), [32] = floor_of(32), [16] = floor_of(16), [55] = floor_of(55) }
 
 -- Generators of both bindings. A snowflake generator gives at most 4096 IDs
 -- per ms (244 ns each), slower than either binding: both rotate over 16
@@ -109,6 +109,7 @@ local snow_f, snow_c = snowflakes(resty), snowflakes(mintid)
 
 local ULID, UUID, REL = mintid.ulid(), mintid.uuid7(), rel_c:next("customer-42")
 local SNOW = snowflakes(mintid)()
+local TRACEPARENT = mintid.traceparent(nil, nil, 1)
 
 -- name, FFI call, C API call, length of the text (for the floor column)
 local rows = {
@@ -134,6 +135,11 @@ local rows = {
    { "ksuid_generator():next()", function() return ksuid_f:next() end, function() return ksuid_c:next() end, 27 },
    { "typeid_generator():next('user')", function() return typeid_f:next("user") end,
       function() return typeid_c:next("user") end, 31 },
+   { "trace_id()", function() return resty.trace_id() end, function() return mintid.trace_id() end, 32 },
+   { "span_id()", function() return resty.span_id() end, function() return mintid.span_id() end, 16 },
+   { "traceparent()", function() return resty.traceparent() end, function() return mintid.traceparent() end, 55 },
+   { "parse_traceparent(header)", function() return resty.parse_traceparent(TRACEPARENT) end,
+      function() return mintid.parse_traceparent(TRACEPARENT) end, 32 },
    { "parse_ulid(text)", function() return resty.parse_ulid(ULID) end, function() return mintid.parse_ulid(ULID) end },
    { "parse_uuid(text)", function() return resty.parse_uuid(UUID) end, function() return mintid.parse_uuid(UUID) end },
    { "parse_relative(text)", function() return resty.parse_relative(REL) end,

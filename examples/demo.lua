@@ -59,6 +59,13 @@ section("Nano ID: URL-safe random strings")
 print(mintid.nanoid())
 print(mintid.nanoid(10, "0123456789"))
 
+section("W3C Trace Context: continue a valid traceparent as a new span, or start a trace")
+local incoming = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+local trace_id, _, flags = mintid.parse_traceparent(incoming)
+print(incoming, "->", mintid.traceparent(trace_id, nil, flags))
+print(mintid.parse_traceparent("ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+print("a new trace:", mintid.traceparent())
+
 section("Bad input is data, not a crash")
 print(mintid.parse_ulid("01ARZ3NDEKTSV4RRFFQ69G5FAU"))
 print(mintid.parse_uuid("{017f22e2-79b0-7cc3-98c4-dc0c0c07398f}"))

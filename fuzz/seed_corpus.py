@@ -74,6 +74,8 @@ def decoders(t):
         "typeid_decode": [r["text"].encode() for r in rows(t, "typeid.txt")]
         + [r["expect"].encode() for r in rows(t, "typeid_monotonic.txt") if not r["expect"].startswith("error:")]
         + [unescape(r["input"]) for r in rows(t, "typeid_invalid.txt")],
+        "traceparent_decode": [r[c].encode() for r in rows(t, "traceparent.txt") for c in ("header", "rebuilt")]
+        + [unescape(r["input"]) for r in rows(t, "traceparent_invalid.txt")],
     }
 
 

@@ -301,7 +301,7 @@ describe("values", function()
 
     describe("kind_of", function()
         local UNRECOGNISED = "unrecognised ID: length %d (want a 26-char ULID, a 36-char UUID, a 27-char KSUID,"
-            .. " a TypeID prefix_suffix, a 28-char relative ID or Snowflake digits)"
+            .. " a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent header)"
 
         it("the vectors of each kind: the kind of their text", function()
             local cases = {
@@ -311,6 +311,7 @@ describe("values", function()
                 { "relative.txt", "text", function() return "relative" end },
                 { "ksuid.txt", "text", function() return "ksuid" end },
                 { "snowflake.txt", "id", function() return "snowflake" end },
+                { "traceparent.txt", "header", function() return "traceparent" end },
                 -- a TypeID without prefix is a ULID's text
                 { "typeid.txt", "text", function(r) return r.prefix == "-" and "ulid" or "typeid" end },
             }
@@ -355,6 +356,19 @@ describe("values", function()
             end
         end)
 
+        it("55 chars or more with '-' at 3 are a traceparent header, of any version, even with a '_'", function()
+            local header = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+            for _, text in ipairs({ header, "cc" .. header:sub(3) .. "-what-comes-later", ("x"):rep(2) .. "-"
+                .. ("_"):rep(52), ("1"):rep(2) .. "-" .. ("1"):rep(60) }) do
+                assert.are.equal("traceparent", mintid.kind_of(text), text)
+            end
+            local short = header:sub(1, 54)
+            local kind, msg = mintid.kind_of(short)
+            h.assert_bad_data(kind, msg, UNRECOGNISED:format(54), short)
+            assert.are.equal(UNRECOGNISED:format(54), msg)
+            assert.are.equal("typeid", mintid.kind_of("00_" .. header:sub(4)), "'_' at 3")
+        end)
+
         it("digits only, of any other length, are a Snowflake", function()
             for _, text in ipairs({ "0", "1541815603604516864", ("9"):rep(25), ("0"):rep(100) }) do
                 assert.are.equal("snowflake", mintid.kind_of(text), text)
@@ -373,6 +387,7 @@ describe("values", function()
                 { "uuid", mintid.uuid1() }, { "uuid", mintid.uuid6() }, { "ksuid", mintid.ksuid() },
                 { "typeid", mintid.typeid("user") }, { "ulid", mintid.typeid("") },
                 { "relative", rel_gen:next("k") }, { "snowflake", h.dec(mintid.snowflake_generator():next()) },
+                { "traceparent", mintid.traceparent() },
             }
             for _, c in ipairs(cases) do
                 assert.are.equal(c[1], mintid.kind_of(c[2]), c[2])

@@ -99,7 +99,11 @@ local ERROR_SPECS = {
     ksuid_from_bytes = bad_data("invalid KSUID bytes: length 1, want 20", "x"),
     typeid_from = raises(1, BAD_PREFIX, "Bad", V4),
     kind_of = bad_data("unrecognised ID: length 4 (want a 26-char ULID, a 36-char UUID, a 27-char KSUID,"
-        .. " a TypeID prefix_suffix, a 28-char relative ID or Snowflake digits)", "nope"),
+        .. " a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent header)", "nope"),
+
+    trace_id = ignores(5, {}), span_id = ignores(5, {}),
+    traceparent = bad_data("invalid trace-id: length 4, want 32", "nope"),
+    parse_traceparent = bad_data("invalid traceparent: length 4, want at least 55", "nope"),
 }
 
 local sorted_keys = h.sorted_keys
@@ -149,7 +153,7 @@ describe("API conventions", function()
             local core = require "mintid"
             -- resty.mintid under LuaJIT: Lua functions the JIT compiles, around one FFI call
             local ffi_path = h.module_name == "resty.mintid" and jit ~= nil
-            for _, name in ipairs({ "ulid", "uuid4", "uuid7", "nanoid" }) do
+            for _, name in ipairs({ "ulid", "uuid4", "uuid7", "nanoid", "trace_id", "span_id" }) do
                 assert.are.equal(not ffi_path, rawequal(core[name], mintid[name]), name)
             end
         end)
@@ -183,6 +187,9 @@ describe("API conventions", function()
                 { "relative_from", { 0, -1, 0 }, "relative ID timestamp -1 out of range 0..281474976710655" },
                 { "ulid_from_bytes", { "short" }, nil },
                 { "uuid_from_bytes", { "short" }, nil },
+                { "parse_traceparent", { "nope" }, "invalid traceparent: length 4, want at least 55" },
+                { "traceparent", { "nope" }, "invalid trace-id: length 4, want 32" },
+                { "traceparent", { nil, "nope" }, "invalid parent-id: length 4, want 16" },
             }
             for _, c in ipairs(cases) do
                 local ok, v, msg = pcall(mintid[c[1]], unpack(c[2]))
@@ -244,6 +251,11 @@ describe("API conventions", function()
                 { "nanoid", { "x" }, 1, "integer expected, got string" },
                 { "nanoid", { {} }, 1, "integer expected, got table" },
                 { "nanoid", { 21, {} }, 2, "string expected, got table" },
+                { "parse_traceparent", {}, 1, "string expected, got no value" },
+                { "parse_traceparent", { {} }, 1, "string expected, got table" },
+                { "traceparent", { 5 }, 1, "string expected, got number" },
+                { "traceparent", { nil, true }, 2, "string expected, got boolean" },
+                { "traceparent", { nil, nil, {} }, 3, "flags must be an integer 0..255, got table" },
             }
             for _, c in ipairs(cases) do
                 local args = c[2]
@@ -265,6 +277,8 @@ describe("API conventions", function()
                 "machine_id must be an integer, got 1.5")
             h.raises(function() return mintid.snowflake_generator { epoch = 0.5 } end, "epoch must be an integer, got 0.5")
             h.raises(function() return mintid.parse_snowflake("1", 0.5) end, "bad argument #2", no_int)
+            h.raises(function() return mintid.traceparent(nil, nil, 0.5) end, "bad argument #3",
+                "flags must be an integer 0..255, got 0.5")
         end)
 
         it("a secret shorter than 16 bytes", function()

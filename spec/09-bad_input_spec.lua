@@ -437,6 +437,32 @@ row("A v1/v6 node or clock_seq outside its field", function()
     raises(function() return mintid.uuid6_generator { clock_seq = 16384 } end, "clock_seq must be 0..16383, got 16384")
 end)
 
+local TP = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" -- Trace Context 3.2.3
+
+row("A traceparent header the W3C rules refuse", function()
+    bad_data(function() return mintid.parse_traceparent("ff" .. TP:sub(3)) end,
+        "invalid traceparent: version ff is invalid")
+    bad_data(function() return mintid.parse_traceparent(TP .. "0") end,
+        "invalid traceparent: length 56, want 55 for version 00")
+    bad_data(function() return mintid.parse_traceparent(TP:sub(1, 3) .. "A" .. TP:sub(5)) end,
+        "invalid traceparent: bad character 'A' at 4 (want lowercase hex)")
+    bad_data(function() return mintid.parse_traceparent("00-" .. ("0"):rep(32) .. TP:sub(36)) end,
+        "invalid traceparent: trace-id is all zero")
+end)
+
+row("A trace-id or parent-id for `traceparent` that is not one", function()
+    bad_data(function() return mintid.traceparent("ABC") end, "invalid trace-id: length 3, want 32")
+    bad_data(function() return mintid.traceparent(nil, ("0"):rep(16)) end, "invalid parent-id: all zero")
+    raises(function() return mintid.traceparent({}) end, "bad argument #1", "string expected, got table")
+end)
+
+row("Trace flags outside a byte", function()
+    raises(function() return mintid.traceparent(nil, nil, 256) end, "bad argument #3",
+        "flags must be an integer 0..255, got 256")
+    raises(function() return mintid.traceparent(nil, nil, 1.5) end, "bad argument #3",
+        "flags must be an integer 0..255, got 1.5")
+end)
+
 -- The rows of the README table: the first cell of each line after the
 -- header row of the "Errors" section's table.
 local function readme_rows()

@@ -114,6 +114,17 @@ describe("fork()", function()
                 return odd and mintid.ulid() or mintid.uuid7()
             end)
         end)
+
+        it("the trace context: trace_id(), span_id(), traceparent() of parent and child right after the fork "
+            .. "are distinct", function()
+            local turn = 0
+            assert_distinct_after_fork(function()
+                turn = turn % 3 + 1
+                if turn == 1 then return mintid.trace_id() end
+                if turn == 2 then return mintid.span_id() end
+                return mintid.traceparent()
+            end)
+        end)
     end)
 
     describe("Snowflake generators made before the fork", function()

@@ -264,6 +264,43 @@ describe("mintid command", function()
             fails(2, { "relative", "--secret", SECRET, "k" }, { MINTID_SECRET = false }, "unknown option '--secret'")
             fails(2, { "relative" }, { MINTID_SECRET = SECRET }, "no KEY given")
         end)
+
+        it("trace-id, span-id: -n N W3C Trace Context ids, distinct", function()
+            local ids = ok_lines({ "trace-id", "-n", "3" })
+            assert.are.equal(3, #ids)
+            for _, id in ipairs(ids) do assert.is_truthy(id:match("^" .. ("[0-9a-f]"):rep(32) .. "$"), id) end
+            assert.are_not.equal(ids[1], ids[2])
+            local spans = ok_lines({ "span-id", "-n", "2" })
+            assert.are.equal(2, #spans)
+            for _, id in ipairs(spans) do assert.is_truthy(id:match("^" .. ("[0-9a-f]"):rep(16) .. "$"), id) end
+            fails(2, { "trace-id", "x" }, nil, "trace-id takes no argument, got 'x'")
+        end)
+
+        it("traceparent: fresh ids unless given, --flags as an integer, each header parsing back", function()
+            local T = "4bf92f3577b34da6a3ce929d0e0e4736"
+            local fresh = ok_lines({ "traceparent" })
+            assert.are.equal(1, #fresh)
+            assert.are.equal(0, select(3, mintid.parse_traceparent(fresh[1])))
+            local given = ok_lines({ "traceparent", "-n", "2", "--trace-id", T, "--flags", "1" })
+            assert.are.equal(2, #given)
+            for _, header in ipairs(given) do
+                local trace_id, _, flags = mintid.parse_traceparent(header)
+                assert.are.equal(T, trace_id, header)
+                assert.are.equal(1, flags, header)
+            end
+            assert.are_not.equal(given[1], given[2]) -- a fresh parent-id each
+            assert.are.same({ "00-" .. T .. "-00f067aa0ba902b7-ff" },
+                ok_lines({ "traceparent", "--trace-id", T, "--parent-id", "00f067aa0ba902b7", "--flags", "255" }))
+        end)
+
+        it("traceparent: a bad id or flags is a usage error before any output", function()
+            local out = fails(2, { "traceparent", "--trace-id", "ABC" }, nil,
+                "traceparent: invalid trace-id: length 3, want 32")
+            assert.are.equal("", out)
+            fails(2, { "traceparent", "--parent-id", ("0"):rep(16) }, nil, "invalid parent-id: all zero")
+            fails(2, { "traceparent", "--flags", "256" }, nil, "flags must be an integer 0..255, got 256")
+            fails(2, { "traceparent", "--flags", "x" }, nil, "--flags wants an integer, got 'x'")
+        end)
     end)
 
     describe("convert", function()
@@ -487,6 +524,24 @@ describe("mintid command", function()
             end
             -- past year 9999, where os.date may not reach: the last ULID millisecond
             assert.are.equal("10889-08-02T05:31:50.655Z", inspect({ "inspect", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ" })[1].time)
+        end)
+
+        it("a traceparent header (55 chars or more, '-' at 3): version, ids, flags, sampled and random", function()
+            local f = inspect({ "inspect", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03",
+                "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-later" })
+            assert.are.same({
+                id = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03", kind = "traceparent", version = "00",
+                trace_id = "4bf92f3577b34da6a3ce929d0e0e4736", parent_id = "00f067aa0ba902b7", flags = "03",
+                sampled = "true", random = "true",
+            }, f[1])
+            assert.are.equal("01", f[2].version)
+            assert.are.equal("false", f[2].sampled)
+            local json = ok_lines({ "inspect", "--json", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" })
+            assert.is_truthy(json[1]:find('"flags":"01","sampled":true,"random":false}', 1, true), json[1])
+            fails(1, { "inspect", "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" }, nil,
+                "mintid: invalid traceparent: version ff is invalid")
+            fails(1, { "inspect", "--kind", "traceparent", "00-4bf" }, nil,
+                "mintid: invalid traceparent: length 6, want at least 55")
         end)
 
         it("--json: one object per ID per line, numbers as JSON numbers", function()

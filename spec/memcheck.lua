@@ -48,5 +48,18 @@ for _ = 1, 100 do
       random = function(k) return ("\1"):rep(k) end }
    holder.g:next(42); holder.g:next("key")
 end
+-- trace context: fresh and given ids, every way a header or an id is refused
+for _ = 1, 50 do
+   local header = m.traceparent(m.trace_id(), m.span_id(), 1)
+   local t, p, f = m.parse_traceparent(header)
+   assert(m.traceparent(t, p, f) == header and m.traceparent(nil, p) and m.traceparent(t))
+end
+local T, P = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+for _, bad in ipairs { "", "ff-" .. T .. "-" .. P .. "-01", "00-" .. T .. "-" .. P .. "-01\0", "00-" .. T:upper() .. "-" .. P .. "-01",
+   "01-" .. T .. "-" .. P .. "-01x", "00-" .. ("0"):rep(32) .. "-" .. P .. "-01" } do
+   assert(not m.parse_traceparent(bad)); assert(not m.traceparent(bad:sub(4, 35)) or bad:sub(4, 35) == T)
+end
+assert(m.parse_traceparent("01-" .. T .. "-" .. P .. "-01-" .. ("x"):rep(5000)))
+raises(m.traceparent, nil, nil, 256); raises(m.traceparent, 5); raises(m.parse_traceparent, nil)
 collectgarbage(); collectgarbage()
 print("memcheck script done")

@@ -679,6 +679,17 @@ MINTID_INTERNAL int mintid_typeid_gen_next(mintid_uuid7_state *g, const char *pr
                                            char out[MINTID_TYPEID_MAX_TEXT_LEN], char *err);
 /* ---- end of formats ---- */
 
+/* ==== trace.c: W3C Trace Context ========================================== */
+#define MINTID_TRACE_ID_BYTES 16
+#define MINTID_SPAN_ID_BYTES  8
+/* n (16 or 8) bytes from rnd as 2n lowercase hex digits to out, drawn
+ * again while all zero (ERANDOM after 4 such draws). */
+MINTID_INTERNAL int mintid_trace_draw_id(mintid_random_fn rnd, void *ctx, size_t n, char *out, char *err);
+/* mintid_traceparent_text with the fresh IDs drawn from rnd. */
+MINTID_INTERNAL int mintid_traceparent_make(const char *trace_id, size_t trace_id_len,
+                                            const char *parent_id, size_t parent_id_len, int64_t flags,
+                                            mintid_random_fn rnd, void *ctx, char out[55], char *err);
+
 #ifdef MINTID_VISIBILITY_PUSHED
 #pragma GCC visibility pop
 #endif

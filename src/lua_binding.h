@@ -7,6 +7,8 @@
  *                     their methods, parsing, building, name-based UUIDs
  *   lua_generators.c  generator kinds, their hooks and options, and the
  *                     calls of the process-wide default generators
+ *   lua_trace.c       W3C Trace Context: trace_id, span_id, traceparent,
+ *                     parse_traceparent
  * As in the core, the shared names are hidden (static in the single-file
  * build) and carry the mintid_lua_ prefix.
  */
@@ -133,6 +135,12 @@ MINTID_INTERNAL void mintid_lua_open_values(lua_State *L, int module, int ffi);
  * of them (new, meta, methods, the Nano ID specs, the state offset) in the
  * table at ffi. */
 MINTID_INTERNAL void mintid_lua_open_generators(lua_State *L, int module, int ffi);
+
+/* ---- trace context (lua_trace.c) ---------------------------------------- */
+
+/* trace_id, span_id, traceparent and parse_traceparent in the module table
+ * at module. */
+MINTID_INTERNAL void mintid_lua_open_trace(lua_State *L, int module);
 
 #ifdef MINTID_LUA_VISIBILITY_PUSHED
 #pragma GCC visibility pop

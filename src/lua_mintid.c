@@ -3,7 +3,8 @@
  * in C, so a host that links it statically registers luaopen_mintid and
  * ships no Lua file. This file opens the module and holds the helpers that
  * every part of the binding shares (lua_binding.h); the values are in
- * lua_values.c, the generators in lua_generators.c.
+ * lua_values.c, the generators in lua_generators.c, the trace context in
+ * lua_trace.c.
  *
  * Bad data returns nil, message (the core's message); bad arguments raise
  * through luaL_argerror. The core never sees a Lua error: an injected
@@ -155,6 +156,7 @@ MINTID_API int luaopen_mintid(lua_State *L)
     lua_setfield(L, ffi, "max_exact");
     mintid_lua_open_values(L, module, ffi);
     mintid_lua_open_generators(L, module, ffi);
+    mintid_lua_open_trace(L, module);
     lua_setfield(L, module, "_ffi");
 
     lua_pushliteral(L, MINTID_VERSION);

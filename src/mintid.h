@@ -70,6 +70,9 @@
  *   is not locked: use it from one thread at a time (a snowflake generator
  *   may be shared where GCC/clang do 64-bit compare-and-swap inline; see
  *   snowflake.c). Every monotonic generator draws afresh after a fork.
+ * - Trace context: mintid_trace_id_text, mintid_span_id_text,
+ *   mintid_traceparent_text and mintid_traceparent_parse (W3C Trace
+ *   Context's traceparent header).
  * examples/embed/mint.c does each of these.
  */
 #ifndef MINTID_H
@@ -142,6 +145,9 @@ extern "C" {
 #define MINTID_TYPEID_MAX_PREFIX 63
 #define MINTID_TYPEID_SUFFIX_LEN 26
 #define MINTID_TYPEID_MAX_TEXT_LEN (MINTID_TYPEID_MAX_PREFIX + 1 + MINTID_TYPEID_SUFFIX_LEN) /* 90 */
+#define MINTID_TRACE_ID_TEXT_LEN 32
+#define MINTID_SPAN_ID_TEXT_LEN  16
+#define MINTID_TRACEPARENT_LEN   55 /* version 00: "00-" trace-id "-" parent-id "-" flags */
 
 /* The sizes of the opaque states below, in bytes. */
 #define MINTID_ULID_GEN_SIZE      64
@@ -249,11 +255,11 @@ MINTID_API size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
 
 /* ---- the kind of an ID text (kind.c) ------------------------------------ */
 /* The kind whose text form the text has the shape of: "ulid", "uuid",
- * "relative", "ksuid", "typeid" or "snowflake" (kind.c holds the rule; a
- * 26-char text is "ulid", whatever else it could be). NULL when no kind
- * has its shape, with why in err (of MINTID_KIND_ERRMSG_SIZE bytes; err
- * may be NULL). A shape, not a check: the kind's parser says whether the
- * text is a valid ID. */
+ * "relative", "ksuid", "typeid", "snowflake" or "traceparent" (kind.c
+ * holds the rule; a 26-char text is "ulid", whatever else it could be).
+ * NULL when no kind has its shape, with why in err (of
+ * MINTID_KIND_ERRMSG_SIZE bytes; err may be NULL). A shape, not a check:
+ * the kind's parser says whether the text is valid. */
 #define MINTID_KIND_ERRMSG_SIZE 256
 MINTID_API const char *mintid_kind_of(const char *text, size_t len, char *err);
 
@@ -301,6 +307,23 @@ MINTID_API int mintid_typeid_gen_next_text(mintid_uuid7_gen *g, const char *pref
 /* The same 16 bytes in the other text form (EPARSE for bad text). */
 MINTID_API int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err);
 MINTID_API int mintid_uuid_to_ulid_text(const char *text, size_t len, char out[26], char *err);
+/* ---- W3C Trace Context (trace.c) -----------------------------------------
+ * Lowercase hex IDs from the pool, never all zero (ERANDOM if the source
+ * gave only zeros 4 times running). */
+MINTID_API int mintid_trace_id_text(char out[32], char *err);
+MINTID_API int mintid_span_id_text(char out[16], char *err);
+/* A version-00 traceparent: trace_id (32 digits) and parent_id (16),
+ * either NULL for a fresh one, and flags 0..255 (EARG otherwise). A given
+ * ID that is not lowercase hex of its length, or is all zero, is EPARSE;
+ * everything given is checked before anything is drawn. */
+MINTID_API int mintid_traceparent_text(const char *trace_id, size_t trace_id_len,
+                                       const char *parent_id, size_t parent_id_len,
+                                       int64_t flags, char out[55], char *err);
+/* A traceparent header by the Recommendation's rules (lowercase hex,
+ * version ff invalid, version 00 exactly 55 chars, a later one longer
+ * only after a '-', no all-zero ID): its IDs' text and flags, or EPARSE. */
+MINTID_API int mintid_traceparent_parse(const char *header, size_t len, char trace_id[32], char parent_id[16],
+                                        uint8_t *flags, char *err);
 /* sizeof of a state type of this header by its typedef name
  * ("mintid_ulid_gen"), 0 for any other name: an FFI checks its
  * declarations against it. */

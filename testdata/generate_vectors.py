@@ -1652,6 +1652,120 @@ def typeid_monotonic_file():
 
 
 # ---------------------------------------------------------------------------
+# W3C Trace Context (Recommendation of 23 November 2021; sections cited)
+
+HEXDIGLC = set("0123456789abcdef")
+TRACE_MAX_ZERO_DRAWS = 4
+
+
+def trace_draw_id(stream, n):
+    """The ID of n bytes drawn from stream in whole draws: the first draw
+    that is not all zero, as lowercase hex; (text, bytes used). Four zero
+    draws in a row fail (a broken source)."""
+    for i in range(TRACE_MAX_ZERO_DRAWS):
+        draw = stream[i * n:(i + 1) * n]
+        assert len(draw) == n
+        if any(draw):
+            return draw.hex(), (i + 1) * n
+    raise IdError("random", "random source gave all zero bytes %d times" % TRACE_MAX_ZERO_DRAWS)
+
+
+# The version-00 layout, one symbol per character: h a lowercase hex digit
+# (HEXDIGLC, 3.2.2), '-' itself.
+TRACEPARENT_LAYOUT = "hh-" + "h" * 32 + "-" + "h" * 16 + "-hh"
+
+
+def traceparent_parse(header):
+    """(trace_id, parent_id, flags) of a traceparent header (bytes), by
+    3.2.2 and 3.2.4; IdError with mintid's exact message otherwise."""
+    def fail(msg):
+        raise IdError("parse", "invalid traceparent: " + msg)
+
+    def check(i):
+        c = header[i]
+        if TRACEPARENT_LAYOUT[i] == "-" and c != 0x2D:
+            fail("want '-' at %d, got %s" % (i + 1, describe_byte(c)))
+        if TRACEPARENT_LAYOUT[i] == "h" and chr(c) not in HEXDIGLC:
+            fail("bad character %s at %d (want lowercase hex)" % (describe_byte(c), i + 1))
+
+    n = len(header)
+    if n < len(TRACEPARENT_LAYOUT):
+        fail("length %d, want at least 55" % n)
+    check(0)
+    check(1)
+    version = header[0:2]
+    if version == b"ff":                                  # 3.2.2.1
+        fail("version ff is invalid")
+    if version == b"00" and n != 55:                      # 3.2.4
+        fail("length %d, want 55 for version 00" % n)
+    for i in range(2, 55):
+        check(i)
+    if n > 55 and header[55] != 0x2D:                     # 3.2.4: more only after a '-'
+        fail("want '-' at 56, got %s" % describe_byte(header[55]))
+    trace_id, parent_id = header[3:35].decode(), header[36:52].decode()
+    if set(trace_id) == {"0"}:                            # 3.2.2.3
+        fail("trace-id is all zero")
+    if set(parent_id) == {"0"}:                           # 3.2.2.4
+        fail("parent-id is all zero")
+    return trace_id, parent_id, int(header[53:55], 16)
+
+
+def traceparent_build(trace_id, parent_id, flags):
+    return "00-%s-%s-%02x" % (trace_id, parent_id, flags)
+
+
+def trace_id_file():
+    rng = rng_for("trace_id")
+    rows = ["# one draw that is not all zero: its hex"]
+    for n in (16, 8):
+        for draw in (bytes(n - 1) + b"\x01", b"\x80" + bytes(n - 1), b"\xff" * n, rng.randbytes(n)):
+            rows.append([str(n), draw.hex(), trace_draw_id(draw, n)[0]])
+    rows.append("# all-zero draws are drawn again, up to 4 draws; 4 zero draws fail")
+    for n in (16, 8):
+        for zeros in (1, 2, 3):
+            stream = bytes(n * zeros) + rng.randbytes(n - 1) + b"\x01"
+            rows.append([str(n), stream.hex(), trace_draw_id(stream, n)[0]])
+        stream = bytes(n * TRACE_MAX_ZERO_DRAWS)
+        try:
+            trace_draw_id(stream, n)
+            raise AssertionError("4 zero draws accepted")
+        except IdError:
+            rows.append([str(n), stream.hex(), "error:random"])
+    return ["bytes", "stream_hex", "text"], rows
+
+
+def traceparent_file():
+    rng = rng_for("traceparent")
+    rows = []
+
+    def add(header):
+        trace_id, parent_id, flags = traceparent_parse(header.encode("ascii"))
+        rows.append([header, trace_id, parent_id, str(flags), traceparent_build(trace_id, parent_id, flags)])
+
+    rows.append("# the Recommendation's examples (3.2.3): sampled and not sampled")
+    add("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+    add("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00")
+    rows.append("# flags: any 8 bits (3.2.2.5), 0x02 the Level 2 draft's random flag")
+    for flags in (0x02, 0x03, 0x09, 0x80, 0xff):
+        add("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-%02x" % flags)
+    rows.append("# ids next to all zero (3.2.2.3, 3.2.2.4): one bit set, first or last digit")
+    add("00-" + "0" * 31 + "1-" + "0" * 15 + "1-01")
+    add("00-1" + "0" * 31 + "-1" + "0" * 15 + "-01")
+    add("00-" + "f" * 32 + "-" + "f" * 16 + "-ff")
+    rows.append("# versions: 01 and fe (the highest valid, 3.2.2.1) with exactly 55 characters")
+    for version in ("01", "02", "cc", "fe"):
+        add(version + "-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+    rows.append("# a later version may carry more after a '-' (3.2.4)")
+    add("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-")
+    add("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-what-the-future-will-be-like")
+    add("fe-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-09-00")
+    rows.append("# pseudo-random samples")
+    for _ in range(8):
+        add("00-%s-%s-%02x" % (rng.randbytes(16).hex(), rng.randbytes(8).hex(), rng.randrange(256)))
+    return ["header", "trace_id", "parent_id", "flags", "rebuilt"], rows
+
+
+# ---------------------------------------------------------------------------
 # Hand-kept invalid lists: checked (never written) against the reference.
 
 def unescape(field):
@@ -1679,6 +1793,7 @@ INVALID_LISTS = {
     "relative_invalid.txt": relative_decode,
     "ksuid_invalid.txt": ksuid_decode,
     "typeid_invalid.txt": typeid_decode,
+    "traceparent_invalid.txt": traceparent_parse,
 }
 
 
@@ -1743,6 +1858,8 @@ FILES = [
     ("ksuid_monotonic.txt", ksuid_monotonic_file),
     ("typeid.txt", typeid_file),
     ("typeid_monotonic.txt", typeid_monotonic_file),
+    ("trace_id.txt", trace_id_file),
+    ("traceparent.txt", traceparent_file),
 ]
 
 

@@ -27,7 +27,8 @@ SRC = "src"
 INCLUDE_LOCAL = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 INCLUDE_ANY = re.compile(r"^\s*#\s*include\b")
 DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)")
-BINDING = ("lua_mintid.c", "lua_values.c", "lua_generators.c")
+# The Lua binding's files are the ones named lua_*.c (the Makefile's BIND_SRC).
+BINDING_PREFIX = "lua_"
 
 PREAMBLE = """\
 /*
@@ -138,10 +139,10 @@ def main(argv):
             a.out += guard_defines(features)
     a.out += [""] + INTERNAL.split("\n")
     for name, (comment, _, body) in parts:
-        if name in BINDING:
+        if name.startswith(BINDING_PREFIX):
             a.out.append("#ifndef MINTID_NO_LUA")
         a.source(name, comment + body)
-        if name in BINDING:
+        if name.startswith(BINDING_PREFIX):
             a.out.append("#endif /* MINTID_NO_LUA */")
 
     os.makedirs(outdir, exist_ok=True)

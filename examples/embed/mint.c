@@ -58,6 +58,28 @@ int main(void)
         typeid[len] = '\0';
     check(len == 31 && memcmp(typeid, "user_", 5) == 0, "TypeID: mintid_typeid_text", typeid);
 
+    /* W3C Trace Context: continue a valid incoming trace as a new span, or
+     * start one (doc/trace.md). */
+    {
+        static const char incoming[] = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        char trace_id[MINTID_TRACE_ID_TEXT_LEN], parent_id[MINTID_SPAN_ID_TEXT_LEN];
+        char header[MINTID_TRACEPARENT_LEN + 1] = "";
+        uint8_t flags = 0;
+
+        rc = mintid_traceparent_parse(incoming, sizeof incoming - 1, trace_id, parent_id, &flags, err);
+        if (rc == MINTID_OK)
+            rc = mintid_traceparent_text(trace_id, sizeof trace_id, NULL, 0, flags, header, err);
+        check(rc == MINTID_OK && memcmp(header, incoming, 36) == 0 && memcmp(header + 52, "-01", 3) == 0 &&
+              memcmp(header + 36, incoming + 36, 16) != 0,
+              "traceparent: mintid_traceparent_parse, a new span by mintid_traceparent_text", header);
+        rc = mintid_traceparent_parse("ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", 55, trace_id,
+                                      parent_id, &flags, err);
+        check(rc == MINTID_EPARSE && strcmp(err, "invalid traceparent: version ff is invalid") == 0,
+              "traceparent: version ff refused", err);
+        rc = mintid_trace_id_text(trace_id, err);
+        check(rc == MINTID_OK, "trace-id: mintid_trace_id_text", NULL);
+    }
+
     /* A generator of one's own lives in the caller's memory. */
     {
         static const char secret[] = "example secret, not for production";

@@ -192,6 +192,49 @@ M.uuid4 = one_shot(C.mintid_uuid4_text, UUID_LEN)
 M.uuid1 = one_shot(C.mintid_uuid1_text, UUID_LEN)
 M.uuid6 = one_shot(C.mintid_uuid6_text, UUID_LEN)
 M.ksuid = one_shot(C.mintid_ksuid_text, KSUID_LEN)
+M.trace_id = one_shot(C.mintid_trace_id_text, K.MINTID_TRACE_ID_TEXT_LEN)
+M.span_id = one_shot(C.mintid_span_id_text, K.MINTID_SPAN_ID_TEXT_LEN)
+
+-- traceparent([trace_id [, parent_id [, flags]]]): ids nil (fresh, NULL to
+-- the core) or strings, flags nil or a number every Lua number holds as an
+-- integer, through the FFI; anything else, and flags the core refuses
+-- (EARG), to the C function, which raises naming the argument.
+-- parse_traceparent(header): a string through the FFI.
+do
+    local traceparent, traceparent_text = mintid.traceparent, C.mintid_traceparent_text
+    local parse_traceparent, parse = mintid.parse_traceparent, C.mintid_traceparent_parse
+    local TRACEPARENT_LEN, TRACE_LEN, SPAN_LEN = K.MINTID_TRACEPARENT_LEN, K.MINTID_TRACE_ID_TEXT_LEN,
+        K.MINTID_SPAN_ID_TEXT_LEN
+    local MAX_EXACT = F.max_exact
+    local u8box = ffi_new("uint8_t[1]")
+
+    function M.traceparent(...)
+        local trace_id, parent_id, flags = ...
+        if (trace_id ~= nil and type(trace_id) ~= "string") or (parent_id ~= nil and type(parent_id) ~= "string")
+                or (flags ~= nil and not (type(flags) == "number" and flags >= -MAX_EXACT and flags <= MAX_EXACT
+                    and flags % 1 == 0)) then
+            return traceparent(...)
+        end
+        errbuf[0] = 0
+        local rc = traceparent_text(trace_id, trace_id and #trace_id or 0, parent_id, parent_id and #parent_id or 0,
+            flags or 0, buf, errbuf)
+        if rc == EARG then return traceparent(...) end
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+        return ffi_string(buf, TRACEPARENT_LEN)
+    end
+
+    function M.parse_traceparent(...)
+        local header = ...
+        if type(header) ~= "string" then return parse_traceparent(...) end
+        errbuf[0] = 0
+        local rc = parse(header, #header, buf, buf + TRACE_LEN, u8box, errbuf)
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+        local flags = u8box[0]
+        -- One string: a finalizer run by a first allocation could write buf.
+        local ids = ffi_string(buf, TRACE_LEN + SPAN_LEN)
+        return ids:sub(1, TRACE_LEN), ids:sub(TRACE_LEN + 1), flags
+    end
+end
 
 -- typeid(prefix): a string through the FFI; a prefix the core refuses (EARG,
 -- before anything is minted) or any other argument to the C function, which

@@ -15,6 +15,9 @@ local HOT = {
     { "uuid7()", function() return resty.uuid7() end, h.UUID_PATTERN },
     { "uuid4()", function() return resty.uuid4() end, h.UUID_PATTERN },
     { "nanoid()", function() return resty.nanoid() end, "^[%w_-]+$" },
+    { "trace_id()", function() return resty.trace_id() end, "^" .. ("%x"):rep(32) .. "$" },
+    { "span_id()", function() return resty.span_id() end, "^" .. ("%x"):rep(16) .. "$" },
+    { "traceparent()", function() return resty.traceparent() end, "^00%-" .. ("%x"):rep(32) .. "%-" .. ("%x"):rep(16) .. "%-00$" },
 }
 
 describe("resty.mintid (LuaJIT FFI)", function()
@@ -77,6 +80,9 @@ describe("resty.mintid (LuaJIT FFI)", function()
 
         it("hot paths are FFI calls; generators the C module's objects with its FFI metatable", function()
             assert.are_not.equal(mintid.ulid, resty.ulid)
+            for _, name in ipairs({ "trace_id", "span_id", "traceparent", "parse_traceparent" }) do
+                assert.are_not.equal(mintid[name], resty[name], name)
+            end
             assert.is_nil(resty._ffi)
             local hooked = resty.ulid_generator { clock = function() return 1 end }
             local plain = resty.ulid_generator()
@@ -141,6 +147,16 @@ describe("resty.mintid (LuaJIT FFI)", function()
             function(o) local x = o.m.relative_range() return x end,
             function(o) local x = o.m.ulid_to_uuid() return x end,
             function(o) local x = o.m.nanoid(nil, 5) return x end,
+            function(o) local x = o.m.traceparent(5) return x end,
+            function(o) local x = o.m.traceparent(nil, {}) return x end,
+            function(o) local x = o.m.traceparent(nil, nil, 256) return x end,
+            function(o) local x = o.m.traceparent(nil, nil, -1) return x end,
+            function(o) local x = o.m.traceparent(nil, nil, 1.5) return x end,
+            function(o) local x = o.m.traceparent(nil, nil, "1") return x end,
+            function(o) local x = o.m.traceparent(nil, nil, 2 ^ 53) return x end,
+            function(o) local x = o.m.traceparent(nil, nil, ffi.new("int64_t", 256)) return x end,
+            function(o) local x = o.m.parse_traceparent() return x end,
+            function(o) local x = o.m.parse_traceparent(55) return x end,
         }
 
         it("are the C module's, word for word", function()
@@ -175,7 +191,7 @@ describe("resty.mintid (LuaJIT FFI)", function()
         it("bad data: the same nil, message", function()
             for _, text in ipairs({ "", "x", ("Z"):rep(26), ("U"):rep(26), "8ZZZZZZZZZZZZZZZZZZZZZZZZZ" }) do
                 for _, name in ipairs({ "parse_ulid", "parse_uuid", "parse_relative", "ulid_to_uuid",
-                    "uuid_to_ulid", "relative_range", "parse_snowflake" }) do
+                    "uuid_to_ulid", "relative_range", "parse_snowflake", "parse_traceparent", "traceparent" }) do
                     local v1, m1 = mintid[name](text)
                     local v2, m2 = resty[name](text)
                     h.assert_bad_data(v1, m1, nil, "mintid." .. name .. " " .. text)
@@ -253,7 +269,7 @@ describe("resty.mintid (LuaJIT FFI)", function()
             local s = resty.snowflake_generator()
             local sample = resty.ulid()
             local calls = {
-                resty.ulid, resty.uuid7, resty.uuid4, resty.nanoid,
+                resty.ulid, resty.uuid7, resty.uuid4, resty.nanoid, resty.trace_id, resty.traceparent,
                 function() return g:next() end,
                 function() return r:next("customer-42") end,
                 function() return s:next() end,

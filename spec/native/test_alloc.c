@@ -16,6 +16,7 @@
 #include "lua_mintid.c"
 #include "lua_values.c"
 #include "lua_generators.c"
+#include "lua_trace.c"
 
 #include <stdlib.h>
 #include <time.h>
@@ -143,7 +144,11 @@ static const char script_chunk[] =
     "local t = assert(m.parse_typeid('prefix_01h455vb4pex5vsknk084sn02q')); assert(m.typeid_from('user', v))\n"
     "assert(tostring(t)); assert(t:prefix()); assert(t:uuid()); assert(t:bytes()); assert(t:time())\n"
     "assert(t == t and not (t < t)); assert(v:variant())\n"
-    "assert(m.parse_ksuid('nope') == nil); assert(m.parse_typeid('nope') == nil)\n";
+    "assert(m.parse_ksuid('nope') == nil); assert(m.parse_typeid('nope') == nil)\n"
+    "assert(#m.trace_id() == 32); assert(#m.span_id() == 16); assert(m.traceparent())\n"
+    "assert(m.traceparent('4bf92f3577b34da6a3ce929d0e0e4736', nil, 1)); assert(m.traceparent('x') == nil)\n"
+    "assert(m.parse_traceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01') == '4bf92f3577b34da6a3ce929d0e0e4736')\n"
+    "assert(m.parse_traceparent('nope') == nil)\n";
 
 /* With failing disarmed: each generator against its twin advanced by the
  * calls that returned. Returns nil, or the first difference. */

@@ -1058,6 +1058,62 @@ static int typeid_decode16(const char *text, size_t len, uint8_t out[16], char *
 static int ksuid_invalid_row(const row *r) { return invalid_row(r, ksuid_decode16); }
 static int typeid_invalid_row(const row *r) { return invalid_row(r, typeid_decode16); }
 
+/* ---- W3C Trace Context ---------------------------------------------------- */
+
+/* trace_id.txt: bytes stream_hex text (draws of `bytes` until one is not
+ * all zero; error:random after 4 zero draws) */
+static int trace_id_row(const row *r)
+{
+    script s;
+    char text[MINTID_TRACE_ID_TEXT_LEN], err[MINTID_ERRMSG_SIZE];
+    size_t n = (size_t)strtoul(r->col[0], NULL, 10);
+    int rc;
+
+    if (!script_load(&s, r->col[1], n))
+        return diag(r, "stream_hex"), 0;
+    err[0] = '\0';
+    rc = mintid_trace_draw_id(script_random, &s, n, text, err);
+    if (strcmp(r->col[2], "error:random") == 0) {
+        if (rc != MINTID_ERANDOM || strstr(err, "gave all zero bytes 4 times") == NULL)
+            return diag(r, "want ERANDOM after 4 zero draws"), 0;
+        return script_drained(r, &s);
+    }
+    if (rc != MINTID_OK || !same_text(text, 2 * n, r->col[2]))
+        return diag(r, err[0] ? err : "text"), 0;
+    return script_drained(r, &s);
+}
+
+/* traceparent.txt: header trace_id parent_id flags rebuilt */
+static int traceparent_row(const row *r)
+{
+    char trace_id[MINTID_TRACE_ID_TEXT_LEN], parent_id[MINTID_SPAN_ID_TEXT_LEN], out[MINTID_TRACEPARENT_LEN];
+    char err[MINTID_ERRMSG_SIZE];
+    uint8_t flags = 0;
+    long want_flags = strtol(r->col[3], NULL, 10);
+
+    err[0] = '\0';
+    if (mintid_traceparent_parse(r->col[0], strlen(r->col[0]), trace_id, parent_id, &flags, err) != MINTID_OK)
+        return diag(r, err), 0;
+    if (!same_text(trace_id, MINTID_TRACE_ID_TEXT_LEN, r->col[1]) ||
+        !same_text(parent_id, MINTID_SPAN_ID_TEXT_LEN, r->col[2]) || flags != want_flags)
+        return diag(r, "parsed fields"), 0;
+    if (mintid_traceparent_text(r->col[1], MINTID_TRACE_ID_TEXT_LEN, r->col[2], MINTID_SPAN_ID_TEXT_LEN, want_flags, out, err) != MINTID_OK ||
+        !same_text(out, MINTID_TRACEPARENT_LEN, r->col[4]))
+        return diag(r, "rebuilt header"), 0;
+    return 1;
+}
+
+static int traceparent_decode16(const char *text, size_t len, uint8_t out[16], char *err)
+{
+    char trace_id[MINTID_TRACE_ID_TEXT_LEN], parent_id[MINTID_SPAN_ID_TEXT_LEN];
+    uint8_t flags;
+
+    memset(out, 0, 16);
+    return mintid_traceparent_parse(text, len, trace_id, parent_id, &flags, err);
+}
+
+static int traceparent_invalid_row(const row *r) { return invalid_row(r, traceparent_decode16); }
+
 /* ---- the platform layer -------------------------------------------------- */
 
 /* RFC 8439 section 2.3.2 (the block function) and 2.4.2 (the keystream
@@ -1194,6 +1250,21 @@ static int default_ksuid_key(uint8_t out[16], char *err)
     return rc;
 }
 
+/* A trace-id's 16 bytes, read back from its hex. */
+static int trace_id_bytes(uint8_t out[16], char *err)
+{
+    char text[MINTID_TRACE_ID_TEXT_LEN + 1];
+    uint8_t b[MAX_BYTES];
+    int rc = mintid_trace_id_text(text, err);
+
+    text[MINTID_TRACE_ID_TEXT_LEN] = '\0';
+    if (rc == MINTID_OK && from_hex(text, b) == 16)
+        memcpy(out, b, 16);
+    else
+        memset(out, 0, 16);
+    return rc;
+}
+
 static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *err), int monotonic)
 {
     static uint8_t ids[THREADS * PER_THREAD][16];
@@ -1286,6 +1357,9 @@ int main(int argc, char **argv)
         { "typeid.txt", "text prefix uuid", typeid_row },
         { "typeid_invalid.txt", "input reason", typeid_invalid_row },
         { "typeid_monotonic.txt", "scenario prefix now_ms random_hex expect", typeid_monotonic_row },
+        { "trace_id.txt", "bytes stream_hex text", trace_id_row },
+        { "traceparent.txt", "header trace_id parent_id flags rebuilt", traceparent_row },
+        { "traceparent_invalid.txt", "input reason", traceparent_invalid_row },
     };
     size_t i;
     int total = 0;
@@ -1308,6 +1382,7 @@ int main(int argc, char **argv)
     check_threads("mintid_default_uuid1", default_uuid1_as_v6, 1);
     check_threads("mintid_default_uuid6", mintid_default_uuid6, 1);
     check_threads("mintid_default_ksuid", default_ksuid_key, 1);
+    check_threads("mintid_trace_id_text", trace_id_bytes, 0);
 #else
     printf("# no threads in this build: thread test skipped\n");
 #endif

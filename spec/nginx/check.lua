@@ -371,6 +371,28 @@ do
         { ("%s %q"):format(missing.status, missing.body) })
 end
 
+-- README "Trace context": a valid incoming trace continued as a new span,
+-- anything else a new trace; the client and the upstream see one header.
+do
+    local T, P = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+    local want = {
+        { "trace-none", nil, 0 }, { "trace-valid", T, 1 }, { "trace-later", T, 3 },
+        { "trace-ff", nil, 0 }, { "trace-upper", nil, 0 },
+    }
+    local bad = {}
+    for _, w in ipairs(want) do
+        local a = answer(w[1])
+        local trace_id, parent_id, flags = mintid.parse_traceparent(a.header)
+        local good = a.status == 200 and one_line(a) == a.header and trace_id ~= nil and flags == w[3]
+            and parent_id ~= P and (w[2] == nil and trace_id ~= T or trace_id == w[2])
+        if not good then bad[#bad + 1] = ("%s: %s header %q body %q"):format(w[1], a.status, a.header, a.body) end
+    end
+    local none = answers["trace-none"] or {}
+    if #none ~= 2 or none[1].header == none[2].header then bad[#bad + 1] = "two new traces are not distinct" end
+    check(#bad == 0, "/api/ (README): a valid traceparent continued as a new span, an invalid or missing one "
+        .. "starts a trace; client and upstream see the same header", bad)
+end
+
 ---------------------------------------------------------------------------
 -- The README's nginx.conf is a subset of the one tested: every line but
 -- comments, paths, listen and proxy_pass appears in spec/nginx/nginx.conf.

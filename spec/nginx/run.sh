@@ -139,6 +139,20 @@ for key in customer-1 customer-2 42 a%20b %C3%A9 %2Fweird%3Fkey%3D; do
     get "relative:$key" "/relative?key=$key"
 done
 get relative-missing /relative
+# trace NAME [TRACEPARENT]: /api/ with that incoming header (none if not
+# given), recorded as NAME|status|traceparent of the answer|body
+trace() {
+    code=$(curl -s --max-time 5 -D "$tmp/headers" -o "$tmp/body" -w '%{http_code}' \
+        ${2:+-H "traceparent: $2"} "$url/api/x")
+    tp=$(tr -d '\r' < "$tmp/headers" | sed -n 's/^[Tt]raceparent: //p' | tr '\n' ' ')
+    printf '%s|%s|%s|%s\n' "$1" "$code" "${tp% }" "$(tr '\n' ';' < "$tmp/body")" >> "$tmp/curl.out"
+}
+trace trace-none
+trace trace-none
+trace trace-valid 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+trace trace-later 01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03-more
+trace trace-ff ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+trace trace-upper 00-4BF92F3577B34DA6A3CE929D0E0E4736-00F067AA0BA902B7-01
 
 stop_nginx
 left=$(nginx_left)

@@ -335,7 +335,8 @@ return function(M, on)
         end)
 
         case("kind_of", function(h)
-            local text = h.pick({ h.pick(ULIDS), h.pick(UUIDS), h.pick(RELATIVES), h.pick(SNOWFLAKES), "x_y", "" })
+            local text = h.pick({ h.pick(ULIDS), h.pick(UUIDS), h.pick(RELATIVES), h.pick(SNOWFLAKES), "x_y", "",
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" })
             h.step("kind_of(text)", function() return M.kind_of(text) end)
         end)
 
@@ -471,6 +472,37 @@ return function(M, on)
             end)
         end)
     end
+
+    ---------------------------------------------------------------------------
+    -- W3C Trace Context: ids from the pool, headers built and parsed.
+    local T, P = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+    local TRACE_IDS = { n = 6, nil, T, T:upper(), ("0"):rep(32), "short", 5 }
+    local PARENT_IDS = { n = 5, nil, P, ("0"):rep(16), P .. "0", {} }
+    local FLAGS = { n = 7, nil, 0, 1, 255, 256, -1, 1.5 }
+    local HEADERS = { "00-" .. T .. "-" .. P .. "-01", "01-" .. T .. "-" .. P .. "-03-more", "ff-" .. T .. "-" .. P .. "-01",
+        "00-" .. T .. "-" .. P .. "-01-", "00-" .. ("0"):rep(32) .. "-" .. P .. "-00", "", 55 }
+    if ffi then
+        FLAGS.n = FLAGS.n + 1
+        FLAGS[FLAGS.n] = ffi.new("int64_t", 3)
+    end
+    -- A header with fresh ids, as its given parts and the shape of the rest.
+    local function header_shape(v, ...)
+        if type(v) ~= "string" then return v, ... end
+        return v:sub(1, 3) .. v:sub(4, 35):gsub("%x", "x") .. v:sub(36, 36) .. v:sub(37, 52):gsub("%x", "x")
+            .. v:sub(53)
+    end
+    section("trace context", function()
+        case("trace_id, span_id and traceparent of the pool; parse_traceparent", function(h)
+            local trace_id, parent_id, flags, header = h.pick(TRACE_IDS), h.pick(PARENT_IDS), h.pick(FLAGS),
+                h.pick(HEADERS)
+            h.step("trace_id()", function() return M.trace_id() end, shape)
+            h.step("span_id()", function() return M.span_id() end, shape)
+            h.step("traceparent(trace_id, parent_id, flags)", function()
+                return M.traceparent(trace_id, parent_id, flags)
+            end, header_shape)
+            h.step("parse_traceparent(header)", function() return M.parse_traceparent(header) end)
+        end)
+    end)
 
     ---------------------------------------------------------------------------
     -- tostring, __close and __gc of every kind, through the metatable as a

@@ -77,6 +77,12 @@ int mintid_typeid_gen_next_text(mintid_uuid7_gen *g, const char *prefix, size_t 
     char out[90], char *err);
 int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err);
 int mintid_uuid_to_ulid_text(const char *text, size_t len, char out[26], char *err);
+int mintid_trace_id_text(char out[32], char *err);
+int mintid_span_id_text(char out[16], char *err);
+int mintid_traceparent_text(const char *trace_id, size_t trace_id_len, const char *parent_id,
+    size_t parent_id_len, int64_t flags, char out[55], char *err);
+int mintid_traceparent_parse(const char *header, size_t len, char trace_id[32], char parent_id[16],
+    uint8_t *flags, char *err);
 size_t mintid_abi_sizeof(const char *type_name);
 ]],
     -- every struct declared above, checked against mintid_abi_sizeof
@@ -133,6 +139,10 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_typeid_gen_next_text",
         "mintid_ulid_to_uuid_text",
         "mintid_uuid_to_ulid_text",
+        "mintid_trace_id_text",
+        "mintid_span_id_text",
+        "mintid_traceparent_text",
+        "mintid_traceparent_parse",
         "mintid_abi_sizeof",
     },
     constants = {
@@ -159,6 +169,9 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_RELATIVE_TEXT_LEN = 28,
         MINTID_SNOWFLAKE_DECIMAL_MAX = 20,
         MINTID_SNOWFLAKE_GEN_SIZE = 64,
+        MINTID_SPAN_ID_TEXT_LEN = 16,
+        MINTID_TRACEPARENT_LEN = 55,
+        MINTID_TRACE_ID_TEXT_LEN = 32,
         MINTID_TYPEID_SUFFIX_LEN = 26,
         MINTID_ULID_GEN_SIZE = 64,
         MINTID_ULID_TEXT_LEN = 26,
