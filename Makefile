@@ -44,7 +44,7 @@ BUILD    = build
 MODULE   = $(BUILD)/$(LUA_VERSION)/mintid.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test test-fast bench install clean lint dist vectors check-vectors cdef \
+.PHONY: all deps demo test test-fast test-plan bench install clean lint dist vectors check-vectors cdef \
         rockspecs check-rockspecs print-sources print-version
 
 all: $(MODULE)
@@ -78,6 +78,10 @@ RUN_ENV   = BUILD='$(BUILD)' CC='$(CC)' TEST_LUAS='$(TEST_LUAS)'
 include mk/native.mk mk/sanitize.mk mk/fuzz.mk mk/platform.mk mk/foreign.mk \
         mk/embed.mk mk/db.mk mk/nginx.mk mk/threads.mk mk/npm.mk
 
+# test-plan: the stages of `make test`, as spec/run.sh names them (each
+# one's comment there says what it checks).
+test-plan:
+	@$(RUN_ENV) sh spec/run.sh list
 test test-fast: export WERROR = -Werror
 test: $(TEST_DEPS)
 	$(RUN_ENV) sh spec/run.sh

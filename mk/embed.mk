@@ -1,4 +1,4 @@
-# ---- embedding (README "Embedding"): the single-file build, the static
+# ---- embedding (doc/guide.md "Embedding"): the single-file build, the static
 # library, and examples/embed built from each.
 # - make amalgamation: build/amalgamation/mintid.c and mintid.h, generated
 #   from the source list by tools/amalgamate.py (never committed);

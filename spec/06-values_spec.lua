@@ -1,4 +1,4 @@
--- Value objects of every kind (README "Tour", doc/reference.md):
+-- Value objects of every kind (doc/guide.md "Tour", doc/reference.md):
 -- __tostring, __eq, __lt/__le in byte order, methods, and kinds kept apart.
 local h = require "helper"
 local mintid = require(h.module_name)

@@ -1,4 +1,4 @@
--- API conventions (README "Errors"): bad data returns nil, message;
+-- API conventions (doc/guide.md "Errors"): bad data returns nil, message;
 -- bad arguments raise, naming the argument; options are validated.
 local h = require "helper"
 local mintid = require(h.module_name)

@@ -1,6 +1,6 @@
 /*
  * test_default.c: the process-wide default generators and random pool under
- * threads and fork (README "Details worth knowing": safe from several OS
+ * threads and fork (doc/design.md "Details worth knowing": safe from several OS
  * threads; a forked child never continues its parent's pool or counter).
  * Prints TAP; exits 1 on a failure.
  *
