@@ -291,10 +291,10 @@ static int m_parse_snowflake(lua_State *L)
 #if MINTID_LUA_INT64
         v = compat_checkint64(L, 1);
 #else
-        /* A double holds every integer only up to 2^53; above it the ID
-         * the caller meant may already be lost. */
+        /* A double holds every integer only up to MINTID_LUA_MAX_EXACT;
+         * above it the ID the caller meant may already be lost. */
         lua_Number x = lua_tonumber(L, 1);
-        if (!(x < 9007199254740992.0) || !compat_toint64(L, 1, &v))
+        if (!(x <= (lua_Number)MINTID_LUA_MAX_EXACT) || !compat_toint64(L, 1, &v))
             return luaL_argerror(L, 1, "a number snowflake ID must be an integer below 2^53 "
                                        "on this Lua; pass larger IDs as decimal text");
 #endif
@@ -333,6 +333,26 @@ static int m_parse_snowflake(lua_State *L)
     return 3;
 }
 
+/* The byte string at arg when it holds want bytes; else NULL, with nil and
+ * the message pushed (the caller returns 2). A part of an ID is named as a
+ * part ("ULID randomness must be 10 bytes, got 1"), a whole ID's bytes by
+ * their kind ("invalid ULID bytes: length 5, want 16"). */
+static const uint8_t *check_bytes(lua_State *L, int arg, size_t want, const char *part, const char *kind)
+{
+    size_t len;
+    const char *b = mintid_lua_check_text(L, arg, &len);
+    char err[MINTID_ERRMSG_SIZE];
+
+    if (len == want)
+        return (const uint8_t *)b;
+    if (part != NULL)
+        snprintf(err, sizeof err, "%s must be %zu bytes, got %zu", part, want, len);
+    else
+        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want %zu", kind, len, want);
+    mintid_lua_fail_msg(L, err);
+    return NULL;
+}
+
 /* A value of kind k from a time integer at 1 and a byte string of want
  * bytes at 2 (what names it in the message), by the core's make. */
 typedef int (*from_parts_fn)(int64_t t, const uint8_t *b, uint8_t *out, char *err);
@@ -340,18 +360,15 @@ typedef int (*from_parts_fn)(int64_t t, const uint8_t *b, uint8_t *out, char *er
 static int from_parts(lua_State *L, from_parts_fn make, size_t want, const char *what, const value_kind *k)
 {
     int64_t t = compat_checkint64(L, 1);
-    size_t len;
-    const char *b = mintid_lua_check_text(L, 2, &len);
+    const uint8_t *b = check_bytes(L, 2, want, what, NULL);
     uint8_t id[VALUE_MAX_SIZE];
     char err[MINTID_ERRMSG_SIZE];
     int rc;
 
-    if (len != want) {
-        snprintf(err, sizeof err, "%s must be %zu bytes, got %zu", what, want, len);
-        return mintid_lua_fail_msg(L, err);
-    }
+    if (b == NULL)
+        return 2;
     err[0] = '\0';
-    rc = make(t, (const uint8_t *)b, id, err);
+    rc = make(t, b, id, err);
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);
     mintid_lua_push_value(L, id, k);
@@ -371,15 +388,11 @@ static int m_ksuid_from(lua_State *L)
 
 static int from_bytes(lua_State *L, const value_kind *k)
 {
-    size_t len;
-    const char *b = mintid_lua_check_text(L, 1, &len);
-    char err[MINTID_ERRMSG_SIZE];
+    const uint8_t *b = check_bytes(L, 1, k->size, NULL, k->name);
 
-    if (len != k->size) {
-        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want %zu", k->name, len, k->size);
-        return mintid_lua_fail_msg(L, err);
-    }
-    mintid_lua_push_value(L, (const uint8_t *)b, k);
+    if (b == NULL)
+        return 2;
+    mintid_lua_push_value(L, b, k);
     return 1;
 }
 
@@ -433,16 +446,12 @@ static int m_uuid8_sha256(lua_State *L) { return name_uuid(L, mintid_uuid8_sha25
 
 static int m_uuid8(lua_State *L)
 {
-    size_t len;
-    const char *b = mintid_lua_check_text(L, 1, &len);
+    const uint8_t *b = check_bytes(L, 1, 16, NULL, "UUIDv8");
     uint8_t id[16];
-    char err[MINTID_ERRMSG_SIZE];
 
-    if (len != 16) {
-        snprintf(err, sizeof err, "invalid UUIDv8 bytes: length %zu, want 16", len);
-        return mintid_lua_fail_msg(L, err);
-    }
-    mintid_uuid8((const uint8_t *)b, id);
+    if (b == NULL)
+        return 2;
+    mintid_uuid8(b, id);
     mintid_lua_push_text(L, id, &mintid_lua_uuid_kind);
     return 1;
 }
