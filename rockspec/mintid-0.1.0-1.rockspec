@@ -7,16 +7,18 @@ source = {
    dir = "mintid-0.1.0",
 }
 description = {
-   summary = "Sortable, unique IDs for Lua: ULID, UUIDv4/v7, relative IDs, Snowflake, Nano ID",
+   summary = "Sortable, unique IDs for Lua: ULID, every UUID version, KSUID, TypeID, relative IDs, Snowflake, Nano ID",
    detailed = [[
-mintid mints and parses identifiers in C: monotonic ULID and UUIDv7, UUIDv4,
-HMAC-tagged relative IDs that prefix-scan per customer, Snowflake and Nano ID.
-Randomness comes from the OS CSPRNG; the default generators are thread- and
-fork-safe. Lua 5.1 to 5.4 and LuaJIT.
+mintid mints and parses identifiers in C: ULID, UUID of every RFC 9562
+version (monotonic v7, v6 and v1, v4, name-based v3, v5 and v8), KSUID,
+TypeID, HMAC-tagged relative IDs that prefix-scan per customer, Snowflake
+and Nano ID, and W3C Trace Context headers. Randomness comes from a ChaCha20
+generator keyed by the OS CSPRNG; the default generators are thread- and
+fork-safe. Lua 5.1 to 5.4 and LuaJIT (resty.mintid, through the FFI).
 ]],
    homepage = "https://github.com/mintid/mintid",
    license = "MIT",
-   labels = { "uuid", "ulid", "id", "snowflake", "nanoid" },
+   labels = { "uuid", "ulid", "id", "ksuid", "typeid", "snowflake", "nanoid" },
 }
 dependencies = {
    "lua >= 5.1, < 5.5",
