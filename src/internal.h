@@ -155,6 +155,38 @@ MINTID_INTERNAL int mintid_os_thread_slot_init(void (*at_exit)(void *p));
 MINTID_INTERNAL void *mintid_os_thread_slot(void);
 MINTID_INTERNAL int mintid_os_thread_slot_set(void *p);
 
+/* Lock files (the lock-file lease: byte i of a file locked for machine id
+ * i): a file opened by one lease, whose byte locks are the kernel's and
+ * end with the process however it ends. Open file description (OFD) locks
+ * on Linux: each handle conflicts with every other one, also of this
+ * process, and another open() and close() of the file does not drop them;
+ * LockFileEx on Windows. A handle is never used by a forked child: the
+ * child closes its copy at the fork (pthread_atfork, and on its first
+ * call after a fork made without the handlers), which leaves the parent's
+ * locks held and never keeps them alive. Other POSIX systems have no OFD
+ * locks (record locks are per process and dropped at any close of the
+ * file): open refuses there. Messages say what failed, not which file
+ * ("cannot open: Permission denied"): the caller names it. */
+typedef struct mintid_lock_file mintid_lock_file;
+/* The file at path (UTF-8), created if missing when create is 1; with
+ * create 0 a missing file gives MINTID_OK and *out NULL. */
+MINTID_INTERNAL int mintid_os_lock_file_open(const char *path, int create, mintid_lock_file **out, char *err);
+/* An exclusive lock on one byte, not waiting: *got 1, or 0 if another
+ * handle (of any process) holds it. EFORK in a forked child. */
+MINTID_INTERNAL int mintid_os_lock_file_try(mintid_lock_file *f, uint32_t byte, int *got, char *err);
+MINTID_INTERNAL int mintid_os_lock_file_unlock(mintid_lock_file *f, uint32_t byte, char *err);
+/* *taken 1 if another handle holds a lock on the byte now. */
+MINTID_INTERNAL int mintid_os_lock_file_taken(mintid_lock_file *f, uint32_t byte, int *taken, char *err);
+/* Closes the handle (its locks end; in a forked child, only the child's
+ * copy is closed) and frees it. */
+MINTID_INTERNAL void mintid_os_lock_file_close(mintid_lock_file *f);
+
+/* lock_file.c: try to lock byte machine_id of f; when *got, *floor_ms is
+ * the wall ms read after the lock was taken (the floor of the new holder),
+ * and the wall clock has passed it (waited for, boundedly). */
+MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id, int *got, int64_t *floor_ms,
+                                          char *err);
+
 /* ==== error.c ============================================================= */
 /* Write a one-line message to err (if not NULL) and return code. */
 MINTID_INTERNAL int mintid_fail(char *err, int code, const char *fmt, ...) MINTID_PRINTF(3, 4);
