@@ -24,6 +24,9 @@ build = {
    modules = {
       ["resty.mintid"] = "lua/resty/mintid.lua",
       ["resty.mintid.cdef"] = "lua/resty/mintid/cdef.lua",
+      ["mintid.lease"] = "lua/mintid/lease.lua",
+      ["mintid.lease.lock_file"] = "lua/mintid/lease/lock_file.lua",
+      ["mintid.lease.options"] = "lua/mintid/lease/options.lua",
       ["mintid"] = {
          sources = {
             "src/lua_mintid.c",
