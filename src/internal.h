@@ -86,6 +86,12 @@ MINTID_INTERNAL int mintid_os_clock_100ns(int64_t *ticks, char *err);
  * (CLOCK_MONOTONIC, GetTickCount64): bounds every wait. Its origin is
  * arbitrary; only differences mean anything. */
 MINTID_INTERNAL int64_t mintid_os_monotonic_ms(void);
+/* The clock of lease deadlines (fence.c), read on every ID of a leased
+ * generator, hence the cheapest monotonic one (CLOCK_MONOTONIC_COARSE,
+ * GetTickCount64): in ms, arbitrary origin, behind the true monotonic time
+ * by less than mintid_os_deadline_slack_ms(). */
+MINTID_INTERNAL int64_t mintid_os_deadline_ms(void);
+MINTID_INTERNAL int64_t mintid_os_deadline_slack_ms(void);
 /* Give the CPU away for a little while (about 0.1 ms) in a wait loop. */
 MINTID_INTERNAL void mintid_os_pause(void);
 /* Overwrite memory in a way the compiler may not elide (secrets). */
@@ -415,7 +421,10 @@ MINTID_INTERNAL int  mintid_relative_gen_next(mintid_relative_state *g, int64_t 
 
 /* ---- fence.c: the lease fence of a Snowflake generator ---------------------- */
 typedef struct {
-    int64_t deadline_ms;  /* on mintid_os_monotonic_ms; MINTID_FENCE_FOREVER: none */
+    /* On mintid_os_deadline_ms, less its slack: minting ends while that
+     * clock reads below it, never after the lease's own deadline.
+     * MINTID_FENCE_FOREVER: none (and no clock read per ID). */
+    int64_t deadline_ms;
     int64_t floor_ms;     /* Unix ms: only later ms are minted */
     uint32_t machine_id;
     uint32_t generation;  /* the process (fork generation) that holds it */

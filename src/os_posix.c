@@ -210,6 +210,38 @@ int64_t mintid_os_monotonic_ms(void)
     return (int64_t)ts.tv_sec * 1000 + (int64_t)(ts.tv_nsec / 1000000);
 }
 
+/* The deadline clock: Linux's coarse monotonic clock is read from the vDSO
+ * without touching the hardware clock (a few ns instead of tens), and lags
+ * CLOCK_MONOTONIC by less than its resolution (a timer tick). */
+#if defined(__linux__) && !defined(CLOCK_MONOTONIC_COARSE)
+#define CLOCK_MONOTONIC_COARSE 6
+#endif
+#ifdef CLOCK_MONOTONIC_COARSE
+#define DEADLINE_CLOCK CLOCK_MONOTONIC_COARSE
+#else
+#define DEADLINE_CLOCK CLOCK_MONOTONIC
+#endif
+
+int64_t mintid_os_deadline_ms(void)
+{
+    struct timespec ts;
+
+    /* Unreadable: as late as can be, so that every deadline has passed. */
+    if (clock_gettime(DEADLINE_CLOCK, &ts) != 0)
+        return INT64_MAX - 1;
+    return (int64_t)ts.tv_sec * 1000 + (int64_t)(ts.tv_nsec / 1000000);
+}
+
+int64_t mintid_os_deadline_slack_ms(void)
+{
+    struct timespec res;
+
+    if (clock_getres(DEADLINE_CLOCK, &res) != 0 || res.tv_sec > 0)
+        return 1000;
+    /* The resolution rounded up, and 1 for the ms both readings drop. */
+    return (int64_t)((res.tv_nsec + 999999) / 1000000) + 1;
+}
+
 /* Sleep a little while the clock catches up instead of burning a core. */
 void mintid_os_pause(void)
 {

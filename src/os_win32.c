@@ -88,6 +88,18 @@ int64_t mintid_os_monotonic_ms(void)
     return (int64_t)GetTickCount64();
 }
 
+/* GetTickCount64 itself is cheap and moves at the timer interrupt: it lags
+ * by less than one (15.625 ms at most). */
+int64_t mintid_os_deadline_ms(void)
+{
+    return (int64_t)GetTickCount64();
+}
+
+int64_t mintid_os_deadline_slack_ms(void)
+{
+    return 17;
+}
+
 void mintid_os_pause(void)
 {
     /* Sleep(1) would wait a whole timer tick (up to 15.6 ms): yield only. */
