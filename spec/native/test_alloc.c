@@ -145,7 +145,10 @@ static const char script_chunk[] =
     "local t = assert(m.parse_typeid('prefix_01h455vb4pex5vsknk084sn02q')); assert(m.typeid_from('user', v))\n"
     "assert(tostring(t)); assert(t:prefix()); assert(t:uuid()); assert(t:bytes()); assert(t:time())\n"
     "assert(t == t and not (t < t)); assert(v:variant())\n"
-    "assert(m.parse_ksuid('nope') == nil); assert(m.parse_typeid('nope') == nil)\n";
+    "assert(m.parse_ksuid('nope') == nil); assert(m.parse_typeid('nope') == nil)\n"
+    "local f = m._lease_fence(); assert(f:hold(4, 30, 0, {})); assert(f:state()); assert(f:machine_id())\n"
+    "assert(tostring(f)); assert(m.snowflake_generator({ lease = { _fence = f }, epoch = 1288834974657 }):next())\n"
+    "assert(f:drop('lost')); assert(m._lock_file('/nonexistent-dir-of-mintid/x', false) == false)\n";
 
 /* With failing disarmed: each generator against its twin advanced by the
  * calls that returned. Returns nil, or the first difference. */
