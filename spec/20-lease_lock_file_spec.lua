@@ -138,6 +138,52 @@ describe("lease.lock_file", function()
         end)
     end)
 
+    describe("l:start()", function()
+        it("outside OpenResty: acquire at once", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 30, 30 } }
+            assert.are.equal(30, l:start())
+            assert.are.equal(30, l:machine_id())
+            l:release()
+        end)
+
+        it("in OpenResty (a stand-in ngx): every id taken, a timer tries again each second, logging changes", function()
+            local p = new_path()
+            local holder = lease.lock_file { path = p, machine_ids = { 31, 31 } }
+            holder:acquire()
+            local logs, timers = {}, {}
+            local saved = rawget(_G, "ngx")
+            rawset(_G, "ngx", {
+                ERR = "err", NOTICE = "notice",
+                log = function(level, ...) logs[#logs + 1] = level .. ": " .. table.concat({ ... }) end,
+                timer = { every = function(s, fn) timers[#timers + 1] = { s, fn }; return true end },
+            })
+            local l = lease.lock_file { path = p, machine_ids = { 31, 31 } }
+            local ok, id, msg = pcall(l.start, l)
+            rawset(_G, "ngx", saved)
+            assert(ok, tostring(id))
+            assert.are.equal(nil, id)
+            assert.are.equal("lock file " .. p .. ": every machine id in 31..31 is taken", msg)
+            assert.are.same({ "err: mintid lease: " .. msg .. "; retrying every second" }, logs)
+            assert.are.equal(1, #timers)
+            assert.are.equal(1, timers[1][1], "every second")
+            local retry = timers[1][2]
+            rawset(_G, "ngx", { ERR = "err", NOTICE = "notice",
+                log = function(level, ...) logs[#logs + 1] = level .. ": " .. table.concat({ ... }) end })
+            local ran, err = pcall(retry, false)
+            assert(ran, tostring(err))
+            assert.are.equal(1, #logs, "still taken: nothing more logged")
+            holder:release()
+            ran, err = pcall(retry, false)
+            rawset(_G, "ngx", saved)
+            assert(ran, tostring(err))
+            assert.are.equal(31, l:machine_id())
+            assert.are.equal("notice: mintid lease: " .. p .. ": machine id 31 acquired", logs[2])
+            assert.are.equal(2, #logs)
+            l:release()
+        end)
+    end)
+
     describe("lease.lock_file_holders", function()
         it("lists the ids locked by any process, within machine_ids; none for a missing file", function()
             local p = new_path()

@@ -8,9 +8,7 @@
 local mintid = require "mintid"
 local options = require "mintid.lease.options"
 
-local setmetatable, huge = setmetatable, math.huge
--- OpenResty's, when this runs in nginx.
-local ngx = rawget(_G, "ngx")
+local setmetatable, huge, rawget, _G = setmetatable, math.huge, rawget, _G
 local new_fence, open_lock_file = mintid._lease_fence, mintid._lock_file
 
 local M = {}
@@ -101,6 +99,7 @@ end
 -- each second, logging only when the outcome changes.
 function LockFile:start()
     local id, err = self:acquire()
+    local ngx = rawget(_G, "ngx") -- OpenResty's, read at the call
     if id or not ngx then return id, err end
     ngx.log(ngx.ERR, "mintid lease: ", err, "; retrying every second")
     local timer_every = ngx.timer.every
