@@ -48,6 +48,7 @@ function LockFile:acquire()
     local fence = self._fence
     local state = fence:state()
     if state == "held" or state == "waiting" then return fence:machine_id() end
+    self._released = nil
     self:_close()
     local h, err = open_lock_file(self._path, true)
     if not h then return nil, err end
@@ -86,6 +87,7 @@ function LockFile:release()
         if not ok then return nil, err end
     end
     fence:drop("released")
+    self._released = true -- start()'s timer does not take an id again
     self:_close()
     return true
 end
@@ -104,7 +106,7 @@ function LockFile:start()
     ngx.log(ngx.ERR, "mintid lease: ", err, "; retrying every second")
     local timer_every = ngx.timer.every
     local function retry(premature)
-        if premature or self._fence:machine_id() then return end
+        if premature or self._released or self._fence:machine_id() then return end
         local got = self:acquire()
         if got then ngx.log(ngx.NOTICE, "mintid lease: ", self._path, ": machine id ", got, " acquired") end
     end
