@@ -221,16 +221,35 @@ describe("lease fence", function()
             assert.are.equal(MS + 1, (assert_mints(g, "past the floor", epoch)))
         end)
 
-        it("one fence serves several generators, each with its own sequence", function()
+        it("generators on one fence share one sequence: never the same ID, even in one ms", function()
             local l, f = new_lease()
-            local g1 = mintid.snowflake_generator { lease = l }
-            local g2 = mintid.snowflake_generator { lease = l, epoch = 1 }
+            local c = h.clock_var()
+            c.now = MS
+            local g1 = mintid.snowflake_generator { lease = l, clock = c.fn }
+            local g2 = mintid.snowflake_generator { lease = l, clock = c.fn }
             f:hold(20, 30, 0)
-            assert.are.equal(20, select(2, assert_mints(g1, "g1")))
-            assert.are.equal(20, select(2, assert_mints(g2, "g2", 1)))
+            for i = 1, 4 do
+                local ts, mid, seq = assert_mints(i % 2 == 1 and g1 or g2, "call " .. i)
+                assert.are.equal(MS, ts)
+                assert.are.equal(20, mid)
+                assert.are.equal(i - 1, seq, "the generators take turns in one sequence")
+            end
             f:drop("released")
             assert_refuses(g1, RELEASED, "g1")
             assert_refuses(g2, RELEASED, "g2")
+        end)
+
+        it("generators of other epochs on one fence: each ID in its own epoch's time", function()
+            local l, f = new_lease()
+            local c = h.clock_var()
+            c.now = MS
+            local g0 = mintid.snowflake_generator { lease = l, clock = c.fn }
+            local ge = mintid.snowflake_generator { lease = l, clock = c.fn, epoch = MS - 1000 }
+            f:hold(21, 30, 0)
+            assert.are.equal(MS, (assert_mints(g0, "epoch 0")))
+            local ts, _, seq = assert_mints(ge, "epoch MS - 1000", MS - 1000)
+            assert.are.equal(MS, ts)
+            assert.are.equal(1, seq)
         end)
 
         it("keeps its fence alive: the lease table may go", function()

@@ -34,6 +34,7 @@ void mintid_fence_init(mintid_fence *pub)
 {
     mintid_fence_state *f = mintid_fence_state_of(pub);
 
+    f->word = MINTID_SNOWFLAKE_UNSTARTED;
     f->deadline_ms = 0;
     f->floor_ms = 0;
     f->machine_id = 0;

@@ -421,6 +421,12 @@ MINTID_INTERNAL int  mintid_relative_gen_next(mintid_relative_state *g, int64_t 
 
 /* ---- fence.c: the lease fence of a Snowflake generator ---------------------- */
 typedef struct {
+    /* The Snowflake state of every generator on the fence, shared so that
+     * two of them never make the same ID: last_ms << 12 | seq, last_ms in
+     * Unix ms (not since an epoch: generators of other epochs may share
+     * it); MINTID_SNOWFLAKE_UNSTARTED before the first ID. A hold keeps it:
+     * IDs go on rising across a change of machine id. */
+    MINTID_ALIGNED uint64_t word;
     /* On mintid_os_deadline_ms, less its slack: minting ends while that
      * clock reads below it, never after the lease's own deadline.
      * MINTID_FENCE_FOREVER: none (and no clock read per ID). */
@@ -457,11 +463,23 @@ typedef struct {
      * (MINTID_EFORK) rather than continue the parent's sequence. */
     uint32_t generation;
     /* NULL for a static machine_id; else the lease fence whose machine id
-     * it mints with, and which alone decides whether it may (its own
-     * generation is not looked at: the fence knows its holder process). */
-    const mintid_fence_state *fence;
+     * it mints with, which alone decides whether it may (its own
+     * generation is not looked at: the fence knows its holder process),
+     * and whose word is then its state (`state` unused). */
+    mintid_fence_state *fence;
 } mintid_snowflake_state;
 MINTID_OPAQUE_STATE(mintid_snowflake_gen, mintid_snowflake_state, mintid_snowflake_state_of)
+
+/* The state word of a generator that never made an ID (no real one reaches
+ * 2^64 - 1): its first call starts the sequence at 0 whatever ms it sees. */
+#define MINTID_SNOWFLAKE_UNSTARTED UINT64_MAX
+
+/* The word g's IDs move (its own, or its fence's), for a caller that puts
+ * it back when a result cannot be delivered (the binding). */
+static inline uint64_t *mintid_snowflake_word(mintid_snowflake_state *g)
+{
+    return g->fence != NULL ? &g->fence->word : &g->state;
+}
 
 /* One attempt at now_ms: MINTID_OK, ERANGE (now - epoch negative or not in
  * 42 bits, or an ID with bit 63 set, which a signed 64-bit host cannot hold:

@@ -144,7 +144,7 @@ MINTID_INTERNAL void mintid_lua_new_class(lua_State *L, int module, const char *
 /* mintid._lease_fence and the fence metatable, in the module table at module. */
 MINTID_INTERNAL void mintid_lua_open_fence(lua_State *L, int module);
 /* The fence userdata at idx, or NULL if it is none. */
-MINTID_INTERNAL const mintid_fence *mintid_lua_to_fence(lua_State *L, int idx);
+MINTID_INTERNAL mintid_fence *mintid_lua_to_fence(lua_State *L, int idx);
 
 /* mintid._lock_file and the lock file metatable (lua_lock_file.c). */
 MINTID_INTERNAL void mintid_lua_open_lock_file(lua_State *L, int module);

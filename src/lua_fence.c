@@ -18,9 +18,9 @@ static mintid_fence *check_fence(lua_State *L)
     return (mintid_fence *)luaL_checkudata(L, 1, FENCE_TNAME);
 }
 
-const mintid_fence *mintid_lua_to_fence(lua_State *L, int idx)
+mintid_fence *mintid_lua_to_fence(lua_State *L, int idx)
 {
-    return (const mintid_fence *)luaL_testudata(L, idx, FENCE_TNAME);
+    return (mintid_fence *)luaL_testudata(L, idx, FENCE_TNAME);
 }
 
 static int new_fence(lua_State *L)

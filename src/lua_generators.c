@@ -598,9 +598,9 @@ static int m_relative_generator(lua_State *L)
 
 /* The fence of the lease option at idx (a table or userdata whose _fence
  * is one of mintid._lease_fence()), pushed; raises naming the option. */
-static const mintid_fence *opt_lease_fence(lua_State *L, int idx)
+static mintid_fence *opt_lease_fence(lua_State *L, int idx)
 {
-    const mintid_fence *f;
+    mintid_fence *f;
     int t = lua_type(L, idx);
 
     if (t != LUA_TTABLE && t != LUA_TUSERDATA)
@@ -621,7 +621,7 @@ static int m_snowflake_generator(lua_State *L)
                                          NULL };
     gen_ud *u;
     mintid_snowflake_gen g;
-    const mintid_fence *fence = NULL;
+    mintid_fence *fence = NULL;
     int64_t machine_id = 1, epoch, max_wait_ms;
     int rc;
     char err[MINTID_ERRMSG_SIZE];
@@ -990,7 +990,7 @@ static int clock_from_lua(void *ctx, int64_t *now_ms, char *err)
         return MINTID_ECLOCK;
     }
     /* Taken after the clock ran, which could have used this generator. */
-    *c->saved = mintid_snowflake_state_of(snowflake_of(c->u))->state;
+    *c->saved = *mintid_snowflake_word(mintid_snowflake_state_of(snowflake_of(c->u)));
     *now_ms = c->now;
     return MINTID_OK;
 }
@@ -1054,7 +1054,7 @@ static int snowflake_gen_next(lua_State *L)
 
     c.u = check_gen(L, &snowflake_gen_kind);
     c.id = 0;
-    return push_committed(L, &snowflake_gen_kind, c.u, &mintid_snowflake_state_of(snowflake_of(c.u))->state,
+    return push_committed(L, &snowflake_gen_kind, c.u, mintid_snowflake_word(mintid_snowflake_state_of(snowflake_of(c.u))),
                           sizeof c.id, snowflake_attempt, snowflake_push, &c);
 }
 

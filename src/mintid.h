@@ -265,9 +265,11 @@ MINTID_API const char *mintid_fence_state_name(int state);
  * process, else -1. */
 MINTID_API int  mintid_fence_machine_id(const mintid_fence *f);
 /* A generator on the fence f (which must outlive it); EARG for a negative
- * epoch. Unlike a generator of gen_init, it may be used in a forked child
- * once the child holds f itself: the fence is what keeps processes apart. */
-MINTID_API int  mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *g, const mintid_fence *f,
+ * epoch. Every generator on one fence moves one sequence, kept in the
+ * fence: two of them never make the same ID. Unlike a generator of
+ * gen_init, it may be used in a forked child once the child holds f
+ * itself: the fence is what keeps processes apart. */
+MINTID_API int  mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *g, mintid_fence *f,
                                                  int64_t epoch, char *err);
 /* The epochs gen_init takes (parse_snowflake's must be one of them). */
 MINTID_API int  mintid_snowflake_check_epoch(int64_t epoch, char *err);

@@ -151,6 +151,24 @@ int main(void)
     check(mintid_snowflake_gen_init_fenced(&g, &f, -1, err) == MINTID_EARG, "a negative epoch: EARG");
     check(mintid_abi_sizeof("mintid_fence") == sizeof(mintid_fence), "mintid_abi_sizeof knows mintid_fence");
 
+    /* Two generators on one fence move one sequence: taking turns in the
+     * same ms, they never make the same ID. */
+    {
+        mintid_snowflake_gen g2;
+        char a[MINTID_SNOWFLAKE_DECIMAL_MAX + 1], b[MINTID_SNOWFLAKE_DECIMAL_MAX + 1];
+        int i, same = 0, fails = 0;
+
+        mintid_fence_hold(&f, 50, 60000, 0, err);
+        mintid_snowflake_gen_init_fenced(&g2, &f, 0, err);
+        for (i = 0; i < 2000; i++) {
+            fails += next(&g, a, err) < 0;
+            fails += next(&g2, b, err) < 0;
+            same += strcmp(a, b) == 0;
+        }
+        check(fails == 0 && same == 0, "two generators on one fence, in turn: no ID twice (%d the same, %d failed)",
+              same, fails);
+    }
+
     /* A static machine_id generator knows nothing of fences. */
     mintid_snowflake_gen_init(&plain, 5, 0, err);
     check(next_machine(&plain, err) == 5, "a static generator mints with its machine_id");

@@ -52,7 +52,7 @@ int mintid_fence_drop(mintid_fence *f, int reason, char *err);
 int mintid_fence_state_now(const mintid_fence *f, int64_t *ms_left);
 const char *mintid_fence_state_name(int state);
 int mintid_fence_machine_id(const mintid_fence *f);
-int mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *g, const mintid_fence *f, int64_t epoch,
+int mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *g, mintid_fence *f, int64_t epoch,
     char *err);
 int mintid_snowflake_check_epoch(int64_t epoch, char *err);
 void mintid_snowflake_split(uint64_t id, int64_t epoch, int64_t *timestamp, uint32_t *machine_id,
