@@ -425,7 +425,9 @@ describe("the C functions a hook finds below it trust no argument (issue 20)", f
     -- is no context (a kind's upvalue, where the debug library shows one;
     -- and every light userdata seen on the frames, once its call is over),
     -- a full userdata and a generator.
-    local function probe(found, public, g)
+    -- Returns how many functions it called; want: the error each must
+    -- raise when its first argument is not g.
+    local function probe(found, public, g, want)
         local lights, full = {}, mintid.parse_ulid("01ARZ3NDEKTSV4RRFFQ69G5FAV")
         local _, kind_ptr = debug.getupvalue(getmetatable(g).__index.next, 1)
         if type(kind_ptr) == "userdata" and getmetatable(kind_ptr) == nil then lights[#lights + 1] = kind_ptr end
@@ -437,7 +439,10 @@ describe("the C functions a hook finds below it trust no argument (issue 20)", f
             if type(f) == "function" and debug.getinfo(f, "S").what == "C" and not public[f] then
                 for _, x in ipairs({ false, full, g, lights[1] or false, lights[2] or false, lights[#lights] or false }) do
                     x = x or nil
-                    pcall(f, x)
+                    local ok, err = pcall(f, x)
+                    if want and x ~= g then
+                        assert(not ok and tostring(err):find(want, 1, true), tostring(x) .. ": " .. tostring(err))
+                    end
                     pcall(f, x, x, x)
                     pcall(f, "\0", 1, x)
                     pcall(f, g, x)
@@ -456,6 +461,11 @@ describe("the C functions a hook finds below it trust no argument (issue 20)", f
             for _, f in pairs(t) do public[f] = true end
         end
         for _, f in pairs(_G) do public[f] = true end
+        public[ipairs({})] = true -- the iterator of a loop on the test's frame
+        -- the C module's methods, which resty.mintid's call
+        for _, t in pairs(C._ffi.methods) do
+            for _, f in pairs(t) do public[f] = true end
+        end
         return public
     end
 
@@ -473,14 +483,16 @@ describe("the C functions a hook finds below it trust no argument (issue 20)", f
             g = make(random)
             local public = public_of(g)
             assert.is_truthy(g:next())
-            probe(found, public, g) -- once the call is over: a context would be gone
+            -- the result is checked by the C code that copies it: no
+            -- function of mintid's is there to call
+            assert.are.equal(0, probe(found, public, g)) -- once the call is over: a context would be gone
             found = {}
             g:next()
             local during = {}
             local function probing(n)
                 if #during == 0 then
                     frames(during)
-                    probe(during, public, g)
+                    assert(probe(during, public, g) == 0, "a function of mintid's below the random option")
                 end
                 return ("\0"):rep(n)
             end
@@ -497,13 +509,13 @@ describe("the C functions a hook finds below it trust no argument (issue 20)", f
                 if not probing then
                     probing = true
                     frames(found)
-                    calls = calls + probe(found, public_of(g), g)
+                    calls = calls + probe(found, public_of(g), g, "SnowflakeGenerator expected")
                 end
                 return 1700000000000
             end }
             assert.is_truthy(g:next())
             assert(calls > 0, "no C function of mintid's found below the clock")
-            calls = calls + probe(found, public_of(g), g) -- once the call is over
+            calls = calls + probe(found, public_of(g), g, "SnowflakeGenerator expected") -- once the call is over
             assert.is_truthy(g:next())
         end
     end)
