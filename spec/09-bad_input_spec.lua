@@ -268,6 +268,7 @@ row("A hook that calls or closes its own generator", function()
     local g
     g = mintid.ulid_generator(frozen { random = function(n) g:next(); return ("\1"):rep(n) end })
     raises(function() return g:next() end, "called again from its own random function")
+    -- spec/15-reentry_spec.lua: a uuid1_generator's random reaching the one it builds
     local r
     r = mintid.relative_generator { secret = SECRET, random = function(n)
         getmetatable(r).__gc(r)
@@ -374,6 +375,45 @@ end)
 row("A generator's metamethod on another value", function()
     for _, m in ipairs({ "__gc", "__close", "__tostring" }) do
         raises(function() return getmetatable(mintid.ulid_generator())[m](5) end, "bad argument #1")
+    end
+end)
+
+row("A finalizer that mints from the generator in use at every collection cycle", function()
+    -- spec/15-reentry_spec.lua runs it under a collector that runs a cycle
+    -- at every allocation; here, a push whose every try the finalizer undoes
+    local g = mintid.ulid_generator(frozen { random = function(n) return ("\1"):rep(n) end })
+    local on, stop, minted = false, false, 0
+    local function arm()
+        if stop then return end
+        h.finalizer(function()
+            if on and minted < 50 then -- bounded: a call that tries forever returns
+                minted = minted + 1
+                pcall(g.next, g)
+            end
+            arm()
+        end)
+    end
+    arm()
+    local ok, err = h.cycle_per_allocation(function()
+        on = true
+        local ok_, err_ = pcall(g.next, g)
+        on = false
+        return ok_, err_
+    end)
+    stop = true
+    assert(not ok, "returned " .. tostring(err))
+    assert.matches("mintid.ULIDGenerator used by a finalizer during each of 4 tries to make its ID", err, 1, true)
+end)
+
+row("A C function a hook fetches from the stack", function()
+    local call
+    local g = mintid.snowflake_generator { clock = function()
+        call = call or debug.getinfo(2, "f").func
+        return T
+    end }
+    assert(g:next())
+    for _, x in ipairs({ false, mintid.parse_ulid("01ARZ3NDEKTSV4RRFFQ69G5FAV") }) do
+        raises(function() return call(x or nil) end, "bad argument #1", "SnowflakeGenerator expected")
     end
 end)
 

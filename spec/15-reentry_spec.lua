@@ -8,15 +8,7 @@ local C = require "mintid" -- the C module, for its words where they must agree
 
 local SECRET = "0123456789abcdef"
 
--- An object whose finalizer calls f (5.1/LuaJIT: a newproxy).
-local function finalizer(f)
-    if newproxy then
-        local p = newproxy(true)
-        getmetatable(p).__gc = f
-        return p
-    end
-    return setmetatable({}, { __gc = f })
-end
+local finalizer = h.finalizer
 
 -- Runs fn with the collector stepping at every allocation it can (and the
 -- JIT off: LuaJIT runs no finalizer on a trace), then puts both back.
@@ -295,26 +287,6 @@ local function hooked(name)
     return mintid[name](opts)
 end
 
--- fn() with a whole cycle of the collector at every allocation (a step
--- with no work limit, the pause 0, as spec/storm does) and the JIT off;
--- returns what fn returns.
-local function cycle_per_allocation(fn)
-    local puc54 = _VERSION == "Lua 5.4" and not jit
-    if jit then jit.off(); jit.flush() end
-    local pause = collectgarbage("setpause", 0)
-    local stepmul = collectgarbage("setstepmul", puc54 and 1000 or 0)
-    if puc54 then collectgarbage("incremental", 0, 0, 40) end
-    collectgarbage("step", 0)
-    local ok, a, b = pcall(fn)
-    if puc54 then collectgarbage("incremental", 200, 100, 13) end
-    collectgarbage("setpause", pause)
-    collectgarbage("setstepmul", stepmul)
-    if jit then jit.on() end
-    collectgarbage()
-    assert(ok, a)
-    return a, b
-end
-
 describe("a finalizer that mints from the generator in use (issue 20)", function()
     -- Each try's ID is pushed, which allocates: a cycle of the collector and
     -- so this finalizer, which mints from the same generator and so makes
@@ -339,7 +311,7 @@ describe("a finalizer that mints from the generator in use (issue 20)", function
                 end)
             end
             arm()
-            local ok, err = cycle_per_allocation(function()
+            local ok, err = h.cycle_per_allocation(function()
                 on = true
                 local ok_, err_ = pcall(g.next, g, arg)
                 on = false

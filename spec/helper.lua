@@ -705,4 +705,38 @@ function M.cli_fails_to(redirect, status, args, env, ...)
     return out, err
 end
 
+---------------------------------------------------------------------------
+-- Finalizers and the collector.
+
+--- An object whose finalizer calls f (5.1/LuaJIT: a newproxy).
+function M.finalizer(f)
+    if newproxy then
+        local p = newproxy(true)
+        getmetatable(p).__gc = f
+        return p
+    end
+    return setmetatable({}, { __gc = f })
+end
+
+--- fn() with a whole cycle of the collector at every allocation (a step
+-- with no work limit, the pause 0, as spec/storm does) and the JIT off
+-- (LuaJIT runs no finalizer on a trace); returns what fn returns (two
+-- values), and raises what it raises, once the collector is as it was.
+function M.cycle_per_allocation(fn)
+    local puc54 = _VERSION == "Lua 5.4" and not jit
+    if jit then jit.off(); jit.flush() end
+    local pause = collectgarbage("setpause", 0)
+    local stepmul = collectgarbage("setstepmul", puc54 and 1000 or 0)
+    if puc54 then collectgarbage("incremental", 0, 0, 40) end
+    collectgarbage("step", 0)
+    local ok, a, b = pcall(fn)
+    if puc54 then collectgarbage("incremental", 200, 100, 13) end
+    collectgarbage("setpause", pause)
+    collectgarbage("setstepmul", stepmul)
+    if jit then jit.on() end
+    collectgarbage()
+    assert(ok, a)
+    return a, b
+end
+
 return M
