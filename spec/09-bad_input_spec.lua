@@ -382,25 +382,7 @@ row("A finalizer that mints from the generator in use at every collection cycle"
     -- spec/15-reentry_spec.lua runs it under a collector that runs a cycle
     -- at every allocation; here, a push whose every try the finalizer undoes
     local g = mintid.ulid_generator(frozen { random = function(n) return ("\1"):rep(n) end })
-    local on, stop, minted = false, false, 0
-    local function arm()
-        if stop then return end
-        h.finalizer(function()
-            if on and minted < 50 then -- bounded: a call that tries forever returns
-                minted = minted + 1
-                pcall(g.next, g)
-            end
-            arm()
-        end)
-    end
-    arm()
-    local ok, err = h.cycle_per_allocation(function()
-        on = true
-        local ok_, err_ = pcall(g.next, g)
-        on = false
-        return ok_, err_
-    end)
-    stop = true
+    local ok, err = h.next_while_a_finalizer_mints(g, nil, 50)
     assert(not ok, "returned " .. tostring(err))
     assert.matches("mintid.ULIDGenerator used by a finalizer during each of 4 tries to make its ID", err, 1, true)
 end)

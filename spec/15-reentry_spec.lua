@@ -299,32 +299,14 @@ describe("a finalizer that mints from the generator in use (issue 20)", function
         local name, arg = kind[1], kind[2]
         it(name .. ": g:next() gives up after " .. TRIES .. " tries with an error naming the finalizer", function()
             local g = hooked(name)
-            local minted, on, stop = 0, false, false
-            local function arm()
-                if stop then return end
-                finalizer(function()
-                    if on and minted < CAP then
-                        minted = minted + 1
-                        pcall(g.next, g, arg)
-                    end
-                    arm()
-                end)
-            end
-            arm()
-            local ok, err = h.cycle_per_allocation(function()
-                on = true
-                local ok_, err_ = pcall(g.next, g, arg)
-                on = false
-                return ok_, err_
-            end)
-            stop = true
+            local ok, err, minted = h.next_while_a_finalizer_mints(g, arg, CAP)
             -- A Lua integer is pushed without an allocation: no finalizer
             -- runs there, no try is undone.
             if name == "snowflake_generator" and h.has_integers then
                 assert(ok, tostring(err))
             else
                 assert(not ok, "returned " .. tostring(err) .. " after " .. minted .. " mints of the finalizer")
-                assert.are.equal(g.__name or tostring(g):match("^(%S+)") .. " used by a finalizer during each of "
+                assert.are.equal(tostring(g):match("^(%S+)") .. " used by a finalizer during each of "
                     .. TRIES .. " tries to make its ID", tostring(err):match("[^:]*Generator.*$"))
                 -- it gave up while the finalizer still minted
                 assert(minted < CAP, minted .. " mints of the finalizer")
@@ -336,8 +318,8 @@ describe("a finalizer that mints from the generator in use (issue 20)", function
 end)
 
 describe("a constructor's random option and its half-built generator (issue 20)", function()
-    -- The userdata on the frame of the constructor (level 2 from the
-    -- option) whose text names the kind.
+    -- The userdata on the frame of the constructor (the C function that
+    -- called the option that calls this) whose text names the kind.
     local function half_built(tname)
         for i = 1, 50 do
             local k, v = debug.getlocal(3, i)
@@ -379,8 +361,8 @@ describe("a constructor's random option and its half-built generator (issue 20)"
 end)
 
 describe("the C functions a hook finds below it trust no argument (issue 20)", function()
-    -- Every function, light userdata and value on the frames of levels 2
-    -- and 3 from the hook (the C code that called it, and the method).
+    -- Every function and value on the two frames below the hook that calls
+    -- this (the C code that called the hook, and the one below).
     local function frames(found)
         for level = 3, 4 do
             local info = debug.getinfo(level, "f")

@@ -739,4 +739,30 @@ function M.cycle_per_allocation(fn)
     return a, b
 end
 
+--- pcall(g.next, g, arg) under cycle_per_allocation while a finalizer mints
+-- from g at every cycle, at most cap times (so that a call that would make
+-- its ID again forever returns): pcall's two results and the mints made.
+function M.next_while_a_finalizer_mints(g, arg, cap)
+    local minted, on, stop = 0, false, false
+    local function arm()
+        if stop then return end
+        M.finalizer(function()
+            if on and minted < cap then
+                minted = minted + 1
+                pcall(g.next, g, arg)
+            end
+            arm()
+        end)
+    end
+    arm()
+    local ok, err = M.cycle_per_allocation(function()
+        on = true
+        local ok_, err_ = pcall(g.next, g, arg)
+        on = false
+        return ok_, err_
+    end)
+    stop = true
+    return ok, err, minted
+end
+
 return M
