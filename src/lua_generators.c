@@ -365,6 +365,8 @@ static void random_end(lua_State *L, gen_ud *u, const random_ctx *c)
     if (c->raised)
         lua_error(L);
     lua_pop(L, 1);
+    if (c->refused == RANDOM_GOOD)
+        return;
     mintid_lua_i64str(want, (int64_t)c->want);
     switch (c->refused) {
     case RANDOM_NOT_STRING:
@@ -374,10 +376,8 @@ static void random_end(lua_State *L, gen_ud *u, const random_ctx *c)
         luaL_error(L, "random(%s) returned %s bytes, want %s", want, mintid_lua_i64str(got, (int64_t)c->got_len),
                    want);
         break;
-    case RANDOM_CLOSED:
+    default: /* RANDOM_CLOSED */
         luaL_error(L, "attempt to use a closed %s", c->tname);
-        break;
-    default:
         break;
     }
 }
