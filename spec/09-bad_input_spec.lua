@@ -27,6 +27,7 @@ end
 -- row name -> its spec, in README order
 local ROWS = {}
 local ORDER = {}
+local PENDING = {} -- row name -> why its spec cannot run on this Lua
 local function row(name, fn)
     ROWS[name] = fn
     ORDER[#ORDER + 1] = name
@@ -387,6 +388,11 @@ row("A finalizer that mints from the generator in use at every collection cycle"
     assert.matches("mintid.ULIDGenerator used by a finalizer during each of 4 tries to make its ID", err, 1, true)
 end)
 
+if not h.finalizer_at_each_allocation then
+    PENDING["A finalizer that mints from the generator in use at every collection cycle"] =
+        h.NO_FINALIZER_AT_EACH_ALLOCATION
+end
+
 row("A C function a hook fetches from the stack", function()
     local call
     local g = mintid.snowflake_generator { clock = function()
@@ -472,7 +478,11 @@ end
 
 describe("bad input (README table)", function()
     for _, name in ipairs(ORDER) do
-        it(name, ROWS[name])
+        if PENDING[name] then
+            pending(name .. " (" .. PENDING[name] .. ")")
+        else
+            it(name, ROWS[name])
+        end
     end
 
     it("every row of the README table has a spec here, and every spec a row, in the same order", function()

@@ -297,7 +297,9 @@ describe("a finalizer that mints from the generator in use (issue 20)", function
 
     for _, kind in ipairs(STATEFUL) do
         local name, arg = kind[1], kind[2]
-        it(name .. ": g:next() gives up after " .. TRIES .. " tries with an error naming the finalizer", function()
+        local test = h.finalizer_at_each_allocation and it
+            or function(title) pending(title .. " (" .. h.NO_FINALIZER_AT_EACH_ALLOCATION .. ")") end
+        test(name .. ": g:next() gives up after " .. TRIES .. " tries with an error naming the finalizer", function()
             local g = hooked(name)
             local ok, err, minted = h.next_while_a_finalizer_mints(g, arg, CAP)
             -- A Lua integer is pushed without an allocation: no finalizer
