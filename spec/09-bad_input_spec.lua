@@ -27,6 +27,7 @@ end
 -- row name -> its spec, in the table's order
 local ROWS = {}
 local ORDER = {}
+local PENDING = {} -- row name -> why its spec cannot run on this Lua
 local function row(name, fn)
     ROWS[name] = fn
     ORDER[#ORDER + 1] = name
@@ -270,6 +271,7 @@ row("A hook that calls or closes its own generator", function()
     local g
     g = mintid.ulid_generator(frozen { random = function(n) g:next(); return ("\1"):rep(n) end })
     raises(function() return g:next() end, "called again from its own random function")
+    -- spec/15-reentry_spec.lua: a uuid1_generator's random reaching the one it builds
     local r
     r = mintid.relative_generator { secret = SECRET, random = function(n)
         getmetatable(r).__gc(r)
@@ -388,6 +390,32 @@ row("A generator's metamethod on another value", function()
     end
 end)
 
+row("A finalizer that mints from the generator in use at every collection cycle", function()
+    -- spec/15-reentry_spec.lua runs it under a collector that runs a cycle
+    -- at every allocation; here, a push whose every try the finalizer undoes
+    local g = mintid.ulid_generator(frozen { random = function(n) return ("\1"):rep(n) end })
+    local ok, err = h.next_while_a_finalizer_mints(g, nil, 50)
+    assert(not ok, "returned " .. tostring(err))
+    assert.matches("mintid.ULIDGenerator used by a finalizer during each of 4 tries to make its ID", err, 1, true)
+end)
+
+if not h.finalizer_at_each_allocation then
+    PENDING["A finalizer that mints from the generator in use at every collection cycle"] =
+        h.NO_FINALIZER_AT_EACH_ALLOCATION
+end
+
+row("A C function a hook fetches from the stack", function()
+    local call
+    local g = mintid.snowflake_generator { clock = function()
+        call = call or debug.getinfo(2, "f").func
+        return T
+    end }
+    assert(g:next())
+    for _, x in ipairs({ false, mintid.parse_ulid("01ARZ3NDEKTSV4RRFFQ69G5FAV") }) do
+        raises(function() return call(x or nil) end, "bad argument #1", "SnowflakeGenerator expected")
+    end
+end)
+
 row("A finalizer that closes a generator during a call", function()
     -- spec/15-reentry_spec.lua runs such finalizers at every allocation
     local g = mintid.relative_generator { secret = SECRET }
@@ -487,7 +515,11 @@ end
 
 describe("bad input (the table of doc/guide.md)", function()
     for _, name in ipairs(ORDER) do
-        it(name, ROWS[name])
+        if PENDING[name] then
+            pending(name .. " (" .. PENDING[name] .. ")")
+        else
+            it(name, ROWS[name])
+        end
     end
 
     it("every row of the guide's table has a spec here, and every spec a row, in the same order", function()

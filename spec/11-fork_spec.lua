@@ -1,8 +1,9 @@
 -- Generator objects across fork(): a generator made (and used) in a process
 -- that then forks never repeats an ID of the parent in the child. Monotonic
 -- ones (ULID, UUIDv7, relative) draw afresh on their first call in the
--- child; a Snowflake generator, whose machine_id is all that keeps processes
--- apart, refuses there. This is nginx's case: generators made in
+-- child, a UUIDv1/v6 one its node or clock_seq (never the parent's); a
+-- Snowflake generator, whose machine_id is all that keeps processes apart,
+-- refuses there, and so does a UUIDv1/v6 one with both fixed. This is nginx's case: generators made in
 -- init_by_lua, used by the forked workers.
 local h = require "helper"
 local mintid = require(h.module_name)
@@ -125,6 +126,60 @@ describe("fork()", function()
                 return mintid.traceparent()
             end)
         end)
+    end)
+
+    describe("UUIDv1 and UUIDv6 generators made before the fork", function()
+        -- The child's first call: its ID, or the error it raised.
+        local function first_in_child(g)
+            return in_child(function()
+                local ok, id = pcall(g.next, g)
+                return (ok and id or "error: " .. tostring(id))
+            end)
+        end
+
+        for _, name in ipairs({ "uuid1_generator", "uuid6_generator" }) do
+            local kind = name == "uuid1_generator" and "UUIDv1" or "UUIDv6"
+
+            it(name .. " with both node and clock_seq fixed refuses in the child", function()
+                for _, opts in ipairs({
+                    { node = "\1\2\3\4\5\6", clock_seq = 7, clock = frozen_clock },
+                    { node = "\1\2\3\4\5\6", clock_seq = 7 },
+                }) do
+                    local g = mintid[name](opts)
+                    local before = g:next()
+                    local got = first_in_child(g)
+                    assert.are.equal("error: " .. kind .. " generator made in another process (before fork()) "
+                        .. "with node and clock_seq fixed: make one per process", got)
+                    -- the parent's generator goes on
+                    assert.are_not.equal(before, g:next())
+                end
+            end)
+
+            it(name .. " with both fixed works in the child that made it", function()
+                local out = in_child(function()
+                    return mintid[name]({ node = "\1\2\3\4\5\6", clock_seq = 7 }):next()
+                end)
+                assert.matches(h.UUID_PATTERN, out)
+            end)
+
+            -- A constant random option: the child draws exactly what its
+            -- parent drew, so only a rule that never takes the parent's
+            -- identity keeps them apart.
+            local zeros = function(n) return ("\0"):rep(n) end
+            for _, fixed in ipairs({
+                { label = "node", opts = { node = "\1\2\3\4\5\6" } },
+                { label = "clock_seq", opts = { clock_seq = 7 } },
+                { label = "neither", opts = {} },
+            }) do
+                it(name .. " with " .. fixed.label .. " fixed: the child never takes its parent's node and clock_seq",
+                    function()
+                        local opts = { clock = frozen_clock, random = zeros }
+                        for k, v in pairs(fixed.opts) do opts[k] = v end
+                        local g = mintid[name](opts)
+                        assert_fork_safe(kind, function() return g:next() end)
+                    end)
+            end
+        end
     end)
 
     describe("Snowflake generators made before the fork", function()

@@ -8,15 +8,7 @@ local C = require "mintid" -- the C module, for its words where they must agree
 
 local SECRET = "0123456789abcdef"
 
--- An object whose finalizer calls f (5.1/LuaJIT: a newproxy).
-local function finalizer(f)
-    if newproxy then
-        local p = newproxy(true)
-        getmetatable(p).__gc = f
-        return p
-    end
-    return setmetatable({}, { __gc = f })
-end
+local finalizer = h.finalizer
 
 -- Runs fn with the collector stepping at every allocation it can (and the
 -- JIT off: LuaJIT runs no finalizer on a trace), then puts both back.
@@ -273,6 +265,215 @@ describe("smaller rules (issue 15)", function()
                 assert(not ok, name .. "." .. m .. "(5) raised nothing")
                 assert(got == want, got)
             end
+        end
+    end)
+end)
+
+-- Round three (issue 20): a finalizer that mints from the generator in use,
+-- a constructor's random option that reaches its half-built generator, and
+-- the C functions a hook finds on the frames below it.
+
+-- The generator kinds whose calls move a state, each with what its next
+-- takes and a clock that moves on at every reading (a Snowflake one never
+-- waits).
+local STATEFUL = {
+    { "ulid_generator" }, { "uuid7_generator" }, { "relative_generator", "k" }, { "snowflake_generator" },
+    { "uuid1_generator" }, { "uuid6_generator" }, { "ksuid_generator" }, { "typeid_generator", "user" },
+}
+
+local function hooked(name)
+    local ms = 1700000000000
+    local opts = { clock = function() ms = ms + 1; return ms end, random = function(n) return ("\7"):rep(n) end }
+    if name == "relative_generator" then opts.secret = SECRET end
+    return mintid[name](opts)
+end
+
+describe("a finalizer that mints from the generator in use (issue 20)", function()
+    -- Each try's ID is pushed, which allocates: a cycle of the collector and
+    -- so this finalizer, which mints from the same generator and so makes
+    -- the ID of that try stale. It stops after CAP mints, so that a call
+    -- that would try without bound returns instead of hanging.
+    local CAP = 50
+    local TRIES = 4
+
+    for _, kind in ipairs(STATEFUL) do
+        local name, arg = kind[1], kind[2]
+        local test = h.finalizer_at_each_allocation and it
+            or function(title) pending(title .. " (" .. h.NO_FINALIZER_AT_EACH_ALLOCATION .. ")") end
+        test(name .. ": g:next() gives up after " .. TRIES .. " tries with an error naming the finalizer", function()
+            local g = hooked(name)
+            local ok, err, minted = h.next_while_a_finalizer_mints(g, arg, CAP)
+            -- A Lua integer is pushed without an allocation: no finalizer
+            -- runs there, no try is undone.
+            if name == "snowflake_generator" and h.has_integers then
+                assert(ok, tostring(err))
+            else
+                assert(not ok, "returned " .. tostring(err) .. " after " .. minted .. " mints of the finalizer")
+                assert.are.equal(tostring(g):match("^(%S+)") .. " used by a finalizer during each of "
+                    .. TRIES .. " tries to make its ID", tostring(err):match("[^:]*Generator.*$"))
+                -- it gave up while the finalizer still minted
+                assert(minted < CAP, minted .. " mints of the finalizer")
+            end
+            -- the generator goes on
+            assert.is_truthy(g:next(arg))
+        end)
+    end
+end)
+
+describe("a constructor's random option and its half-built generator (issue 20)", function()
+    -- The userdata on the frame of the constructor (the C function that
+    -- called the option that calls this) whose text names the kind.
+    local function half_built(tname)
+        for i = 1, 50 do
+            local k, v = debug.getlocal(3, i)
+            if k == nil then return nil end
+            if type(v) == "userdata" then
+                local ok, text = pcall(tostring, v)
+                if ok and text:find(tname, 1, true) then return v end
+            end
+        end
+    end
+
+    for _, case in ipairs({ { "uuid1_generator", "mintid.UUID1Generator" }, { "uuid6_generator", "mintid.UUID6Generator" } }) do
+        local name, tname = case[1], case[2]
+        it(name .. ": the random option that mints from it raises 'called again from its own random function'",
+            function()
+                local found, ok, got
+                local g = mintid[name] { random = function(n)
+                    found = half_built(tname)
+                    if found then ok, got = pcall(found.next, found) end
+                    return ("\0"):rep(n)
+                end }
+                assert(found, "the option found no " .. tname .. " on the constructor's frame")
+                assert(not ok, "a half-built generator minted " .. tostring(got))
+                assert.are.equal(tname .. " called again from its own random function", tostring(got):match("mintid%..*$"))
+                assert.matches(h.UUID_PATTERN, g:next())
+            end)
+
+        it(name .. ": one kept by an option whose draw then fails is closed", function()
+            local kept
+            local ok, err = pcall(mintid[name], { random = function()
+                kept = half_built(tname)
+                return "x"
+            end })
+            assert(not ok and tostring(err):find("random(8) returned 1 bytes, want 8", 1, true), tostring(err))
+            assert(kept, "the option found no " .. tname .. " on the constructor's frame")
+            h.raises(function() return kept:next() end, "attempt to use a closed " .. tname)
+        end)
+    end
+end)
+
+describe("the C functions a hook finds below it trust no argument (issue 20)", function()
+    -- Every function and value on the two frames below the hook that calls
+    -- this (the C code that called the hook, and the one below).
+    local function frames(found)
+        for level = 3, 4 do
+            local info = debug.getinfo(level, "f")
+            if info then found[#found + 1] = info.func end
+            for i = 1, 50 do
+                local k, v = debug.getlocal(level, i)
+                if k == nil then break end
+                found[#found + 1] = v
+            end
+        end
+    end
+
+    -- What a hostile hook calls them with: nothing, a light userdata that
+    -- is no context (a kind's upvalue, where the debug library shows one;
+    -- and every light userdata seen on the frames, once its call is over),
+    -- a full userdata and a generator.
+    -- Returns how many functions it called; want: the error each must
+    -- raise when its first argument is not g.
+    local function probe(found, public, g, want)
+        local lights, full = {}, mintid.parse_ulid("01ARZ3NDEKTSV4RRFFQ69G5FAV")
+        local _, kind_ptr = debug.getupvalue(getmetatable(g).__index.next, 1)
+        if type(kind_ptr) == "userdata" and getmetatable(kind_ptr) == nil then lights[#lights + 1] = kind_ptr end
+        for _, v in ipairs(found) do
+            if type(v) == "userdata" and getmetatable(v) == nil then lights[#lights + 1] = v end
+        end
+        local calls = 0
+        for _, f in ipairs(found) do
+            if type(f) == "function" and debug.getinfo(f, "S").what == "C" and not public[f] then
+                for _, x in ipairs({ false, full, g, lights[1] or false, lights[2] or false, lights[#lights] or false }) do
+                    x = x or nil
+                    local ok, err = pcall(f, x)
+                    if want and x ~= g then
+                        assert(not ok and tostring(err):find(want, 1, true), tostring(x) .. ": " .. tostring(err))
+                    end
+                    pcall(f, x, x, x)
+                    pcall(f, "\0", 1, x)
+                    pcall(f, g, x)
+                    calls = calls + 1
+                end
+            end
+        end
+        return calls
+    end
+
+    local function public_of(g)
+        local public = {}
+        for _, f in pairs(mintid) do public[f] = true end
+        for _, f in pairs(C) do public[f] = true end
+        for _, t in ipairs({ getmetatable(g), getmetatable(g).__index }) do
+            for _, f in pairs(t) do public[f] = true end
+        end
+        for _, f in pairs(_G) do public[f] = true end
+        public[ipairs({})] = true -- the iterator of a loop on the test's frame
+        -- the C module's methods, which resty.mintid's call
+        for _, t in pairs(C._ffi.methods) do
+            for _, f in pairs(t) do public[f] = true end
+        end
+        return public
+    end
+
+    it("the functions on the frames below a random option, called with nil, a light and a full userdata", function()
+        for _, make in ipairs({
+            function(random) return mintid.uuid4_generator { random = random } end,
+            function(random) return mintid.nanoid_generator { size = 300, random = random } end,
+            function(random) return mintid.uuid1_generator { random = random } end,
+        }) do
+            local found, g = {}, nil
+            local function random(n)
+                if #found == 0 then frames(found) end
+                return ("\0"):rep(n)
+            end
+            g = make(random)
+            local public = public_of(g)
+            assert.is_truthy(g:next())
+            -- the result is checked by the C code that copies it: no
+            -- function of mintid's is there to call
+            assert.are.equal(0, probe(found, public, g)) -- once the call is over: a context would be gone
+            found = {}
+            g:next()
+            local during = {}
+            local function probing(n)
+                if #during == 0 then
+                    frames(during)
+                    assert(probe(during, public, g) == 0, "a function of mintid's below the random option")
+                end
+                return ("\0"):rep(n)
+            end
+            g = make(probing)
+            assert.is_truthy(g:next())
+        end
+    end)
+
+    it("the functions on the frames below a Snowflake clock, called with nil, a light and a full userdata", function()
+        for _, module in ipairs({ mintid, C }) do
+            local found, probing, g = {}, false, nil
+            local calls = 0
+            g = module.snowflake_generator { clock = function()
+                if not probing then
+                    probing = true
+                    frames(found)
+                    calls = calls + probe(found, public_of(g), g, "SnowflakeGenerator expected")
+                end
+                return 1700000000000
+            end }
+            assert.is_truthy(g:next())
+            assert(calls > 0, "no C function of mintid's found below the clock")
+            calls = calls + probe(found, public_of(g), g, "SnowflakeGenerator expected") -- once the call is over
+            assert.is_truthy(g:next())
         end
     end)
 end)

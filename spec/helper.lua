@@ -738,4 +738,83 @@ function M.cli_fails_to(redirect, status, args, env, ...)
     return out, err
 end
 
+---------------------------------------------------------------------------
+-- Finalizers and the collector.
+
+--- An object whose finalizer calls f (5.1/LuaJIT: a newproxy).
+function M.finalizer(f)
+    if newproxy then
+        local p = newproxy(true)
+        getmetatable(p).__gc = f
+        return p
+    end
+    return setmetatable({}, { __gc = f })
+end
+
+--- Whether cycle_per_allocation runs a pending finalizer at every
+-- allocation, as the finalizer storm (spec/storm) needs: on 5.4, 5.1 and
+-- LuaJIT. The collectors of 5.2 and 5.3 run none at the allocations of a
+-- call, or not at each, once other finalizers are pending.
+M.finalizer_at_each_allocation = _VERSION ~= "Lua 5.2" and _VERSION ~= "Lua 5.3"
+M.NO_FINALIZER_AT_EACH_ALLOCATION = "this Lua's collector runs no finalizer at each allocation of a call"
+
+--- fn() with a whole cycle of the collector at every allocation (a step
+-- with no work limit, the pause 0, as spec/storm does) and the JIT off
+-- (LuaJIT runs no finalizer on a trace); returns what fn returns (two
+-- values), and raises what it raises, once the collector is as it was.
+function M.cycle_per_allocation(fn)
+    local puc54 = _VERSION == "Lua 5.4" and not jit
+    if jit then jit.off(); jit.flush() end
+    local pause = collectgarbage("setpause", 0)
+    local stepmul = collectgarbage("setstepmul", puc54 and 1000 or (M.lua51 and 0 or 1e6))
+    if puc54 then collectgarbage("incremental", 0, 0, 40) end
+    collectgarbage("step", 0)
+    local ok, a, b = pcall(fn)
+    if puc54 then collectgarbage("incremental", 200, 100, 13) end
+    collectgarbage("setpause", pause)
+    collectgarbage("setstepmul", stepmul)
+    if jit then jit.on() end
+    collectgarbage()
+    assert(ok, a)
+    return a, b
+end
+
+--- n objects whose finalizers call f, one at each collection cycle from
+-- the next on: the table returned holds them, and each finalizer lets go
+-- of the next one. Hold it while they should run. They are all made here,
+-- outside any finalizer: Lua 5.2 gives no finalizer to an object made in
+-- one, so a finalizer that makes its own successor runs once there.
+function M.finalizer_chain(n, f)
+    local held = {}
+    for i = 1, n do
+        held[i] = M.finalizer(function()
+            held[i + 1] = nil
+            f()
+        end)
+    end
+    held[1] = nil
+    return held
+end
+
+--- pcall(g.next, g, arg) under cycle_per_allocation while a finalizer mints
+-- from g at every cycle, at most cap times (so that a call that would make
+-- its ID again forever returns): pcall's two results and the mints made.
+function M.next_while_a_finalizer_mints(g, arg, cap)
+    local minted, on = 0, false
+    local chain = M.finalizer_chain(cap, function()
+        if on then
+            minted = minted + 1
+            pcall(g.next, g, arg)
+        end
+    end)
+    local ok, err = M.cycle_per_allocation(function()
+        on = true
+        local ok_, err_ = pcall(g.next, g, arg)
+        on = false
+        return ok_, err_
+    end)
+    chain[#chain + 1] = false -- held until here
+    return ok, err, minted
+end
+
 return M

@@ -61,5 +61,27 @@ for _, bad in ipairs { "", "ff-" .. T .. "-" .. P .. "-01", "00-" .. T .. "-" ..
 end
 assert(m.parse_traceparent("01-" .. T .. "-" .. P .. "-01-" .. ("x"):rep(5000)))
 raises(m.traceparent, nil, nil, 256); raises(m.traceparent, 5); raises(m.parse_traceparent, nil)
+-- leases: a fence kept by its generators, the anchor kept by the fence, and
+-- lock file handles (malloc'd by the platform layer) closed and collected
+local lock_path = os.tmpname()
+for i = 1, 50 do
+   local f = m._lease_fence()
+   local gen = m.snowflake_generator { lease = { _fence = f } }
+   assert(not gen:next())
+   local lf = assert(m._lock_file(lock_path))
+   assert(lf:lock(i % 8))
+   f:hold(i % 8, i % 2 == 0 and math.huge or 30, 0, lf)
+   for _ = 1, 100 do assert(gen:next()) end
+   assert(f:state() == "held" and f:machine_id() == i % 8 and tostring(f))
+   raises(f.hold, f, 1024, 1, 0)
+   if i % 3 == 0 then lf:close() end -- else collected once the fence lets it go
+   f:drop("released")
+   assert(not gen:next())
+   lf = nil -- luacheck: ignore 311
+   collectgarbage()
+end
+assert(m._lock_file("/nonexistent-dir-of-mintid/x") == nil)
+collectgarbage(); collectgarbage()
+os.remove(lock_path)
 collectgarbage(); collectgarbage()
 print("memcheck script done")

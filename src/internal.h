@@ -86,6 +86,12 @@ MINTID_INTERNAL int mintid_os_clock_100ns(int64_t *ticks, char *err);
  * (CLOCK_MONOTONIC, GetTickCount64): bounds every wait. Its origin is
  * arbitrary; only differences mean anything. */
 MINTID_INTERNAL int64_t mintid_os_monotonic_ms(void);
+/* The clock of lease deadlines (fence.c), read on every ID of a leased
+ * generator, hence the cheapest monotonic one (CLOCK_MONOTONIC_COARSE,
+ * GetTickCount64): in ms, arbitrary origin, behind the true monotonic time
+ * by less than mintid_os_deadline_slack_ms(). */
+MINTID_INTERNAL int64_t mintid_os_deadline_ms(void);
+MINTID_INTERNAL int64_t mintid_os_deadline_slack_ms(void);
 /* Give the CPU away for a little while (about 0.1 ms) in a wait loop. */
 MINTID_INTERNAL void mintid_os_pause(void);
 /* Overwrite memory in a way the compiler may not elide (secrets). */
@@ -154,6 +160,38 @@ MINTID_INTERNAL int mintid_os_fork_watched(void);
 MINTID_INTERNAL int mintid_os_thread_slot_init(void (*at_exit)(void *p));
 MINTID_INTERNAL void *mintid_os_thread_slot(void);
 MINTID_INTERNAL int mintid_os_thread_slot_set(void *p);
+
+/* Lock files (the lock-file lease: byte i of a file locked for machine id
+ * i): a file opened by one lease, whose byte locks are the kernel's and
+ * end with the process however it ends. Open file description (OFD) locks
+ * on Linux: each handle conflicts with every other one, also of this
+ * process, and another open() and close() of the file does not drop them;
+ * LockFileEx on Windows. A handle is never used by a forked child: the
+ * child closes its copy at the fork (pthread_atfork, and on its first
+ * call after a fork made without the handlers), which leaves the parent's
+ * locks held and never keeps them alive. Other POSIX systems have no OFD
+ * locks (record locks are per process and dropped at any close of the
+ * file): open refuses there. Messages say what failed, not which file
+ * ("cannot open: Permission denied"): the caller names it. */
+typedef struct mintid_lock_file mintid_lock_file;
+/* The file at path (UTF-8), created if missing when create is 1; with
+ * create 0 a missing file gives MINTID_OK and *out NULL. */
+MINTID_INTERNAL int mintid_os_lock_file_open(const char *path, int create, mintid_lock_file **out, char *err);
+/* An exclusive lock on one byte, not waiting: *got 1, or 0 if another
+ * handle (of any process) holds it. EFORK in a forked child. */
+MINTID_INTERNAL int mintid_os_lock_file_try(mintid_lock_file *f, uint32_t byte, int *got, char *err);
+MINTID_INTERNAL int mintid_os_lock_file_unlock(mintid_lock_file *f, uint32_t byte, char *err);
+/* *taken 1 if another handle holds a lock on the byte now. */
+MINTID_INTERNAL int mintid_os_lock_file_taken(mintid_lock_file *f, uint32_t byte, int *taken, char *err);
+/* Closes the handle (its locks end; in a forked child, only the child's
+ * copy is closed) and frees it. */
+MINTID_INTERNAL void mintid_os_lock_file_close(mintid_lock_file *f);
+
+/* lock_file.c: try to lock byte machine_id of f; when *got, *floor_ms is
+ * the wall ms read after the lock was taken (the floor of the new holder),
+ * and the wall clock has passed it (waited for, boundedly). */
+MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id, int *got, int64_t *floor_ms,
+                                          char *err);
 
 /* ==== error.c ============================================================= */
 /* Write a one-line message to err (if not NULL) and return code. */
@@ -381,6 +419,32 @@ MINTID_INTERNAL int  mintid_relative_gen_next(mintid_relative_state *g, int64_t 
                                               const uint8_t *key, size_t key_len,
                                               mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
 
+/* ---- fence.c: the lease fence of a Snowflake generator ---------------------- */
+typedef struct {
+    /* The Snowflake state of every generator on the fence, shared so that
+     * two of them never make the same ID: last_ms << 12 | seq, last_ms in
+     * Unix ms (not since an epoch: generators of other epochs may share
+     * it); MINTID_SNOWFLAKE_UNSTARTED before the first ID. A hold keeps it:
+     * IDs go on rising across a change of machine id. */
+    MINTID_ALIGNED uint64_t word;
+    /* On mintid_os_deadline_ms, less its slack: minting ends while that
+     * clock reads below it, never after the lease's own deadline.
+     * MINTID_FENCE_FOREVER: none (and no clock read per ID). */
+    int64_t deadline_ms;
+    int64_t floor_ms;     /* Unix ms: only later ms are minted */
+    uint32_t machine_id;
+    uint32_t generation;  /* the process (fork generation) that holds it */
+    int held;             /* UNHELD, HELD, RELEASED or LOST */
+} mintid_fence_state;
+MINTID_OPAQUE_STATE(mintid_fence, mintid_fence_state, mintid_fence_state_of)
+/* MINTID_OK with the machine id and the floor while f is held in this
+ * process inside its deadline, else ELEASE with the reason
+ * ("snowflake: lease expired", ...). The floor is the caller's to compare
+ * with the ms it mints: mintid_fence_refuse_floor says it was not passed. */
+MINTID_INTERNAL int mintid_fence_open(const mintid_fence_state *f, uint32_t *machine_id, int64_t *floor_ms,
+                                      char *err);
+MINTID_INTERNAL int mintid_fence_refuse_floor(int64_t floor_ms, char *err);
+
 /* ---- snowflake.c ------------------------------------------------------------ */
 /* How long gen_next waits for the clock to pass an exhausted ms: SPEC's
  * spin, bounded so that a clock stepped back an hour, or one that stopped,
@@ -398,8 +462,24 @@ typedef struct {
      * id is all that keeps processes apart, so in a forked child it refuses
      * (MINTID_EFORK) rather than continue the parent's sequence. */
     uint32_t generation;
+    /* NULL for a static machine_id; else the lease fence whose machine id
+     * it mints with, which alone decides whether it may (its own
+     * generation is not looked at: the fence knows its holder process),
+     * and whose word is then its state (`state` unused). */
+    mintid_fence_state *fence;
 } mintid_snowflake_state;
 MINTID_OPAQUE_STATE(mintid_snowflake_gen, mintid_snowflake_state, mintid_snowflake_state_of)
+
+/* The state word of a generator that never made an ID (no real one reaches
+ * 2^64 - 1): its first call starts the sequence at 0 whatever ms it sees. */
+#define MINTID_SNOWFLAKE_UNSTARTED UINT64_MAX
+
+/* The word g's IDs move (its own, or its fence's), for a caller that puts
+ * it back when a result cannot be delivered (the binding). */
+static inline uint64_t *mintid_snowflake_word(mintid_snowflake_state *g)
+{
+    return g->fence != NULL ? &g->fence->word : &g->state;
+}
 
 /* One attempt at now_ms: MINTID_OK, ERANGE (now - epoch negative or not in
  * 42 bits, or an ID with bit 63 set, which a signed 64-bit host cannot hold:

@@ -16,13 +16,15 @@
 
 /*
  * The clock and random options are user values of the generator's userdata
- * (UV_CLOCK, UV_RANDOM), never registry references: a registry reference is
+ * (UV_CLOCK, UV_RANDOM), as is the lease fence a Snowflake generator mints
+ * inside (UV_LEASE, which keeps it alive: the core state points into it),
+ * never registry references: a registry reference is
  * a root for the collector, so a hook that reaches its own generator (a
  * clock reading a field of the object that holds the generator) would keep
  * both alive forever. The flags say whether they are there, so a generator
  * without hooks never looks at its user values on the hot path.
  */
-enum { UV_CLOCK = 1, UV_RANDOM, UV_COUNT = UV_RANDOM };
+enum { UV_CLOCK = 1, UV_RANDOM, UV_LEASE, UV_COUNT = UV_LEASE };
 
 typedef struct {
     uint8_t has_clock;  /* user value UV_CLOCK is the clock option; else the OS clock */
@@ -207,11 +209,23 @@ static const gen_kind *upvalue_gen_kind(lua_State *L)
 /* Every method and metamethod of a generator takes it as argument 1. */
 #define GEN_ARG 1
 
+/*
+ * The random option as the core's random source (a mintid_random_fn). It
+ * runs under lua_pcall; what it returned is checked in random_from_lua,
+ * next to the copy of the bytes, and a refusal is raised by random_end once
+ * the core has returned. No C function of this binding is on the stack for
+ * this, and no pointer ever reaches Lua: a hook can fetch anything the
+ * stack holds (debug.getlocal) and call it with any arguments.
+ */
+enum { RANDOM_GOOD, RANDOM_NOT_STRING, RANDOM_WRONG_LENGTH, RANDOM_CLOSED };
+
 typedef struct {
     lua_State *L;
-    int fn;     /* stack index of the random option (random_check_result
-                 * above it), 0 for the pool */
+    int fn;     /* stack index of the random option, 0 for the pool */
     int raised; /* an error object waits on the stack top */
+    int refused;           /* RANDOM_*: why the option's result was refused */
+    const char *got_type;  /* RANDOM_NOT_STRING: its type */
+    size_t want, got_len;  /* the n of the refused call; RANDOM_WRONG_LENGTH: the length */
     const gen_hooks *h;
     const char *tname; /* of the generator, for the message of a closed one */
 } random_ctx;
@@ -263,69 +277,56 @@ static gen_ud *check_gen(lua_State *L, const gen_kind *k)
     return u;
 }
 
-/*
- * Under lua_pcall, as the option itself, with the random option's result
- * (argument 1), n (2) and the random_ctx (3): raises unless the result is
- * a string of n bytes and the option left its generator open (a closed
- * one must not publish an ID made from its wiped state), else returns it.
- * Checked here, next to the copy of the bytes, never in a wrapper of the
- * option: the debug library can replace a user value with anything.
- */
-static int random_check_result(lua_State *L)
-{
-    size_t n = (size_t)lua_tointeger(L, 2), len;
-    const random_ctx *c = (const random_ctx *)lua_touserdata(L, 3);
-    char want[24], got[24];
-
-    mintid_lua_i64str(want, (int64_t)n);
-    if (lua_type(L, 1) != LUA_TSTRING)
-        return luaL_error(L, "random(%s) returned %s, want %s bytes", want, luaL_typename(L, 1), want);
-    lua_tolstring(L, 1, &len);
-    if (len != n)
-        return luaL_error(L, "random(%s) returned %s bytes, want %s", want, mintid_lua_i64str(got, (int64_t)len), want);
-    if (c->h->closed)
-        return luaL_error(L, "attempt to use a closed %s", c->tname);
-    lua_settop(L, 1);
-    return 1;
-}
-
+/* Nothing here allocates outside a lua_pcall (a "not enough memory" would
+ * cross core frames): the option was pushed before the core ran, and the
+ * checks of its result read a type, a length and a flag. The result must
+ * be a string of n bytes, and the option must have left its generator open
+ * (a closed one must not publish an ID made from its wiped state). Checked
+ * here, never in a wrapper of the option: the debug library can replace a
+ * user value with anything. */
 static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
 {
     random_ctx *c = (random_ctx *)ctx;
     lua_State *L = c->L;
+    const char *bytes;
+    size_t len = 0;
 
-    if (c->raised)
+    if (c->raised || c->refused != RANDOM_GOOD)
         return MINTID_ERANDOM;
-    /* Nothing here allocates outside a lua_pcall (a "not enough memory"
-     * would cross core frames): the checker was pushed with the option,
-     * and its messages are made under the pcall. */
     lua_pushvalue(L, c->fn);
     lua_pushinteger(L, (lua_Integer)n);
     if (lua_pcall(L, 1, 1, 0) != 0) {
         c->raised = 1;
         return MINTID_ERANDOM;
     }
-    lua_pushvalue(L, c->fn + 1);
-    lua_insert(L, -2);
-    lua_pushinteger(L, (lua_Integer)n);
-    lua_pushlightuserdata(L, c);
-    if (lua_pcall(L, 3, 1, 0) != 0) {
-        c->raised = 1;
-        return MINTID_ERANDOM;
+    c->want = n;
+    bytes = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+    if (bytes == NULL) {
+        c->refused = RANDOM_NOT_STRING;
+        c->got_type = luaL_typename(L, -1);
+    } else if (len != n) {
+        c->refused = RANDOM_WRONG_LENGTH;
+        c->got_len = len;
+    } else if (c->h->closed) {
+        c->refused = RANDOM_CLOSED;
+    } else {
+        memcpy(buf, bytes, n);
     }
-    memcpy(buf, lua_tostring(L, -1), n); /* checked by random_check_result */
     lua_pop(L, 1);
-    return MINTID_OK;
+    return c->refused == RANDOM_GOOD ? MINTID_OK : MINTID_ERANDOM;
 }
 
 /*
- * The random source of one core call of the generator u of kind k at
- * GEN_ARG (NULL for a one-shot call): its option if it has one (pushed, so
- * that it lives through the call whatever the option does), else the pool,
- * with err as its ctx to keep the OS's reason. The generator's last check
- * before the core: nothing between it and the core call runs Lua code.
+ * The random source of one core call of the generator u of kind k at stack
+ * index gen (u NULL for a one-shot call): its option if it has one (pushed,
+ * so that it lives through the call whatever the option does), else the
+ * pool, with err as its ctx to keep the OS's reason. The generator's last
+ * check before the core: nothing between it and the core call runs Lua
+ * code. From here to random_end the generator is busy: a call of it from
+ * its own random option (which can reach it, even half built in its
+ * constructor, through the debug library) raises.
  */
-static void random_begin(lua_State *L, const gen_kind *k, gen_ud *u, random_ctx *c,
+static void random_begin(lua_State *L, const gen_kind *k, gen_ud *u, int gen, random_ctx *c,
                          mintid_random_fn *fn, void **ctx, char *err)
 {
     int hooked = u != NULL && u->h.has_random;
@@ -333,15 +334,14 @@ static void random_begin(lua_State *L, const gen_kind *k, gen_ud *u, random_ctx 
     c->L = L;
     c->fn = 0;
     c->raised = 0;
+    c->refused = RANDOM_GOOD;
     c->h = u != NULL ? &u->h : NULL;
     c->tname = k != NULL ? k->tname : NULL;
     if (hooked) {
-        /* Room for the option and its checker, the option's copy and n,
-         * then the checker's copy and its three arguments. */
-        luaL_checkstack(L, 6, "mintid random");
-        compat_getuservalue(L, GEN_ARG, UV_RANDOM);
+        /* Room for the option, then its copy and n. */
+        luaL_checkstack(L, 3, "mintid random");
+        compat_getuservalue(L, gen, UV_RANDOM);
         c->fn = lua_gettop(L);
-        lua_pushcfunction(L, random_check_result);
     }
     if (u != NULL)
         gen_ready(L, k, u);
@@ -355,14 +355,33 @@ static void random_begin(lua_State *L, const gen_kind *k, gen_ud *u, random_ctx 
     u->h.busy = 1;
 }
 
+/* After the core call: raises what the option raised, or why its result
+ * was refused. */
 static void random_end(lua_State *L, gen_ud *u, const random_ctx *c)
 {
+    char want[24], got[24];
+
     if (c->fn == 0)
         return;
     u->h.busy = 0;
     if (c->raised)
         lua_error(L);
-    lua_pop(L, 2);
+    lua_pop(L, 1);
+    if (c->refused == RANDOM_GOOD)
+        return;
+    mintid_lua_i64str(want, (int64_t)c->want);
+    switch (c->refused) {
+    case RANDOM_NOT_STRING:
+        luaL_error(L, "random(%s) returned %s, want %s bytes", want, c->got_type, want);
+        break;
+    case RANDOM_WRONG_LENGTH:
+        luaL_error(L, "random(%s) returned %s bytes, want %s", want, mintid_lua_i64str(got, (int64_t)c->got_len),
+                   want);
+        break;
+    default: /* RANDOM_CLOSED */
+        luaL_error(L, "attempt to use a closed %s", c->tname);
+        break;
+    }
 }
 
 static int64_t os_now(lua_State *L)
@@ -416,25 +435,29 @@ static int gen_tostring(lua_State *L)
  * option returns and fails the running call, which never gets to use the
  * wiped key.
  */
-static int gen_gc(lua_State *L)
+static void gen_close(lua_State *L, const gen_kind *k, gen_ud *u, int gen)
 {
-    const gen_kind *k = upvalue_gen_kind(L);
-    gen_ud *u = find_gen(L, k);
-
     if (k->wipe != NULL)
         k->wipe(u);
     /* Let the hooks go now, not when the userdata itself is collected. */
     if (u->h.has_clock) {
         lua_pushnil(L);
-        compat_setuservalue(L, GEN_ARG, UV_CLOCK);
+        compat_setuservalue(L, gen, UV_CLOCK);
     }
     if (u->h.has_random) {
         lua_pushnil(L);
-        compat_setuservalue(L, GEN_ARG, UV_RANDOM);
+        compat_setuservalue(L, gen, UV_RANDOM);
     }
     u->h.has_clock = 0;
     u->h.has_random = 0;
     u->h.closed = 1;
+}
+
+static int gen_gc(lua_State *L)
+{
+    const gen_kind *k = upvalue_gen_kind(L);
+
+    gen_close(L, k, find_gen(L, k), GEN_ARG);
     return 0;
 }
 
@@ -523,12 +546,13 @@ static int64_t opt_int64(lua_State *L, int idx, const char *name, int64_t def)
  * ID key) runs whatever happens next. Only a generator with hooks gets
  * room for them (below 5.4, a table).
  */
-static gen_ud *gen_new(lua_State *L, const gen_kind *k)
+static gen_ud *gen_new_uv(lua_State *L, const gen_kind *k, int with_lease)
 {
     int with_clock = k->uses_clock && !lua_isnil(L, 2);
     int with_random = k->uses_random && !lua_isnil(L, 3);
     size_t size = GEN_STATE_OFFSET + k->state_size;
-    gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size, with_clock || with_random ? UV_COUNT : 0);
+    gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size,
+                                               with_clock || with_random || with_lease ? UV_COUNT : 0);
 
     memset(u, 0, size);
     /* The constructor's upvalue 1: this module's metatable of the kind, or
@@ -548,6 +572,11 @@ static gen_ud *gen_new(lua_State *L, const gen_kind *k)
         u->h.has_random = 1;
     }
     return u;
+}
+
+static gen_ud *gen_new(lua_State *L, const gen_kind *k)
+{
+    return gen_new_uv(L, k, 0);
 }
 
 /* ULID, UUIDv7 and UUIDv4 generators take no option but the two hooks. */
@@ -588,24 +617,58 @@ static int m_relative_generator(lua_State *L)
     return 1;
 }
 
+/* The fence of the lease option at idx (a table or userdata whose _fence
+ * is one of mintid._lease_fence()), pushed; raises naming the option. */
+static mintid_fence *opt_lease_fence(lua_State *L, int idx)
+{
+    mintid_fence *f;
+    int t = lua_type(L, idx);
+
+    if (t != LUA_TTABLE && t != LUA_TUSERDATA)
+        opt_error(L, "a lease object", "lease", luaL_typename(L, idx));
+    lua_getfield(L, idx, "_fence");
+    f = mintid_lua_to_fence(L, -1);
+    if (f == NULL)
+        luaL_argerror(L, 1, lua_pushfstring(L, "lease must be a lease object, got a %s whose _fence is %s, "
+                                            "not a mintid._lease_fence()", luaL_typename(L, idx),
+                                            luaL_typename(L, -1)));
+    return f;
+}
+
+/* machine_id at 4 and lease at 7 exclude each other: a lease gives the id. */
 static int m_snowflake_generator(lua_State *L)
 {
-    static const char *const known[] = { "clock", "random", "machine_id", "epoch", "max_wait_ms", NULL };
+    static const char *const known[] = { "clock", "random", "machine_id", "epoch", "max_wait_ms", "lease",
+                                         NULL };
     gen_ud *u;
     mintid_snowflake_gen g;
-    int64_t machine_id, epoch, max_wait_ms;
+    mintid_fence *fence = NULL;
+    int64_t machine_id = 1, epoch, max_wait_ms;
+    int rc;
     char err[MINTID_ERRMSG_SIZE];
 
     gen_options(L, known);
-    machine_id = opt_int64(L, 4, "machine_id", 1);
+    if (!lua_isnil(L, 7)) {
+        if (!lua_isnil(L, 4))
+            luaL_argerror(L, 1, "machine_id and lease exclude each other: the lease gives the machine id");
+        fence = opt_lease_fence(L, 7); /* at 8 */
+    } else {
+        machine_id = opt_int64(L, 4, "machine_id", 1);
+    }
     epoch = opt_int64(L, 5, "epoch", 0);
     max_wait_ms = opt_int64(L, 6, "max_wait_ms", MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS);
     err[0] = '\0';
-    if (mintid_snowflake_gen_init(&g, machine_id, epoch, err) != MINTID_OK ||
+    rc = fence != NULL ? mintid_snowflake_gen_init_fenced(&g, fence, epoch, err)
+                       : mintid_snowflake_gen_init(&g, machine_id, epoch, err);
+    if (rc != MINTID_OK ||
         mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
-    u = gen_new(L, &snowflake_gen_kind);
+    u = gen_new_uv(L, &snowflake_gen_kind, fence != NULL);
     *snowflake_of(u) = g;
+    if (fence != NULL) {
+        lua_pushvalue(L, 8);
+        compat_setuservalue(L, -2, UV_LEASE);
+    }
     return 1;
 }
 
@@ -644,7 +707,9 @@ static int m_nanoid_generator(lua_State *L)
 /*
  * uuid1_generator, uuid6_generator: node (6 bytes) and clock_seq
  * (0..16383), each random when not given, drawn here from the random
- * option (under lua_pcall, as every call of it) or the pool.
+ * option or the pool, as every call of the generator draws. The option
+ * can reach the generator while it is half built: it is busy meanwhile,
+ * and closed if the draw fails, so that it never mints.
  */
 static int new_uuid_time_gen(lua_State *L, const gen_kind *k, unsigned version)
 {
@@ -654,10 +719,10 @@ static int new_uuid_time_gen(lua_State *L, const gen_kind *k, unsigned version)
     const char *node = NULL;
     int64_t clock_seq;
     random_ctx c;
-    mintid_random_fn fn = mintid_random_pool;
+    mintid_random_fn fn;
     void *ctx;
     char err[MINTID_ERRMSG_SIZE];
-    int rc;
+    int gen, rc;
 
     gen_options(L, known);
     if (!lua_isnil(L, 4))
@@ -665,28 +730,15 @@ static int new_uuid_time_gen(lua_State *L, const gen_kind *k, unsigned version)
     clock_seq = opt_int64(L, 5, "clock_seq", -1);
     if (!lua_isnil(L, 5) && clock_seq < 0)
         return opt_error(L, "0..16383", "clock_seq", mintid_lua_describe(L, 5));
-    /* The option and its checker on top, as random_begin leaves them. */
-    c.fn = 0;
-    if (!lua_isnil(L, 3)) {
-        lua_pushvalue(L, 3);
-        lua_pushcfunction(L, random_check_result);
-        c.fn = lua_gettop(L) - 1;
-    }
     u = gen_new(L, k);
-    c.L = L;
-    c.raised = 0;
-    c.h = &u->h;
-    c.tname = k->tname;
-    ctx = err;
-    if (c.fn != 0) {
-        fn = random_from_lua;
-        ctx = &c;
-    }
+    gen = lua_gettop(L);
+    random_begin(L, k, u, gen, &c, &fn, &ctx, err);
     err[0] = '\0';
     rc = mintid_uuid_time_state_init(uuid_time_of(u), version, (const uint8_t *)node, node_len, clock_seq,
                                      fn, ctx, err);
-    if (c.raised)
-        lua_error(L);
+    if (rc != MINTID_OK)
+        gen_close(L, k, u, gen);
+    random_end(L, u, &c);
     if (rc == MINTID_EARG)
         return luaL_argerror(L, 1, err);
     if (rc != MINTID_OK)
@@ -751,17 +803,22 @@ typedef void (*push_made_fn)(lua_State *L, void *arg);
  * enough memory": the state the core made is held aside, the old one put
  * back for the push, and the new one committed only after it. A push may
  * also run a finalizer that uses this generator; then the ID, made from a
- * state that is no longer current, is dropped and made again.
+ * state that is no longer current, is dropped and made again, but only
+ * PUSH_TRIES times in all: a finalizer that mints from it at every
+ * collection cycle, in a collector that runs one at every allocation,
+ * would otherwise keep this call from ever returning.
  */
+#define PUSH_TRIES 4
+
 static int push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, size_t size,
                           attempt_fn attempt, push_made_fn push, void *arg)
 {
     /* room for any such state */
     union { mintid_monotonic m; uint64_t snowflake; mintid_uuid_time_state t; mintid_ksuid_state k; } saved, made;
     char err[MINTID_ERRMSG_SIZE];
-    int rc;
+    int rc, tries;
 
-    for (;;) {
+    for (tries = 1;; tries++) {
         if (st != NULL)
             memcpy(&saved, st, size);
         err[0] = '\0';
@@ -785,6 +842,9 @@ static int push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, 
         }
         lua_pop(L, 1);
         gen_check_open(L, k, u);
+        if (tries == PUSH_TRIES)
+            return luaL_error(L, "%s used by a finalizer during each of %d tries to make its ID", k->tname,
+                              PUSH_TRIES);
     }
 }
 
@@ -804,7 +864,7 @@ static int id_attempt(lua_State *L, void *arg, void *saved, char *err)
     int rc;
 
     (void)saved;
-    random_begin(L, c->k, c->u, &r, &c->a.rnd, &c->a.ctx, err);
+    random_begin(L, c->k, c->u, GEN_ARG, &r, &c->a.rnd, &c->a.ctx, err);
     rc = c->k->make(c->u, &c->a, c->id, err);
     random_end(L, c->u, &r);
     return rc;
@@ -885,7 +945,7 @@ static int typeid_attempt(lua_State *L, void *arg, void *saved, char *err)
     void *ctx;
 
     (void)saved;
-    random_begin(L, &typeid_gen_kind, c->u, &r, &fn, &ctx, err);
+    random_begin(L, &typeid_gen_kind, c->u, GEN_ARG, &r, &fn, &ctx, err);
     c->len = mintid_typeid_gen_next(mintid_uuid7_state_of(uuid7_of(c->u)), c->prefix, c->prefix_len,
                                     c->now_ms, fn, ctx, c->out, err);
     random_end(L, c->u, &r);
@@ -916,40 +976,60 @@ static int typeid_gen_next(lua_State *L)
  * stays on the stack and is raised once the core has returned. */
 typedef struct {
     lua_State *L;
-    int call;          /* stack index of snowflake_clock_call */
+    int call;          /* stack index of the snowflake_clock_call closure */
     gen_ud *u;
     uint64_t *saved;   /* the state as the clock left it */
-    int64_t now;
-    int raised;
+    int raised;        /* an error object waits on the stack top */
+    int no_reading;    /* the call returned no reading (a hook replaced it) */
 } clock_ctx;
 
-/* Under lua_pcall: argument 1 is the generator (GEN_ARG, where hook_now
- * finds it), 2 the clock_ctx. hook_now checks what the clock returned and
- * that it did not close its own generator. */
+/*
+ * Under lua_pcall, a closure with the upvalues of the generator's methods:
+ * argument 1 is the generator (GEN_ARG, where hook_now finds it); returns
+ * the clock's reading as the 8 bytes of an int64_t. hook_now checks what
+ * the clock returned and that it did not close its own generator. A hook
+ * can fetch this function from the stack and call it with anything, so it
+ * checks its generator as a method does, and takes no pointer: its caller
+ * keeps the call's state in C.
+ */
 static int snowflake_clock_call(lua_State *L)
 {
-    clock_ctx *c = (clock_ctx *)lua_touserdata(L, 2);
+    const gen_kind *k = upvalue_gen_kind(L);
+    gen_ud *u = find_gen(L, k);
+    int64_t now;
 
-    c->now = hook_now(L, &snowflake_gen_kind, c->u);
-    return 0;
+    gen_check_open(L, k, u);
+    if (!u->h.has_clock)
+        return luaL_error(L, "%s has no clock option", k->tname);
+    now = hook_now(L, k, u);
+    lua_pushlstring(L, (const char *)&now, sizeof now);
+    return 1;
 }
 
 static int clock_from_lua(void *ctx, int64_t *now_ms, char *err)
 {
     clock_ctx *c = (clock_ctx *)ctx;
     lua_State *L = c->L;
+    const char *reading;
+    size_t len = 0;
 
     (void)err;
     lua_pushvalue(L, c->call);
     lua_pushvalue(L, GEN_ARG);
-    lua_pushlightuserdata(L, c);
-    if (lua_pcall(L, 2, 0, 0) != 0) {
+    if (lua_pcall(L, 1, 1, 0) != 0) {
         c->raised = 1;
         return MINTID_ECLOCK;
     }
+    reading = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+    if (reading == NULL || len != sizeof *now_ms) {
+        lua_pop(L, 1);
+        c->no_reading = 1;
+        return MINTID_ECLOCK;
+    }
+    memcpy(now_ms, reading, sizeof *now_ms);
+    lua_pop(L, 1);
     /* Taken after the clock ran, which could have used this generator. */
-    *c->saved = mintid_snowflake_state_of(snowflake_of(c->u))->state;
-    *now_ms = c->now;
+    *c->saved = *mintid_snowflake_word(mintid_snowflake_state_of(snowflake_of(c->u)));
     return MINTID_OK;
 }
 
@@ -961,22 +1041,27 @@ static int snowflake_hook_next(lua_State *L, gen_ud *u, uint64_t *saved, uint64_
     clock_ctx c;
     int rc;
 
-    /* Room for the function, the call's copy and its two arguments, and
-     * the function itself pushed before the core runs: nothing the
+    /* Room for the closure's upvalues, then the closure, its copy and its
+     * argument; the closure is made before the core runs: nothing the
      * callback does then allocates outside lua_pcall. */
     luaL_checkstack(L, 4, "mintid clock");
-    lua_pushcfunction(L, snowflake_clock_call);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushvalue(L, lua_upvalueindex(3));
+    lua_pushcclosure(L, snowflake_clock_call, 3);
     c.L = L;
     c.call = lua_gettop(L);
     c.u = u;
     c.saved = saved;
-    c.now = 0;
     c.raised = 0;
+    c.no_reading = 0;
     rc = mintid_snowflake_gen_next_on(mintid_snowflake_state_of(snowflake_of(u)), clock_from_lua, &c,
                                       id, err);
     if (c.raised)
         lua_error(L);
     lua_pop(L, 1);
+    if (c.no_reading)
+        return luaL_error(L, "snowflake clock call gave no reading");
     return rc;
 }
 
@@ -1012,7 +1097,7 @@ static int snowflake_gen_next(lua_State *L)
 
     c.u = check_gen(L, &snowflake_gen_kind);
     c.id = 0;
-    return push_committed(L, &snowflake_gen_kind, c.u, &mintid_snowflake_state_of(snowflake_of(c.u))->state,
+    return push_committed(L, &snowflake_gen_kind, c.u, mintid_snowflake_word(mintid_snowflake_state_of(snowflake_of(c.u))),
                           sizeof c.id, snowflake_attempt, snowflake_push, &c);
 }
 
@@ -1033,7 +1118,7 @@ static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind
 
     if (size > sizeof stackbuf)
         out = (char *)compat_newuserdatauv(L, size, 0);
-    random_begin(L, k, u, &c, &fn, &ctx, err); /* after the allocation, which may run a finalizer */
+    random_begin(L, k, u, GEN_ARG, &c, &fn, &ctx, err); /* after the allocation, which may run a finalizer */
     err[0] = '\0';
     rc = mintid_nanoid_generate(mintid_nanoid_state_of_const(s), fn, ctx, (uint8_t *)out, err);
     random_end(L, u, &c);

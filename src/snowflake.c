@@ -21,36 +21,21 @@
 #define MACHINE_SHIFT 12
 #define TIME_SHIFT    22
 
-/* No real state reaches 2^54, so this marks a generator that never made an ID:
- * its first call starts the sequence at 0 whatever ms it sees. */
-#define UNSTARTED UINT64_MAX
+#define UNSTARTED MINTID_SNOWFLAKE_UNSTARTED
+/* A generator on a fence keeps Unix ms in its word (the fence's): up to 2^52. */
+#define WORD_MS_BITS 52
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__GCC_HAVE_SYNC_COMPARE_AND_SWAP_8)
 /* Relaxed order is enough: the word is the whole state, nothing else is
- * published with it. The builtins see &g->state itself: through a plain
- * uint64_t * the compiler would know only 4-byte alignment on i386. */
-static uint64_t load_state(const mintid_snowflake_state *g)
-{
-    return __atomic_load_n(&g->state, __ATOMIC_RELAXED);
-}
-
-static int swap_state(mintid_snowflake_state *g, uint64_t *expected, uint64_t desired)
-{
-    return __atomic_compare_exchange_n(&g->state, expected, desired, 0,
-                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-}
+ * published with it. The builtins see the word itself (g->state, or
+ * g->fence->word), both 8-byte aligned members: through a plain uint64_t *
+ * the compiler would know only 4-byte alignment on i386. */
+#define LOAD_WORD(w) __atomic_load_n(&(w), __ATOMIC_RELAXED)
+#define SWAP_WORD(w, expected, desired) \
+    __atomic_compare_exchange_n(&(w), (expected), (desired), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
 #else
-static uint64_t load_state(const mintid_snowflake_state *g)
-{
-    return g->state;
-}
-
-static int swap_state(mintid_snowflake_state *g, uint64_t *expected, uint64_t desired)
-{
-    (void)expected;
-    g->state = desired;
-    return 1;
-}
+#define LOAD_WORD(w) (w)
+#define SWAP_WORD(w, expected, desired) ((w) = (desired), 1)
 #endif
 
 int mintid_snowflake_check_epoch(int64_t epoch, char *err)
@@ -77,7 +62,17 @@ int mintid_snowflake_gen_init(mintid_snowflake_gen *pub, int64_t machine_id,
     g->machine_id = (uint32_t)machine_id;
     g->max_wait_ms = MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS;
     g->generation = mintid_os_fork_generation();
+    g->fence = NULL;
     return MINTID_OK;
+}
+
+int mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *pub, mintid_fence *f, int64_t epoch, char *err)
+{
+    int rc = mintid_snowflake_gen_init(pub, 0, epoch, err);
+
+    if (rc == MINTID_OK)
+        mintid_snowflake_state_of(pub)->fence = mintid_fence_state_of(f);
+    return rc;
 }
 
 int mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g, int64_t max_wait_ms, char *err)
@@ -95,10 +90,11 @@ int mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g, int64_t max_wai
  * 4096 IDs used at ms ..."). */
 static int may_wait(const mintid_snowflake_state *g, int64_t now_ms, char *err)
 {
-    uint64_t old = load_state(g);
+    uint64_t old = g->fence != NULL ? LOAD_WORD(g->fence->word) : LOAD_WORD(g->state);
     /* now_ms passed gen_try's range checks, and last_ms is within 42 bits
-     * of the epoch: neither sum nor difference overflows. */
-    int64_t last_ms = (int64_t)(old >> SEQ_BITS) + g->epoch;
+     * of the epoch (52 bits of 0 on a fence): neither sum nor difference
+     * overflows. */
+    int64_t last_ms = (int64_t)(old >> SEQ_BITS) + (g->fence != NULL ? 0 : g->epoch);
 
     if (old == UNSTARTED || (old & SEQ_MAX) != SEQ_MAX || now_ms > last_ms)
         return MINTID_OK; /* nothing to wait for: try again at once */
@@ -126,47 +122,83 @@ static int check_signed(uint64_t id, char *err)
     return MINTID_OK;
 }
 
-int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
-                             uint64_t *id, char *err)
+/* One attempt with machine_id. fenced is a constant of each call, so that
+ * the compiler keeps the static path as it was: its word is g->state, in
+ * ms since the epoch; a fenced one's is the fence's, in Unix ms, and mints
+ * only ms >= min_ms (floor_ms + 1, named by the refusal). */
+static inline int try_at(mintid_snowflake_state *g, int fenced, int64_t now_ms, uint32_t machine_id,
+                         uint64_t min_ms, int64_t floor_ms, uint64_t *id, char *err)
 {
-    uint64_t t, old, next, made;
+    uint64_t base = fenced ? 0 : (uint64_t)g->epoch;
+    uint64_t w, t, old, next, made;
     int rc;
 
-    if (g->generation != mintid_os_fork_generation())
-        return mintid_fail(err, MINTID_EFORK,
-                           "snowflake generator made in another process (before fork()): "
-                           "make one per process, each with its own machine_id");
     /* Compared before subtracting: now_ms - epoch can overflow int64. */
     if (now_ms < g->epoch)
         return mintid_fail(err, MINTID_ERANGE, "snowflake timestamp %" PRId64 " is before epoch %" PRId64,
                            now_ms, g->epoch);
-    t = (uint64_t)now_ms - (uint64_t)g->epoch;
-    if (t >> TIME_BITS != 0)
+    if (((uint64_t)now_ms - (uint64_t)g->epoch) >> TIME_BITS != 0 || (fenced && (uint64_t)now_ms >> WORD_MS_BITS))
         return mintid_fail(err, MINTID_ERANGE,
                            "snowflake timestamp %" PRId64 " is more than 42 bits past epoch %" PRId64,
                            now_ms, g->epoch);
+    w = (uint64_t)now_ms - base;
 
-    old = load_state(g);
+    old = fenced ? LOAD_WORD(g->fence->word) : LOAD_WORD(g->state);
     do {
-        if (old != UNSTARTED && t <= old >> SEQ_BITS) {
+        if (old != UNSTARTED && w <= old >> SEQ_BITS) {
             /* Same ms or the clock went back: keep last_ms so IDs still rise. */
             if ((old & SEQ_MAX) == SEQ_MAX)
                 return mintid_fail(err, MINTID_EAGAIN,
                                    "snowflake sequence exhausted at ms %" PRId64 " (4096 IDs used)",
-                                   (int64_t)(old >> SEQ_BITS) + g->epoch);
+                                   (int64_t)((old >> SEQ_BITS) + base));
             next = old + 1;
         } else {
-            next = t << SEQ_BITS;
+            next = w << SEQ_BITS;
         }
-        made = (next >> SEQ_BITS) << TIME_SHIFT | (uint64_t)g->machine_id << MACHINE_SHIFT | (next & SEQ_MAX);
+        /* The ms minted, not the clock's: a clock set back mints last_ms. */
+        if (fenced && next >> SEQ_BITS < min_ms)
+            return mintid_fence_refuse_floor(floor_ms, err);
+        t = (next >> SEQ_BITS) + base - (uint64_t)g->epoch;
+        /* Another generator on the fence may have left a last_ms that this
+         * one's epoch cannot hold. */
+        if (fenced && t >> TIME_BITS != 0)
+            return mintid_fail(err, MINTID_ERANGE,
+                               "snowflake timestamp %" PRId64 " is more than 42 bits past epoch %" PRId64,
+                               (int64_t)(next >> SEQ_BITS), g->epoch);
+        made = t << TIME_SHIFT | (uint64_t)machine_id << MACHINE_SHIFT | (next & SEQ_MAX);
         /* Refused before the state moves: nothing to roll back. */
         rc = check_signed(made, err);
         if (rc != MINTID_OK)
             return rc;
-    } while (!swap_state(g, &old, next));
+    } while (!(fenced ? SWAP_WORD(g->fence->word, &old, next) : SWAP_WORD(g->state, &old, next)));
 
     *id = made;
     return MINTID_OK;
+}
+
+/* A generator on a fence: the fence's machine id, above its floor. */
+static int fenced_try(mintid_snowflake_state *g, int64_t now_ms, uint64_t *id, char *err)
+{
+    uint32_t machine_id = 0;
+    int64_t floor_ms = 0;
+    int rc = mintid_fence_open(g->fence, &machine_id, &floor_ms, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    return try_at(g, 1, now_ms, machine_id, (uint64_t)floor_ms + 1, floor_ms, id, err);
+}
+
+int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
+                             uint64_t *id, char *err)
+{
+    /* The one branch a static machine_id pays for leases. */
+    if (g->fence != NULL)
+        return fenced_try(g, now_ms, id, err);
+    if (g->generation != mintid_os_fork_generation())
+        return mintid_fail(err, MINTID_EFORK,
+                           "snowflake generator made in another process (before fork()): "
+                           "make one per process, each with its own machine_id");
+    return try_at(g, 0, now_ms, g->machine_id, 0, 0, id, err);
 }
 
 int mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn clock, void *clock_ctx,

@@ -238,6 +238,11 @@ int mintid_uuid_time_gen_next(mintid_uuid_time_state *g, uint64_t now_ticks,
     int64_t ticks;
     int rc;
 
+    /* With nothing to draw, a forked child would make its parent's IDs. */
+    if (current != g->generation && g->fixed_node && g->fixed_clock_seq)
+        return mintid_fail(err, MINTID_EFORK,
+                           "%s generator made in another process (before fork()) with node and clock_seq "
+                           "fixed: make one per process", kind);
     if (now_ticks > MINTID_UUID_MAX_TICKS)
         return mintid_fail(err, MINTID_ERANGE, "%s ticks %" PRIu64 " out of range 0..%" PRIu64,
                            kind, now_ticks, MINTID_UUID_MAX_TICKS);
@@ -252,12 +257,20 @@ int mintid_uuid_time_gen_next(mintid_uuid_time_state *g, uint64_t now_ticks,
                            kind, g->last_ticks);
     }
     memcpy(node, g->node, 6);
-    /* A forked child must not share its parent's random node and clock_seq
-     * (and so, at the same tick, its IDs). */
+    /* A forked child must not share its parent's node and clock_seq (and
+     * so, at the same tick, its IDs): it draws the part not fixed, and a
+     * draw of the very identity the parent goes on with (a random option
+     * that repeats itself; a 14-bit clock_seq by chance) is moved off it. */
     if (current != g->generation) {
         rc = draw_identity(g, rnd, ctx, &clock_seq, node, kind, err);
         if (rc != MINTID_OK)
             return rc;
+        if (clock_seq == g->clock_seq && memcmp(node, g->node, 6) == 0) {
+            if (!g->fixed_clock_seq)
+                clock_seq = (uint16_t)((clock_seq + 1) & MINTID_UUID_MAX_CLOCK_SEQ);
+            else
+                node[5] ^= 1; /* a drawn node; bit 0 of byte 0 stays the multicast bit */
+        }
     }
     store_fields(g->version, (uint64_t)ticks, clock_seq, node, out);
     g->last_ticks = ticks;

@@ -17,6 +17,8 @@
 #include "lua_values.c"
 #include "lua_generators.c"
 #include "lua_trace.c"
+#include "lua_fence.c"
+#include "lua_lock_file.c"
 
 #include <stdlib.h>
 #include <time.h>
@@ -148,7 +150,10 @@ static const char script_chunk[] =
     "assert(#m.trace_id() == 32); assert(#m.span_id() == 16); assert(m.traceparent())\n"
     "assert(m.traceparent('4bf92f3577b34da6a3ce929d0e0e4736', nil, 1)); assert(m.traceparent('x') == nil)\n"
     "assert(m.parse_traceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01') == '4bf92f3577b34da6a3ce929d0e0e4736')\n"
-    "assert(m.parse_traceparent('nope') == nil)\n";
+    "assert(m.parse_traceparent('nope') == nil)\n"
+    "local f = m._lease_fence(); assert(f:hold(4, 30, 0, {})); assert(f:state()); assert(f:machine_id())\n"
+    "assert(tostring(f)); assert(m.snowflake_generator({ lease = { _fence = f }, epoch = 1288834974657 }):next())\n"
+    "assert(f:drop('lost')); assert(m._lock_file('/nonexistent-dir-of-mintid/x', false) == false)\n";
 
 /* With failing disarmed: each generator against its twin advanced by the
  * calls that returned. Returns nil, or the first difference. */

@@ -8,6 +8,12 @@
 --   h.opts(t)              t, or a proxy that reads it through __index (poking)
 --   h.use(g)               g is the object the steps use: the storm may close it,
 --                          and then every later step must fail as closed
+--   h.mint(fn)             fn mints an ID from g, and is returned: the storm may
+--                          call it from a finalizer during any step, and no ID
+--                          of it (as a step or from the finalizer) may repeat
+--   h.expect(text)         a clean error holding text may take the place of the
+--                          calm result of a step under the storm (any other
+--                          error the calm run did not give fails)
 --   h.see(v)               v's methods count as public functions to cover
 --   h.step(name, fn [, like])   one call under test; `like` maps a result
 --                          that is not deterministic (the OS clock or pool)
@@ -141,24 +147,27 @@ return function(M, on)
         section(ctor, function()
             case("with clock and random", function(h)
                 local g = h.use(M[ctor](h.opts { clock = h.clock(), random = h.random() }))
-                h.step("next()", function() return g:next() end)
+                local next = h.mint(function() return g:next() end)
+                h.step("next()", next)
                 h.step("next_value()", function() return g:next_value() end)
-                h.step("next() again", function() return g:next() end)
+                h.step("next() again", next)
                 h.step("next_value() again", function() return g:next_value() end)
             end)
 
             case("counter overflow: nil, message and the state kept", function(h)
                 local g = h.use(M[ctor] { clock = function() poke(); return 1469922850259 end, random = h.random(255) })
-                h.step("next()", function() return g:next() end)
-                h.step("next(), overflowing", function() return g:next() end)
+                local next = h.mint(function() return g:next() end)
+                h.step("next()", next)
+                h.step("next(), overflowing", next)
                 h.step("next_value(), overflowing", function() return g:next_value() end)
             end)
 
             case("on the OS clock and pool", function(h)
                 local g = h.use(M[ctor]())
-                h.step("next()", function() return g:next() end, like)
+                local next = h.mint(function() return g:next() end)
+                h.step("next()", next, like)
                 h.step("next_value()", function() return g:next_value() end, like)
-                h.step("next() again", function() return g:next() end, like)
+                h.step("next() again", next, like)
             end)
         end)
     end
@@ -186,7 +195,8 @@ return function(M, on)
             local g = h.use(M.relative_generator(h.opts {
                 secret = h.pick(SECRETS), salt = h.pick(SALTS), clock = h.clock(), random = h.random(),
             }))
-            h.step("next(key)", function() return g:next(key) end)
+            local next = h.mint(function() return g:next(key) end)
+            h.step("next(key)", next)
             h.step("next_value(key)", function() return g:next_value(key) end)
             h.step("tag(key)", function() return g:tag(key) end)
             h.step("prefix(other key)", function() return g:prefix(other) end)
@@ -198,7 +208,7 @@ return function(M, on)
             local g = h.use(M.relative_generator { secret = h.pick(SECRETS), salt = h.pick(SALTS) })
             h.step("tag(key)", function() return g:tag(key) end)
             h.step("prefix(key)", function() return g:prefix(key) end)
-            h.step("next(key)", function() return g:next(key) end, tagged)
+            h.step("next(key)", h.mint(function() return g:next(key) end), tagged)
             h.step("next_value(key)", function() return g:next_value(key) end, tagged)
             h.step("tag(key) again", function() return g:tag(key) end)
         end)
@@ -212,16 +222,85 @@ return function(M, on)
                 clock = h.clock(base), machine_id = h.pick({ 0, 1, 7, 1023 }), epoch = h.pick(GEN_EPOCHS),
                 max_wait_ms = h.pick({ n = 3, nil, 0, 5 }), random = h.random(),
             }))
+            local next = h.mint(function() return g:next() end)
             for i = 1, 4 do
-                h.step("next() #" .. i, function() return g:next() end)
+                h.step("next() #" .. i, next)
             end
         end)
 
         case("on the OS clock (the machine id is deterministic)", function(h)
             local epoch = h.pick({ 0, 1288834974657 })
             local g = h.use(M.snowflake_generator { machine_id = h.pick({ 0, 7, 1023 }), epoch = epoch })
-            h.step("next()", function() return g:next() end, machine_of(epoch))
-            h.step("next() again", function() return g:next() end, machine_of(epoch))
+            local next = h.mint(function() return g:next() end)
+            h.step("next()", next, machine_of(epoch))
+            h.step("next() again", next, machine_of(epoch))
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
+    -- Leases: a fence (the lease object's _fence) and a generator on it,
+    -- every state it can read deterministically (no deadline or one long
+    -- past; no floor or one far ahead), and the byte locks of lock files.
+    section("leases", function()
+        local FAR = 9000000000000 -- a floor in the year 2255: waiting
+        local IDS, VALID, FLOORS = { 0, 9, 1023 }, { math.huge, 0 }, { 0, FAR }
+        local REASONS = { "lost", "released", "gone" }
+
+        case("a fence alone", function(h)
+            local f
+            local id, valid, floor, reason = h.pick(IDS), h.pick(VALID), h.pick(FLOORS), h.pick(REASONS)
+            h.step("_lease_fence():state()", function()
+                f = h.see(M._lease_fence())
+                return f:state()
+            end)
+            h.step("f:hold(id, valid, floor)", function() return f:hold(id, valid, floor) end)
+            h.step("f:state()", function() return f:state() end)
+            h.step("f:machine_id()", function() return f:machine_id() end)
+            h.step("tostring(f)", function() return tostring(f) end)
+            h.step("f:hold(bad)", function() return f:hold(id, -1, floor) end)
+            h.step("f:drop(reason)", function() return f:drop(reason) end)
+            h.step("f:state() dropped", function() return f:state() end)
+        end)
+
+        -- Every step is a call of g (the storm may close it), the fence
+        -- moved just before.
+        case("a generator on a fence", function(h)
+            local f = M._lease_fence()
+            local g = h.use(M.snowflake_generator(h.opts {
+                lease = { _fence = f }, clock = h.clock(), epoch = h.pick(GEN_EPOCHS),
+            }))
+            local id, valid, floor, reason = h.pick(IDS), h.pick(VALID), h.pick(FLOORS), h.pick({ "lost", "released" })
+            h.step("g:next() unheld", function() return g:next() end)
+            h.step("f:hold(id, valid, floor); g:next()", function()
+                f:hold(id, valid, floor)
+                return g:next()
+            end)
+            h.step("g:next() again", function() return g:next() end)
+            h.step("f:drop(reason); g:next()", function()
+                f:drop(reason)
+                return g:next()
+            end)
+        end)
+
+        -- One file for every instance; the calm and storm runs may hold a
+        -- byte at once, so a lock is compared by whether it answered.
+        local path = (os.getenv("STORM_TRACE") or os.tmpname()) .. ".lock"
+        local function answered(v) return v == nil and "nil" or "answered" end
+        case("a lock file's byte locks", function(h)
+            local lf, mt
+            local byte = h.pick({ 0, 5, 1023, 1024 })
+            h.step("_lock_file(path)", function()
+                lf = h.see(assert(M._lock_file(path)))
+                mt = getmetatable(lf)
+                return type(lf)
+            end)
+            h.step("lf:lock(byte)", function() return lf:lock(byte) end, answered)
+            h.step("lf:taken(byte)", function() return lf:taken(byte) end, answered)
+            h.step("lf:unlock(byte)", function() return lf:unlock(byte) end)
+            h.step("tostring(lf)", function() return (tostring(lf):gsub("%(.*%)", "(...)")) end)
+            h.step("lf:close()", function() return lf:close() end)
+            h.step("__close and __gc once closed", function() return mt.__close(lf), mt.__gc(lf) end)
+            h.step("lf:lock(byte) once closed", function() return lf:lock(byte) end)
         end)
     end)
 
@@ -458,8 +537,9 @@ return function(M, on)
                     opts.node, opts.clock_seq = "\1\2\3\4\5\6", h.pick({ 0, 16383 })
                 end
                 local g = h.use(M[ctor](h.opts(opts)))
-                h.step("next()", function() return next_of(g, prefix) end)
-                h.step("next() again", function() return next_of(g, prefix) end)
+                local next = h.mint(function() return next_of(g, prefix) end)
+                h.step("next()", next)
+                h.step("next() again", next)
                 if ctor ~= "typeid_generator" then
                     h.step("next_value()", function() return g:next_value() end)
                 end
@@ -467,8 +547,9 @@ return function(M, on)
 
             case("on the OS clock and pool", function(h)
                 local g = h.use(M[ctor]())
-                h.step("next()", function() return next_of(g, "user") end, shape)
-                h.step("next() again", function() return next_of(g, "user") end, shape)
+                local next = h.mint(function() return next_of(g, "user") end)
+                h.step("next()", next, shape)
+                h.step("next() again", next, shape)
             end)
         end)
     end

@@ -8,7 +8,8 @@
 -- re-arms itself, a new object with the same finalizer, so the storm
 -- never ends. Lua code that the harness lends a call (a clock or random
 -- hook, a key's __tostring, an options table's __index) calls poke(),
--- which allocates, so that a finalizer runs there too.
+-- which allocates, so that a finalizer runs there too. With an echo set,
+-- the conductor also mints from the object in use at its first ticks.
 --
 -- The conductor runs in every Lua state that loads this file; outside a
 -- call under test it only re-arms.
@@ -21,6 +22,9 @@ local S = {
     tick = 0,         -- conductor runs since the call began
     closed = false,   -- the conductor closed the subject during the call
     action = false,   -- run at every tick: calls of other mintid functions
+    echo = false,     -- run at the first echo_ticks ticks: a mint from the subject
+    echo_ticks = 0,
+    echoing = false,  -- the echo is running
     sink = false,     -- what poke allocates, kept so that no JIT drops it
 }
 
@@ -68,6 +72,13 @@ local function conduct()
         -- An error in a finalizer would propagate into the call on 5.1 and
         -- LuaJIT (a warning on 5.4): the action is never let raise.
         if S.action then pcall(S.action) end
+        -- Not inside the echo itself (5.1 and LuaJIT run finalizers from
+        -- a finalizer): one mint at a time, each tick of the call.
+        if S.echo and S.tick <= S.echo_ticks and not S.echoing then
+            S.echoing = true
+            pcall(S.echo)
+            S.echoing = false
+        end
     end
     finalized(conduct)
 end
@@ -107,6 +118,14 @@ end
 --- fn is run by the conductor at every tick of a call under test.
 function storm.set_action(fn)
     S.action = fn
+end
+
+--- fn (false: none) is run by the conductor at each of the first `ticks`
+--- ticks of a call under test (math.huge: every tick, so that a call that
+--- makes its ID again whenever a finalizer used its object never ends):
+--- it mints from the object the call uses.
+function storm.set_echo(fn, ticks)
+    S.echo, S.echo_ticks = fn or false, ticks or 0
 end
 
 --- The object a call under test uses, which the plan may close (also set
