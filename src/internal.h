@@ -625,6 +625,8 @@ typedef struct {
 } mintid_nanoid_state;
 MINTID_OPAQUE_STATE(mintid_nanoid_spec, mintid_nanoid_state, mintid_nanoid_state_of)
 
+/* The default spec (SPEC "Nano ID": the default alphabet, 21 symbols). */
+MINTID_INTERNAL int  mintid_nanoid_spec_default(mintid_nanoid_spec *s, char *err);
 /* EARG unless 1 <= size <= MINTID_NANOID_MAX_SIZE. */
 MINTID_INTERNAL int  mintid_nanoid_check_size(int64_t size, char *err);
 /* The same alphabet at another size (the step depends on the size). */

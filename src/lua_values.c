@@ -4,7 +4,7 @@
  * module functions that parse, build or convert them, or derive a UUID
  * from a name or from bytes.
  */
-#include "lua_binding.h"
+#include "lua_values.h"
 
 #include <stdio.h>
 
@@ -280,7 +280,7 @@ static int m_parse_snowflake(lua_State *L)
     int64_t epoch = 0, timestamp;
     uint32_t machine_id, sequence;
     char err[MINTID_ERRMSG_SIZE];
-    char buf[MINTID_CDATA_DIGITS_SIZE];
+    char buf[MINTID_LUA_INT_TEXT_SIZE];
     const char *text = NULL; /* decimal text for the core to parse */
     size_t len = 0;
 
@@ -536,7 +536,7 @@ static int m_relative_tag(lua_State *L)
 {
     size_t secret_len, salt_len = 0, key_len;
     const char *secret, *salt = "";
-    char keybuf[KEY_NUMBER_SIZE];
+    char keybuf[MINTID_LUA_INT_TEXT_SIZE];
     const uint8_t *key;
     uint32_t tag;
     char err[MINTID_ERRMSG_SIZE];

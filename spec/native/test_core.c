@@ -516,8 +516,7 @@ static void check_random_failures(void)
     int own, rc = 0;
 
     memset(secret, 7, sizeof secret);
-    mintid_nanoid_spec_init(&spec, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
-                            MINTID_NANOID_DEFAULT_SIZE, NULL);
+    mintid_nanoid_spec_default(&spec, NULL);
     for (own = 0; own < 2; own++) {
         for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
             f.err = err;
