@@ -8,10 +8,11 @@
 # pthread_atfork handler runs: the MADV_WIPEONFORK sentinel must see them);
 # test_default_atfork: with the sentinel compiled out (atfork alone);
 # test_frozen_clock: the Snowflake wait on a wall clock that stands still,
-# under the frozen_clock.so shim (the test preloads it itself).
-NATIVE_TESTS = core default wipe random random_urandom default_clone default_atfork frozen_clock
+# under the frozen_clock.so shim (the test preloads it itself); test_fence:
+# the lease fence of a Snowflake generator through the ABI alone.
+NATIVE_TESTS = core default wipe random random_urandom default_clone default_atfork frozen_clock fence
 # The ones `make test-fast` runs.
-FAST_NATIVE  = core default wipe
+FAST_NATIVE  = core default wipe fence
 NATIVE_EXES += $(NATIVE_TESTS:%=$(BUILD)/test_%)
 TEST_DEPS   += $(NATIVE_EXES)
 RUN_ENV     += NATIVE_EXES='$(NATIVE_EXES)'

@@ -61,6 +61,7 @@ const char *mintid_strerror(int code)
     case MINTID_EARG:      return "invalid argument";
     case MINTID_ENOMEM:    return "out of memory";
     case MINTID_EFORK:     return "generator made in another process";
+    case MINTID_ELEASE:    return "snowflake lease does not allow minting now";
     default:               return "unknown error";
     }
 }

@@ -381,6 +381,23 @@ MINTID_INTERNAL int  mintid_relative_gen_next(mintid_relative_state *g, int64_t 
                                               const uint8_t *key, size_t key_len,
                                               mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
 
+/* ---- fence.c: the lease fence of a Snowflake generator ---------------------- */
+typedef struct {
+    int64_t deadline_ms;  /* on mintid_os_monotonic_ms; MINTID_FENCE_FOREVER: none */
+    int64_t floor_ms;     /* Unix ms: only later ms are minted */
+    uint32_t machine_id;
+    uint32_t generation;  /* the process (fork generation) that holds it */
+    int held;             /* UNHELD, HELD, RELEASED or LOST */
+} mintid_fence_state;
+MINTID_OPAQUE_STATE(mintid_fence, mintid_fence_state, mintid_fence_state_of)
+/* MINTID_OK with the machine id and the floor while f is held in this
+ * process inside its deadline, else ELEASE with the reason
+ * ("snowflake: lease expired", ...). The floor is the caller's to compare
+ * with the ms it mints: mintid_fence_refuse_floor says it was not passed. */
+MINTID_INTERNAL int mintid_fence_open(const mintid_fence_state *f, uint32_t *machine_id, int64_t *floor_ms,
+                                      char *err);
+MINTID_INTERNAL int mintid_fence_refuse_floor(int64_t floor_ms, char *err);
+
 /* ---- snowflake.c ------------------------------------------------------------ */
 /* How long gen_next waits for the clock to pass an exhausted ms: SPEC's
  * spin, bounded so that a clock stepped back an hour, or one that stopped,
@@ -398,6 +415,10 @@ typedef struct {
      * id is all that keeps processes apart, so in a forked child it refuses
      * (MINTID_EFORK) rather than continue the parent's sequence. */
     uint32_t generation;
+    /* NULL for a static machine_id; else the lease fence whose machine id
+     * it mints with, and which alone decides whether it may (its own
+     * generation is not looked at: the fence knows its holder process). */
+    const mintid_fence_state *fence;
 } mintid_snowflake_state;
 MINTID_OPAQUE_STATE(mintid_snowflake_gen, mintid_snowflake_state, mintid_snowflake_state_of)
 

@@ -134,6 +134,13 @@ MINTID_INTERNAL void mintid_lua_open_values(lua_State *L, int module, int ffi);
  * table at ffi. */
 MINTID_INTERNAL void mintid_lua_open_generators(lua_State *L, int module, int ffi);
 
+/* ---- lease fences (lua_fence.c) ------------------------------------------ */
+
+/* mintid._lease_fence and the fence metatable, in the module table at module. */
+MINTID_INTERNAL void mintid_lua_open_fence(lua_State *L, int module);
+/* The fence userdata at idx, or NULL if it is none. */
+MINTID_INTERNAL const mintid_fence *mintid_lua_to_fence(lua_State *L, int idx);
+
 #ifdef MINTID_LUA_VISIBILITY_PUSHED
 #pragma GCC visibility pop
 #endif

@@ -16,13 +16,15 @@
 
 /*
  * The clock and random options are user values of the generator's userdata
- * (UV_CLOCK, UV_RANDOM), never registry references: a registry reference is
+ * (UV_CLOCK, UV_RANDOM), as is the lease fence a Snowflake generator mints
+ * inside (UV_LEASE, which keeps it alive: the core state points into it),
+ * never registry references: a registry reference is
  * a root for the collector, so a hook that reaches its own generator (a
  * clock reading a field of the object that holds the generator) would keep
  * both alive forever. The flags say whether they are there, so a generator
  * without hooks never looks at its user values on the hot path.
  */
-enum { UV_CLOCK = 1, UV_RANDOM, UV_COUNT = UV_RANDOM };
+enum { UV_CLOCK = 1, UV_RANDOM, UV_LEASE, UV_COUNT = UV_LEASE };
 
 typedef struct {
     uint8_t has_clock;  /* user value UV_CLOCK is the clock option; else the OS clock */
@@ -523,12 +525,13 @@ static int64_t opt_int64(lua_State *L, int idx, const char *name, int64_t def)
  * ID key) runs whatever happens next. Only a generator with hooks gets
  * room for them (below 5.4, a table).
  */
-static gen_ud *gen_new(lua_State *L, const gen_kind *k)
+static gen_ud *gen_new_uv(lua_State *L, const gen_kind *k, int with_lease)
 {
     int with_clock = k->uses_clock && !lua_isnil(L, 2);
     int with_random = k->uses_random && !lua_isnil(L, 3);
     size_t size = GEN_STATE_OFFSET + k->state_size;
-    gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size, with_clock || with_random ? UV_COUNT : 0);
+    gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size,
+                                               with_clock || with_random || with_lease ? UV_COUNT : 0);
 
     memset(u, 0, size);
     /* The constructor's upvalue 1: this module's metatable of the kind, or
@@ -548,6 +551,11 @@ static gen_ud *gen_new(lua_State *L, const gen_kind *k)
         u->h.has_random = 1;
     }
     return u;
+}
+
+static gen_ud *gen_new(lua_State *L, const gen_kind *k)
+{
+    return gen_new_uv(L, k, 0);
 }
 
 /* ULID, UUIDv7 and UUIDv4 generators take no option but the two hooks. */
@@ -588,24 +596,58 @@ static int m_relative_generator(lua_State *L)
     return 1;
 }
 
+/* The fence of the lease option at idx (a table or userdata whose _fence
+ * is one of mintid._lease_fence()), pushed; raises naming the option. */
+static const mintid_fence *opt_lease_fence(lua_State *L, int idx)
+{
+    const mintid_fence *f;
+    int t = lua_type(L, idx);
+
+    if (t != LUA_TTABLE && t != LUA_TUSERDATA)
+        opt_error(L, "a lease object", "lease", luaL_typename(L, idx));
+    lua_getfield(L, idx, "_fence");
+    f = mintid_lua_to_fence(L, -1);
+    if (f == NULL)
+        luaL_argerror(L, 1, lua_pushfstring(L, "lease must be a lease object, got a %s whose _fence is %s, "
+                                            "not a mintid._lease_fence()", luaL_typename(L, idx),
+                                            luaL_typename(L, -1)));
+    return f;
+}
+
+/* machine_id at 4 and lease at 7 exclude each other: a lease gives the id. */
 static int m_snowflake_generator(lua_State *L)
 {
-    static const char *const known[] = { "clock", "random", "machine_id", "epoch", "max_wait_ms", NULL };
+    static const char *const known[] = { "clock", "random", "machine_id", "epoch", "max_wait_ms", "lease",
+                                         NULL };
     gen_ud *u;
     mintid_snowflake_gen g;
-    int64_t machine_id, epoch, max_wait_ms;
+    const mintid_fence *fence = NULL;
+    int64_t machine_id = 1, epoch, max_wait_ms;
+    int rc;
     char err[MINTID_ERRMSG_SIZE];
 
     gen_options(L, known);
-    machine_id = opt_int64(L, 4, "machine_id", 1);
+    if (!lua_isnil(L, 7)) {
+        if (!lua_isnil(L, 4))
+            luaL_argerror(L, 1, "machine_id and lease exclude each other: the lease gives the machine id");
+        fence = opt_lease_fence(L, 7); /* at 8 */
+    } else {
+        machine_id = opt_int64(L, 4, "machine_id", 1);
+    }
     epoch = opt_int64(L, 5, "epoch", 0);
     max_wait_ms = opt_int64(L, 6, "max_wait_ms", MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS);
     err[0] = '\0';
-    if (mintid_snowflake_gen_init(&g, machine_id, epoch, err) != MINTID_OK ||
+    rc = fence != NULL ? mintid_snowflake_gen_init_fenced(&g, fence, epoch, err)
+                       : mintid_snowflake_gen_init(&g, machine_id, epoch, err);
+    if (rc != MINTID_OK ||
         mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
-    u = gen_new(L, &snowflake_gen_kind);
+    u = gen_new_uv(L, &snowflake_gen_kind, fence != NULL);
     *snowflake_of(u) = g;
+    if (fence != NULL) {
+        lua_pushvalue(L, 8);
+        compat_setuservalue(L, -2, UV_LEASE);
+    }
     return 1;
 }
 

@@ -155,6 +155,7 @@ MINTID_API int luaopen_mintid(lua_State *L)
     lua_setfield(L, ffi, "max_exact");
     mintid_lua_open_values(L, module, ffi);
     mintid_lua_open_generators(L, module, ffi);
+    mintid_lua_open_fence(L, module);
     lua_setfield(L, module, "_ffi");
 
     lua_pushliteral(L, MINTID_VERSION);

@@ -63,7 +63,8 @@
  *   mintid_strerror(code) names it), err says what and where, in the same
  *   words the Lua module uses. ERANDOM and ECLOCK are the OS failing; EARG
  *   a caller's mistake (a short secret, a machine id of 5000); EFORK a
- *   snowflake generator used in a process forked after its init.
+ *   snowflake generator used in a process forked after its init; ELEASE
+ *   a snowflake generator outside its lease fence (mintid_fence).
  * - Threads: the default generators and the random pool are locked, shared
  *   by every thread, and start afresh in a forked child. The decode, encode
  *   and conversion functions keep no state. A generator struct of your own
@@ -125,6 +126,7 @@ extern "C" {
 #define MINTID_EARG       (-7) /* an argument outside its documented domain */
 #define MINTID_ENOMEM     (-8) /* an allocation failed */
 #define MINTID_EFORK      (-9) /* snowflake: generator made before a fork(), in another process */
+#define MINTID_ELEASE    (-10) /* snowflake: the generator's lease does not allow minting now */
 
 #define MINTID_ERRMSG_SIZE 128
 
@@ -151,6 +153,7 @@ extern "C" {
 #define MINTID_NANOID_SPEC_SIZE   384
 #define MINTID_UUID_TIME_GEN_SIZE 64
 #define MINTID_KSUID_GEN_SIZE     64
+#define MINTID_FENCE_SIZE         64
 
 /* One-line name of a status code ("invalid ID"); err says more. */
 MINTID_API const char *mintid_strerror(int code);
@@ -224,6 +227,48 @@ typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_SNOWFLAKE_GEN_SIZE]; } min
 /* EARG for a machine_id outside 0..1023 or a negative epoch. */
 MINTID_API int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
                                           int64_t epoch, char *err);
+/* A lease fence (fence.c): the machine id a lease holds, until a deadline
+ * on the monotonic clock, and a floor (Unix ms) that the IDs minted with it
+ * must pass: the last ms the id's previous holder may have used. A
+ * generator made by gen_init_fenced mints only inside its fence, with the
+ * fence's machine id at that moment; outside it, ELEASE with the reason
+ * ("snowflake: lease expired", ...). The caller's lease code holds and
+ * drops it; the fence is not locked (hold, drop and mint from one thread,
+ * or under a lock of the caller's) and must outlive its generators.
+ * States, as mintid_fence_state_now reads them (mintid_fence_state_name gives
+ * "unheld", "held", "waiting", "expired", "released", "lost", "forked"): */
+#define MINTID_FENCE_UNHELD   0 /* never held: the state of a new fence */
+#define MINTID_FENCE_HELD     1 /* minting allowed */
+#define MINTID_FENCE_WAITING  2 /* held, but the wall clock has not passed the floor */
+#define MINTID_FENCE_EXPIRED  3 /* held, past the deadline */
+#define MINTID_FENCE_RELEASED 4 /* dropped: given back */
+#define MINTID_FENCE_LOST     5 /* dropped: taken away (another holder may have it) */
+#define MINTID_FENCE_FORKED   6 /* held by the process this one was forked from */
+/* A valid_for_ms of no deadline. */
+#define MINTID_FENCE_FOREVER  INT64_MAX
+typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_FENCE_SIZE]; } mintid_fence;
+MINTID_API void mintid_fence_init(mintid_fence *f);
+/* Held from now on: machine_id 0..1023, for valid_for_ms from now (>= 0;
+ * MINTID_FENCE_FOREVER or more: no deadline), minting only ms > floor_ms
+ * (>= 0; 0: no floor). Again while held is a renewal (deadline and floor
+ * replaced); another machine_id is allowed (acquired anew). EARG for a
+ * value outside those ranges, the fence unchanged. */
+MINTID_API int  mintid_fence_hold(mintid_fence *f, int64_t machine_id, int64_t valid_for_ms,
+                                  int64_t floor_ms, char *err);
+/* reason MINTID_FENCE_RELEASED or MINTID_FENCE_LOST (EARG otherwise). */
+MINTID_API int  mintid_fence_drop(mintid_fence *f, int reason, char *err);
+/* The state now; for HELD and WAITING *ms_left (if not NULL) gets the ms
+ * left to the deadline (MINTID_FENCE_FOREVER for none). */
+MINTID_API int  mintid_fence_state_now(const mintid_fence *f, int64_t *ms_left);
+MINTID_API const char *mintid_fence_state_name(int state);
+/* The machine id while held (or waiting) inside the deadline in this
+ * process, else -1. */
+MINTID_API int  mintid_fence_machine_id(const mintid_fence *f);
+/* A generator on the fence f (which must outlive it); EARG for a negative
+ * epoch. Unlike a generator of gen_init, it may be used in a forked child
+ * once the child holds f itself: the fence is what keeps processes apart. */
+MINTID_API int  mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *g, const mintid_fence *f,
+                                                 int64_t epoch, char *err);
 /* The epochs gen_init takes (parse_snowflake's must be one of them). */
 MINTID_API int  mintid_snowflake_check_epoch(int64_t epoch, char *err);
 MINTID_API void mintid_snowflake_split(uint64_t id, int64_t epoch,

@@ -77,7 +77,18 @@ int mintid_snowflake_gen_init(mintid_snowflake_gen *pub, int64_t machine_id,
     g->machine_id = (uint32_t)machine_id;
     g->max_wait_ms = MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS;
     g->generation = mintid_os_fork_generation();
+    g->fence = NULL;
     return MINTID_OK;
+}
+
+int mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *pub, const mintid_fence *f, int64_t epoch,
+                                     char *err)
+{
+    int rc = mintid_snowflake_gen_init(pub, 0, epoch, err);
+
+    if (rc == MINTID_OK)
+        mintid_snowflake_state_of(pub)->fence = mintid_fence_state_of_const(f);
+    return rc;
 }
 
 int mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g, int64_t max_wait_ms, char *err)
@@ -126,16 +137,15 @@ static int check_signed(uint64_t id, char *err)
     return MINTID_OK;
 }
 
-int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
-                             uint64_t *id, char *err)
+/* One attempt with machine_id, minting only t >= min_t (ms - epoch; 0 for
+ * no floor, which the compiler then drops from the static path); floor_ms
+ * is the floor for the message. */
+static inline int try_at(mintid_snowflake_state *g, int64_t now_ms, uint32_t machine_id,
+                         uint64_t min_t, int64_t floor_ms, uint64_t *id, char *err)
 {
     uint64_t t, old, next, made;
     int rc;
 
-    if (g->generation != mintid_os_fork_generation())
-        return mintid_fail(err, MINTID_EFORK,
-                           "snowflake generator made in another process (before fork()): "
-                           "make one per process, each with its own machine_id");
     /* Compared before subtracting: now_ms - epoch can overflow int64. */
     if (now_ms < g->epoch)
         return mintid_fail(err, MINTID_ERANGE, "snowflake timestamp %" PRId64 " is before epoch %" PRId64,
@@ -158,7 +168,10 @@ int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
         } else {
             next = t << SEQ_BITS;
         }
-        made = (next >> SEQ_BITS) << TIME_SHIFT | (uint64_t)g->machine_id << MACHINE_SHIFT | (next & SEQ_MAX);
+        /* The ms minted, not the clock's: a clock set back mints last_ms. */
+        if (next >> SEQ_BITS < min_t)
+            return mintid_fence_refuse_floor(floor_ms, err);
+        made = (next >> SEQ_BITS) << TIME_SHIFT | (uint64_t)machine_id << MACHINE_SHIFT | (next & SEQ_MAX);
         /* Refused before the state moves: nothing to roll back. */
         rc = check_signed(made, err);
         if (rc != MINTID_OK)
@@ -167,6 +180,33 @@ int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
 
     *id = made;
     return MINTID_OK;
+}
+
+/* A generator on a fence: the fence's machine id, above its floor. */
+static int fenced_try(mintid_snowflake_state *g, int64_t now_ms, uint64_t *id, char *err)
+{
+    uint32_t machine_id = 0;
+    int64_t floor_ms = 0;
+    int rc = mintid_fence_open(g->fence, &machine_id, &floor_ms, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    /* floor_ms >= 0 and epoch >= 0: the difference does not overflow. */
+    return try_at(g, now_ms, machine_id, floor_ms < g->epoch ? 0 : (uint64_t)(floor_ms - g->epoch) + 1,
+                  floor_ms, id, err);
+}
+
+int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
+                             uint64_t *id, char *err)
+{
+    /* The one branch a static machine_id pays for leases. */
+    if (g->fence != NULL)
+        return fenced_try(g, now_ms, id, err);
+    if (g->generation != mintid_os_fork_generation())
+        return mintid_fail(err, MINTID_EFORK,
+                           "snowflake generator made in another process (before fork()): "
+                           "make one per process, each with its own machine_id");
+    return try_at(g, now_ms, g->machine_id, 0, 0, id, err);
 }
 
 int mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn clock, void *clock_ctx,

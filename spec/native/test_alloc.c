@@ -16,6 +16,7 @@
 #include "lua_mintid.c"
 #include "lua_values.c"
 #include "lua_generators.c"
+#include "lua_fence.c"
 
 #include <stdlib.h>
 #include <time.h>

@@ -14,6 +14,7 @@
 #include "lua_mintid.c"
 #include "lua_values.c"
 #include "lua_generators.c"
+#include "lua_fence.c"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -21,6 +21,9 @@ typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[64];
 } mintid_snowflake_gen;
 typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[64];
+} mintid_fence;
+typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[384];
 } mintid_nanoid_spec;
 const char *mintid_strerror(int code);
@@ -41,6 +44,15 @@ int mintid_relative_gen_init(mintid_relative_gen *g, const uint8_t *secret, size
 void mintid_relative_gen_wipe(mintid_relative_gen *g);
 uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g, const uint8_t *key, size_t key_len);
 int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id, int64_t epoch,
+    char *err);
+void mintid_fence_init(mintid_fence *f);
+int mintid_fence_hold(mintid_fence *f, int64_t machine_id, int64_t valid_for_ms, int64_t floor_ms,
+    char *err);
+int mintid_fence_drop(mintid_fence *f, int reason, char *err);
+int mintid_fence_state_now(const mintid_fence *f, int64_t *ms_left);
+const char *mintid_fence_state_name(int state);
+int mintid_fence_machine_id(const mintid_fence *f);
+int mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *g, const mintid_fence *f, int64_t epoch,
     char *err);
 int mintid_snowflake_check_epoch(int64_t epoch, char *err);
 void mintid_snowflake_split(uint64_t id, int64_t epoch, int64_t *timestamp, uint32_t *machine_id,
@@ -86,6 +98,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_ksuid_gen",
         "mintid_relative_gen",
         "mintid_snowflake_gen",
+        "mintid_fence",
         "mintid_nanoid_spec",
     },
     functions = {
@@ -105,6 +118,13 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_relative_gen_wipe",
         "mintid_relative_gen_tag",
         "mintid_snowflake_gen_init",
+        "mintid_fence_init",
+        "mintid_fence_hold",
+        "mintid_fence_drop",
+        "mintid_fence_state_now",
+        "mintid_fence_state_name",
+        "mintid_fence_machine_id",
+        "mintid_snowflake_gen_init_fenced",
         "mintid_snowflake_check_epoch",
         "mintid_snowflake_split",
         "mintid_snowflake_timestamp",
@@ -138,12 +158,14 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_EARG = -7,
         MINTID_ECLOCK = -5,
         MINTID_EFORK = -9,
+        MINTID_ELEASE = -10,
         MINTID_ENOMEM = -8,
         MINTID_EOVERFLOW = -3,
         MINTID_EPARSE = -1,
         MINTID_ERANDOM = -4,
         MINTID_ERANGE = -2,
         MINTID_ERRMSG_SIZE = 128,
+        MINTID_FENCE_SIZE = 64,
         MINTID_KSUID_GEN_SIZE = 64,
         MINTID_KSUID_TEXT_LEN = 27,
         MINTID_MAX_MS = 281474976710655,

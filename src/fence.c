@@ -1,0 +1,140 @@
+/*
+ * fence.c: the lease fence of a Snowflake generator (DESIGN-leases.md).
+ *
+ * A machine id is unique only while its holder has it: a lease (a lock
+ * file, a Redis key) hands one out, and the fence is what the generator
+ * checks on every ID. It holds the id, a deadline on the monotonic clock
+ * (counted by the lease from when its right began, so a paused or cut-off
+ * process stops at the deadline whatever the store says later), a floor
+ * (the last Unix ms the id's previous holder may have used: only later ms
+ * are minted) and the process it was held in (a forked child never mints
+ * with its parent's id). The generator refuses outside it; it never picks
+ * another id by itself.
+ */
+#include <inttypes.h>
+
+#include "internal.h"
+
+/* The stored states; WAITING, EXPIRED and FORKED are read from the clocks
+ * and the process at each look. */
+MINTID_STATIC_ASSERT(MINTID_FENCE_UNHELD == 0, unheld_is_zero); /* a zeroed fence is unheld */
+
+static const char *const state_names[] = {
+    "unheld", "held", "waiting", "expired", "released", "lost", "forked"
+};
+
+const char *mintid_fence_state_name(int state)
+{
+    if (state < 0 || state >= (int)(sizeof state_names / sizeof state_names[0]))
+        return "unknown";
+    return state_names[state];
+}
+
+void mintid_fence_init(mintid_fence *pub)
+{
+    mintid_fence_state *f = mintid_fence_state_of(pub);
+
+    f->deadline_ms = 0;
+    f->floor_ms = 0;
+    f->machine_id = 0;
+    f->generation = 0;
+    f->held = MINTID_FENCE_UNHELD;
+}
+
+int mintid_fence_hold(mintid_fence *pub, int64_t machine_id, int64_t valid_for_ms, int64_t floor_ms,
+                      char *err)
+{
+    mintid_fence_state *f = mintid_fence_state_of(pub);
+    int64_t now;
+
+    if (machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE)
+        return mintid_fail(err, MINTID_EARG, "machine_id must be 0..%d, got %" PRId64,
+                           MINTID_SNOWFLAKE_MAX_MACHINE, machine_id);
+    if (valid_for_ms < 0)
+        return mintid_fail(err, MINTID_EARG, "valid_for must be >= 0, got %" PRId64 " ms", valid_for_ms);
+    if (floor_ms < 0)
+        return mintid_fail(err, MINTID_EARG, "floor_ms must be >= 0, got %" PRId64, floor_ms);
+    now = mintid_os_monotonic_ms();
+    /* Saturated: a validity past the clock's range is no deadline. */
+    f->deadline_ms = valid_for_ms >= INT64_MAX - now ? MINTID_FENCE_FOREVER : now + valid_for_ms;
+    f->floor_ms = floor_ms;
+    f->machine_id = (uint32_t)machine_id;
+    f->generation = mintid_os_fork_generation();
+    f->held = MINTID_FENCE_HELD;
+    return MINTID_OK;
+}
+
+int mintid_fence_drop(mintid_fence *pub, int reason, char *err)
+{
+    mintid_fence_state *f = mintid_fence_state_of(pub);
+
+    if (reason != MINTID_FENCE_RELEASED && reason != MINTID_FENCE_LOST)
+        return mintid_fail(err, MINTID_EARG, "a fence is dropped as released (%d) or lost (%d), got %d",
+                           MINTID_FENCE_RELEASED, MINTID_FENCE_LOST, reason);
+    f->held = reason;
+    return MINTID_OK;
+}
+
+/* The state at monotonic ms `mono`, with the ms left to the deadline for
+ * HELD and WAITING; the floor is compared with the wall clock only when
+ * wall is not NULL (the generator compares it with the ms it mints). */
+static int state_at(const mintid_fence_state *f, int64_t mono, const int64_t *wall, int64_t *ms_left)
+{
+    if (f->held != MINTID_FENCE_HELD)
+        return f->held;
+    if (f->generation != mintid_os_fork_generation())
+        return MINTID_FENCE_FORKED;
+    if (mono >= f->deadline_ms)
+        return MINTID_FENCE_EXPIRED;
+    if (ms_left != NULL)
+        *ms_left = f->deadline_ms == MINTID_FENCE_FOREVER ? MINTID_FENCE_FOREVER : f->deadline_ms - mono;
+    if (wall != NULL && *wall <= f->floor_ms)
+        return MINTID_FENCE_WAITING;
+    return MINTID_FENCE_HELD;
+}
+
+int mintid_fence_state_now(const mintid_fence *pub, int64_t *ms_left)
+{
+    const mintid_fence_state *f = mintid_fence_state_of_const(pub);
+    int64_t wall = 0;
+    char err[MINTID_ERRMSG_SIZE];
+
+    /* An unreadable wall clock cannot show the floor passed. */
+    if (mintid_os_clock_ms(&wall, err) != MINTID_OK)
+        wall = INT64_MIN;
+    return state_at(f, mintid_os_monotonic_ms(), &wall, ms_left);
+}
+
+int mintid_fence_machine_id(const mintid_fence *pub)
+{
+    const mintid_fence_state *f = mintid_fence_state_of_const(pub);
+    int s = state_at(f, mintid_os_monotonic_ms(), NULL, NULL);
+
+    return s == MINTID_FENCE_HELD ? (int)f->machine_id : -1;
+}
+
+int mintid_fence_open(const mintid_fence_state *f, uint32_t *machine_id, int64_t *floor_ms, char *err)
+{
+    switch (state_at(f, mintid_os_monotonic_ms(), NULL, NULL)) {
+    case MINTID_FENCE_HELD:
+        *machine_id = f->machine_id;
+        *floor_ms = f->floor_ms;
+        return MINTID_OK;
+    case MINTID_FENCE_EXPIRED:
+        return mintid_fail(err, MINTID_ELEASE, "snowflake: lease expired");
+    case MINTID_FENCE_RELEASED:
+        return mintid_fail(err, MINTID_ELEASE, "snowflake: lease released");
+    case MINTID_FENCE_LOST:
+        return mintid_fail(err, MINTID_ELEASE, "snowflake: lease lost");
+    case MINTID_FENCE_FORKED:
+        return mintid_fail(err, MINTID_ELEASE, "snowflake: lease belongs to the parent process (forked)");
+    default:
+        return mintid_fail(err, MINTID_ELEASE, "snowflake: lease not held yet");
+    }
+}
+
+int mintid_fence_refuse_floor(int64_t floor_ms, char *err)
+{
+    return mintid_fail(err, MINTID_ELEASE, "snowflake: waiting for the previous holder's last ms (until ms %"
+                       PRId64 ")", floor_ms);
+}

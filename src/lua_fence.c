@@ -1,0 +1,133 @@
+/*
+ * lua_fence.c: the binding's lease fence (fence.c), the userdata a lease
+ * object keeps as its field _fence and a Snowflake generator made with
+ * `lease = l` mints inside: mintid._lease_fence() -> f, with f:hold,
+ * f:drop, f:machine_id and f:state. Durations are seconds, as in ngx.
+ */
+#include "lua_binding.h"
+
+#include <math.h> /* HUGE_VAL */
+
+#define FENCE_TNAME "mintid.LeaseFence"
+
+/* A fence userdata holds the core's fence and nothing else: no __gc, so a
+ * generator that keeps it as a user value can read it for as long as the
+ * generator's own memory lives. */
+static mintid_fence *check_fence(lua_State *L)
+{
+    return (mintid_fence *)luaL_checkudata(L, 1, FENCE_TNAME);
+}
+
+const mintid_fence *mintid_lua_to_fence(lua_State *L, int idx)
+{
+    return (const mintid_fence *)luaL_testudata(L, idx, FENCE_TNAME);
+}
+
+static int new_fence(lua_State *L)
+{
+    mintid_fence *f = (mintid_fence *)compat_newuserdatauv(L, sizeof *f, 0);
+
+    mintid_fence_init(f);
+    luaL_setmetatable(L, FENCE_TNAME);
+    return 1;
+}
+
+/* Seconds to ms, rounded down so that a deadline is never later than the
+ * lease allows; math.huge (or past int64) is no deadline. */
+static int64_t check_valid_for(lua_State *L, int arg)
+{
+    lua_Number s = luaL_checknumber(L, arg);
+
+    if (!(s >= 0))
+        luaL_argerror(L, arg, lua_pushfstring(L, "valid_for must be >= 0 seconds, got %s",
+                                              mintid_lua_describe(L, arg)));
+    if (s * 1000 >= 9223372036854775807.0)
+        return MINTID_FENCE_FOREVER;
+    return (int64_t)(s * 1000); /* truncation: the floor of a number >= 0 */
+}
+
+/* f:hold(machine_id, valid_for_s, floor_ms) -> true */
+static int fence_hold(lua_State *L)
+{
+    mintid_fence *f = check_fence(L);
+    int64_t machine_id = compat_checkint64(L, 2);
+    int64_t valid_for = check_valid_for(L, 3);
+    int64_t floor_ms = compat_checkint64(L, 4);
+    char err[MINTID_ERRMSG_SIZE];
+
+    err[0] = '\0';
+    /* valid_for was checked above: a refusal is of machine_id or floor_ms. */
+    if (mintid_fence_hold(f, machine_id, valid_for, floor_ms, err) != MINTID_OK)
+        return luaL_argerror(L, machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE ? 2 : 4, err);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* f:drop(reason): "released" or "lost" -> true */
+static int fence_drop(lua_State *L)
+{
+    static const char *const reasons[] = { "released", "lost", NULL };
+    static const int codes[] = { MINTID_FENCE_RELEASED, MINTID_FENCE_LOST };
+    mintid_fence *f = check_fence(L);
+    int i = luaL_checkoption(L, 2, NULL, reasons);
+
+    mintid_fence_drop(f, codes[i], NULL);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* f:machine_id() -> the id while held inside the deadline here, or nil */
+static int fence_machine_id(lua_State *L)
+{
+    int id = mintid_fence_machine_id(check_fence(L));
+
+    if (id < 0)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, id);
+    return 1;
+}
+
+/* f:state() -> name [, seconds left to the deadline (math.huge: none)] */
+static int fence_state(lua_State *L)
+{
+    int64_t left = 0;
+    int s = mintid_fence_state_now(check_fence(L), &left);
+
+    lua_pushstring(L, mintid_fence_state_name(s));
+    if (s != MINTID_FENCE_HELD && s != MINTID_FENCE_WAITING)
+        return 1;
+    lua_pushnumber(L, left == MINTID_FENCE_FOREVER ? (lua_Number)HUGE_VAL : (lua_Number)left / 1000);
+    return 2;
+}
+
+static int fence_tostring(lua_State *L)
+{
+    const mintid_fence *f = check_fence(L);
+    int id = mintid_fence_machine_id(f);
+
+    if (id < 0)
+        lua_pushfstring(L, FENCE_TNAME " (%s)", mintid_fence_state_name(mintid_fence_state_now(f, NULL)));
+    else
+        lua_pushfstring(L, FENCE_TNAME " (%s, machine_id %d)",
+                        mintid_fence_state_name(mintid_fence_state_now(f, NULL)), id);
+    return 1;
+}
+
+void mintid_lua_open_fence(lua_State *L, int module)
+{
+    static const luaL_Reg methods[] = {
+        { "hold", fence_hold }, { "drop", fence_drop }, { "machine_id", fence_machine_id },
+        { "state", fence_state }, { NULL, NULL }
+    };
+
+    luaL_newmetatable(L, FENCE_TNAME);
+    lua_pushcfunction(L, fence_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_newtable(L);
+    luaL_setfuncs(L, methods, 0);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    lua_pushcfunction(L, new_fence);
+    lua_setfield(L, module, "_lease_fence");
+}
