@@ -342,8 +342,8 @@ describe("lease.redis on a fake store", function()
                 local tries = store.connects - connects
                 assert.is_true(tries >= 2 and tries < steps / 4, ("%d tries in %d steps"):format(tries, steps))
                 assert.are.equal(2, #l.logged - 1, "two lines after the claim's: " .. table.concat(l.logged, " | "))
-                assert.is_truthy(l.logged[2]:match("^warn: store unreachable, machine id 5 usable for .*: cannot connect: .*connection refused"),
-                    l.logged[2])
+                local unreachable = "^warn: store unreachable, machine id 5 usable for .*: cannot connect: .*connection refused"
+                assert.is_truthy(l.logged[2]:match(unreachable), l.logged[2])
                 assert.are.equal("error: machine id 5: past its deadline, generators refuse", l.logged[3])
                 -- back up: the key expired meanwhile, so the id is claimed again
                 store.down = false
