@@ -128,5 +128,6 @@ stage "nginx under load (make test-nginx)" sh spec/nginx/run.sh
 # Leases on a real Redis (make test-lease): the chaos run, then the fleet.
 stage "leases: chaos on redis-server (lua$LEASE_LUA holders)" env BUILD="$BUILD" LEASE_LUA="$LEASE_LUA" \
     sh spec/lease/chaos.sh
+stage "leases: three nginx nodes on one redis-server, a reload" env BUILD="$BUILD" sh spec/lease/fleet.sh
 stage "fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-30} s" sh fuzz/run.sh
 finish
