@@ -9,12 +9,16 @@
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/hash_block.c src/md5.c src/sha1.c src/uuid_name.c src/uuid_time.c \
            src/base62.c src/ksuid.c src/typeid.c \
-           src/sha256.c src/relative.c src/fence.c src/snowflake.c src/nanoid.c \
+           src/sha256.c src/relative.c src/fence.c src/lock_file.c src/snowflake.c src/nanoid.c \
            src/chacha20.c src/random.c src/default.c src/abi.c \
            src/os_posix.c src/os_win32.c
 CORE_HDR = src/mintid.h src/internal.h
-BIND_SRC = src/lua_mintid.c src/lua_values.c src/lua_generators.c src/lua_fence.c
+BIND_SRC = src/lua_mintid.c src/lua_values.c src/lua_generators.c src/lua_fence.c src/lua_lock_file.c
 BIND_HDR = src/lua_binding.h src/lua_compat.h src/lua_int64.h
+# The Lua files installed with the module, as modules named by their path
+# under lua/ (the rockspecs of `make rockspecs` and `make install` read it).
+LUA_SRC  = lua/resty/mintid.lua lua/resty/mintid/cdef.lua \
+           $(sort $(wildcard lua/mintid/*.lua lua/mintid/*/*.lua))
 # The version is written once, as MINTID_VERSION in src/mintid.h.
 VERSION := $(shell sed -n 's/^\#define MINTID_VERSION "\(.*\)"$$/\1/p' src/mintid.h)
 
@@ -45,7 +49,7 @@ MODULE   = $(BUILD)/$(LUA_VERSION)/mintid.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
 .PHONY: all deps demo test test-fast bench install clean lint dist vectors check-vectors cdef \
-        rockspecs check-rockspecs print-sources print-version
+        rockspecs check-rockspecs print-sources print-lua print-version
 
 all: $(MODULE)
 
@@ -111,19 +115,21 @@ check-vectors:
 cdef:
 	python3 tools/gen_cdef.py
 rockspecs:
-	python3 tools/gen_rockspec.py $(VERSION) $(BIND_SRC) $(CORE_SRC)
+	python3 tools/gen_rockspec.py $(VERSION) $(BIND_SRC) $(CORE_SRC) $(LUA_SRC)
 check-rockspecs:
-	python3 tools/gen_rockspec.py --check $(VERSION) $(BIND_SRC) $(CORE_SRC)
+	python3 tools/gen_rockspec.py --check $(VERSION) $(BIND_SRC) $(CORE_SRC) $(LUA_SRC)
 
 # Installs into a Lua tree: make install PREFIX=/usr/local (LUA_VERSION=5.4)
 PREFIX ?= /usr/local
 LUA_LIBDIR ?= $(PREFIX)/lib/lua/$(LUA_VERSION)
 LUA_SHAREDIR ?= $(PREFIX)/share/lua/$(LUA_VERSION)
 install: $(MODULE)
-	install -d $(DESTDIR)$(LUA_LIBDIR) $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid
+	install -d $(DESTDIR)$(LUA_LIBDIR)
 	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/mintid.so
-	install -m 644 lua/resty/mintid.lua $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid.lua
-	install -m 644 lua/resty/mintid/cdef.lua $(DESTDIR)$(LUA_SHAREDIR)/resty/mintid/cdef.lua
+	for f in $(LUA_SRC); do \
+	    to=$(DESTDIR)$(LUA_SHAREDIR)/$${f#lua/}; \
+	    install -d "$${to%/*}" && install -m 644 $$f "$$to" || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD)
@@ -154,5 +160,7 @@ dist:
 # is the header's version.
 print-sources:
 	@echo $(BIND_SRC) $(CORE_SRC)
+print-lua:
+	@echo $(LUA_SRC)
 print-version:
 	@echo $(VERSION)

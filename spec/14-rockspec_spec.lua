@@ -55,6 +55,20 @@ describe("rockspecs", function()
         assert.are.same(set_of(make_sources), set_of(scm.build.modules["mintid"].sources))
     end)
 
+    it("every Lua file under lua/ is a module of the rockspec, named by its path", function()
+        local p = assert(io.popen("find lua -name '*.lua' | sort"))
+        local out = p:read("*a")
+        p:close()
+        local count = 0
+        for file in out:gmatch("%S+") do
+            local name = file:gsub("^lua/", ""):gsub("%.lua$", ""):gsub("/", ".")
+            assert.are.equal(file, scm.build.modules[name], "the rockspec's module " .. name)
+            count = count + 1
+        end
+        assert.is_true(count >= 4, "find lua -name '*.lua': " .. out)
+        assert.are.equal("lua/mintid/lease.lua", scm.build.modules["mintid.lease"])
+    end)
+
     it("every file the rockspec installs exists, the command-line tool among them", function()
         local files = { scm.build.install.bin.mintid }
         for _, m in pairs(scm.build.modules) do

@@ -14,14 +14,34 @@ assert(#m.ulid() == 26 and #m.uuid7() == 36, "bad IDs")
 assert(package.searchpath("mintid", package.cpath), "module not found")
 print(m.ulid())'
 
+# mintid.lease, a Lua module installed next to the C one: its lock file
+# lease gives an id that a generator then mints with.
+lease_smoke='local lease = require "mintid.lease"
+local path = os.tmpname()
+local l = lease.lock_file { path = path, machine_ids = { 5, 5 } }
+assert(l:acquire() == 5, "no machine id 5")
+local g = require("mintid").snowflake_generator { lease = l }
+assert(select(2, require("mintid").parse_snowflake(g:next())) == 5, "not minted with 5")
+l:release()
+os.remove(path)'
+
+# Every Lua file the Makefile installs ($LUA_SRC: lua/mintid/lease/*.lua
+# among them), in the tree under $1.
+lua_files_in() {
+    for f in $(make -s --no-print-directory print-lua); do
+        [ -f "$1/${f#lua/}" ] || { echo "not installed: $f"; return 1; }
+    done
+}
+
 rocks() {
     # luarocks builds in the source folder: give it a copy, not this checkout
     mkdir -p "$tmp/src" && cp -R src lua bin rockspec "$tmp/src/" &&
     (cd "$tmp/src" && luarocks --lua-version="$LUA_VERSION" make --tree="$tmp/rocks" rockspec/mintid-scm-1.rockspec) &&
     eval "$(luarocks --lua-version="$LUA_VERSION" path --tree="$tmp/rocks")" &&
-    LUA_INIT= $lua -e "$smoke"
+    LUA_INIT= $lua -e "$smoke" && LUA_INIT= $lua -e "$lease_smoke" &&
+    lua_files_in "$tmp/rocks/share/lua/$LUA_VERSION"
 }
-check "luarocks make into a temporary tree, then require" rocks
+check "luarocks make into a temporary tree, then require mintid and mintid.lease; every Lua file installed" rocks
 
 # What a user does (issue: "luarocks make ... so that a plain lua5.4 -e
 # 'print(require("mintid").ulid())' works"): into the system tree, so only on
@@ -40,9 +60,12 @@ fi
 makeinstall() {
     make -s install BUILD="${BUILD:-build}" LUA_VERSION="$LUA_VERSION" DESTDIR="$tmp/dest" PREFIX=/usr/local >/dev/null &&
     LUA_PATH="$tmp/dest/usr/local/share/lua/$LUA_VERSION/?.lua" \
-    LUA_CPATH="$tmp/dest/usr/local/lib/lua/$LUA_VERSION/?.so" $lua -e "$smoke"
+    LUA_CPATH="$tmp/dest/usr/local/lib/lua/$LUA_VERSION/?.so" $lua -e "$smoke" &&
+    LUA_PATH="$tmp/dest/usr/local/share/lua/$LUA_VERSION/?.lua" \
+    LUA_CPATH="$tmp/dest/usr/local/lib/lua/$LUA_VERSION/?.so" $lua -e "$lease_smoke" &&
+    lua_files_in "$tmp/dest/usr/local/share/lua/$LUA_VERSION"
 }
-check "make install into a DESTDIR, then require" makeinstall
+check "make install into a DESTDIR, then require mintid and mintid.lease; every Lua file installed" makeinstall
 
 # The release (issue: "make dist ... make test installs that rock with
 # luarocks install <file> into a temporary tree"): the source rock of the

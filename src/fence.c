@@ -54,9 +54,12 @@ int mintid_fence_hold(mintid_fence *pub, int64_t machine_id, int64_t valid_for_m
         return mintid_fail(err, MINTID_EARG, "valid_for must be >= 0, got %" PRId64 " ms", valid_for_ms);
     if (floor_ms < 0)
         return mintid_fail(err, MINTID_EARG, "floor_ms must be >= 0, got %" PRId64, floor_ms);
-    now = mintid_os_monotonic_ms();
-    /* Saturated: a validity past the clock's range is no deadline. */
-    f->deadline_ms = valid_for_ms >= INT64_MAX - now ? MINTID_FENCE_FOREVER : now + valid_for_ms;
+    now = mintid_os_deadline_ms();
+    /* Saturated: a validity past the clock's range is no deadline. The
+     * clock lags by less than its slack, so a reading below deadline_ms is
+     * a time below now + valid_for_ms. */
+    f->deadline_ms = valid_for_ms >= INT64_MAX - now ? MINTID_FENCE_FOREVER
+                                                      : now + valid_for_ms - mintid_os_deadline_slack_ms();
     f->floor_ms = floor_ms;
     f->machine_id = (uint32_t)machine_id;
     f->generation = mintid_os_fork_generation();
@@ -75,19 +78,25 @@ int mintid_fence_drop(mintid_fence *pub, int reason, char *err)
     return MINTID_OK;
 }
 
-/* The state at monotonic ms `mono`, with the ms left to the deadline for
- * HELD and WAITING; the floor is compared with the wall clock only when
- * wall is not NULL (the generator compares it with the ms it mints). */
-static int state_at(const mintid_fence_state *f, int64_t mono, const int64_t *wall, int64_t *ms_left)
+/* The state now, with the ms left to the deadline for HELD and WAITING;
+ * the floor is compared with the wall clock only when wall is not NULL (the
+ * generator compares it with the ms it mints). The deadline clock is read
+ * only when there is a deadline. */
+static int state_of(const mintid_fence_state *f, const int64_t *wall, int64_t *ms_left)
 {
+    int64_t now = 0;
+
     if (f->held != MINTID_FENCE_HELD)
         return f->held;
     if (f->generation != mintid_os_fork_generation())
         return MINTID_FENCE_FORKED;
-    if (mono >= f->deadline_ms)
-        return MINTID_FENCE_EXPIRED;
+    if (f->deadline_ms != MINTID_FENCE_FOREVER) {
+        now = mintid_os_deadline_ms();
+        if (now >= f->deadline_ms)
+            return MINTID_FENCE_EXPIRED;
+    }
     if (ms_left != NULL)
-        *ms_left = f->deadline_ms == MINTID_FENCE_FOREVER ? MINTID_FENCE_FOREVER : f->deadline_ms - mono;
+        *ms_left = f->deadline_ms == MINTID_FENCE_FOREVER ? MINTID_FENCE_FOREVER : f->deadline_ms - now;
     if (wall != NULL && *wall <= f->floor_ms)
         return MINTID_FENCE_WAITING;
     return MINTID_FENCE_HELD;
@@ -102,20 +111,20 @@ int mintid_fence_state_now(const mintid_fence *pub, int64_t *ms_left)
     /* An unreadable wall clock cannot show the floor passed. */
     if (mintid_os_clock_ms(&wall, err) != MINTID_OK)
         wall = INT64_MIN;
-    return state_at(f, mintid_os_monotonic_ms(), &wall, ms_left);
+    return state_of(f, &wall, ms_left);
 }
 
 int mintid_fence_machine_id(const mintid_fence *pub)
 {
     const mintid_fence_state *f = mintid_fence_state_of_const(pub);
-    int s = state_at(f, mintid_os_monotonic_ms(), NULL, NULL);
+    int s = state_of(f, NULL, NULL);
 
     return s == MINTID_FENCE_HELD ? (int)f->machine_id : -1;
 }
 
 int mintid_fence_open(const mintid_fence_state *f, uint32_t *machine_id, int64_t *floor_ms, char *err)
 {
-    switch (state_at(f, mintid_os_monotonic_ms(), NULL, NULL)) {
+    switch (state_of(f, NULL, NULL)) {
     case MINTID_FENCE_HELD:
         *machine_id = f->machine_id;
         *floor_ms = f->floor_ms;

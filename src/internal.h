@@ -86,6 +86,12 @@ MINTID_INTERNAL int mintid_os_clock_100ns(int64_t *ticks, char *err);
  * (CLOCK_MONOTONIC, GetTickCount64): bounds every wait. Its origin is
  * arbitrary; only differences mean anything. */
 MINTID_INTERNAL int64_t mintid_os_monotonic_ms(void);
+/* The clock of lease deadlines (fence.c), read on every ID of a leased
+ * generator, hence the cheapest monotonic one (CLOCK_MONOTONIC_COARSE,
+ * GetTickCount64): in ms, arbitrary origin, behind the true monotonic time
+ * by less than mintid_os_deadline_slack_ms(). */
+MINTID_INTERNAL int64_t mintid_os_deadline_ms(void);
+MINTID_INTERNAL int64_t mintid_os_deadline_slack_ms(void);
 /* Give the CPU away for a little while (about 0.1 ms) in a wait loop. */
 MINTID_INTERNAL void mintid_os_pause(void);
 /* Overwrite memory in a way the compiler may not elide (secrets). */
@@ -154,6 +160,38 @@ MINTID_INTERNAL int mintid_os_fork_watched(void);
 MINTID_INTERNAL int mintid_os_thread_slot_init(void (*at_exit)(void *p));
 MINTID_INTERNAL void *mintid_os_thread_slot(void);
 MINTID_INTERNAL int mintid_os_thread_slot_set(void *p);
+
+/* Lock files (the lock-file lease: byte i of a file locked for machine id
+ * i): a file opened by one lease, whose byte locks are the kernel's and
+ * end with the process however it ends. Open file description (OFD) locks
+ * on Linux: each handle conflicts with every other one, also of this
+ * process, and another open() and close() of the file does not drop them;
+ * LockFileEx on Windows. A handle is never used by a forked child: the
+ * child closes its copy at the fork (pthread_atfork, and on its first
+ * call after a fork made without the handlers), which leaves the parent's
+ * locks held and never keeps them alive. Other POSIX systems have no OFD
+ * locks (record locks are per process and dropped at any close of the
+ * file): open refuses there. Messages say what failed, not which file
+ * ("cannot open: Permission denied"): the caller names it. */
+typedef struct mintid_lock_file mintid_lock_file;
+/* The file at path (UTF-8), created if missing when create is 1; with
+ * create 0 a missing file gives MINTID_OK and *out NULL. */
+MINTID_INTERNAL int mintid_os_lock_file_open(const char *path, int create, mintid_lock_file **out, char *err);
+/* An exclusive lock on one byte, not waiting: *got 1, or 0 if another
+ * handle (of any process) holds it. EFORK in a forked child. */
+MINTID_INTERNAL int mintid_os_lock_file_try(mintid_lock_file *f, uint32_t byte, int *got, char *err);
+MINTID_INTERNAL int mintid_os_lock_file_unlock(mintid_lock_file *f, uint32_t byte, char *err);
+/* *taken 1 if another handle holds a lock on the byte now. */
+MINTID_INTERNAL int mintid_os_lock_file_taken(mintid_lock_file *f, uint32_t byte, int *taken, char *err);
+/* Closes the handle (its locks end; in a forked child, only the child's
+ * copy is closed) and frees it. */
+MINTID_INTERNAL void mintid_os_lock_file_close(mintid_lock_file *f);
+
+/* lock_file.c: try to lock byte machine_id of f; when *got, *floor_ms is
+ * the wall ms read after the lock was taken (the floor of the new holder),
+ * and the wall clock has passed it (waited for, boundedly). */
+MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id, int *got, int64_t *floor_ms,
+                                          char *err);
 
 /* ==== error.c ============================================================= */
 /* Write a one-line message to err (if not NULL) and return code. */
@@ -383,7 +421,10 @@ MINTID_INTERNAL int  mintid_relative_gen_next(mintid_relative_state *g, int64_t 
 
 /* ---- fence.c: the lease fence of a Snowflake generator ---------------------- */
 typedef struct {
-    int64_t deadline_ms;  /* on mintid_os_monotonic_ms; MINTID_FENCE_FOREVER: none */
+    /* On mintid_os_deadline_ms, less its slack: minting ends while that
+     * clock reads below it, never after the lease's own deadline.
+     * MINTID_FENCE_FOREVER: none (and no clock read per ID). */
+    int64_t deadline_ms;
     int64_t floor_ms;     /* Unix ms: only later ms are minted */
     uint32_t machine_id;
     uint32_t generation;  /* the process (fork generation) that holds it */

@@ -141,6 +141,9 @@ MINTID_INTERNAL void mintid_lua_open_fence(lua_State *L, int module);
 /* The fence userdata at idx, or NULL if it is none. */
 MINTID_INTERNAL const mintid_fence *mintid_lua_to_fence(lua_State *L, int idx);
 
+/* mintid._lock_file and the lock file metatable (lua_lock_file.c). */
+MINTID_INTERNAL void mintid_lua_open_lock_file(lua_State *L, int module);
+
 #ifdef MINTID_LUA_VISIBILITY_PUSHED
 #pragma GCC visibility pop
 #endif

@@ -25,7 +25,7 @@ const mintid_fence *mintid_lua_to_fence(lua_State *L, int idx)
 
 static int new_fence(lua_State *L)
 {
-    mintid_fence *f = (mintid_fence *)compat_newuserdatauv(L, sizeof *f, 0);
+    mintid_fence *f = (mintid_fence *)compat_newuserdatauv(L, sizeof *f, 1);
 
     mintid_fence_init(f);
     luaL_setmetatable(L, FENCE_TNAME);
@@ -46,7 +46,11 @@ static int64_t check_valid_for(lua_State *L, int arg)
     return (int64_t)(s * 1000); /* truncation: the floor of a number >= 0 */
 }
 
-/* f:hold(machine_id, valid_for_s, floor_ms) -> true */
+/* f:hold(machine_id, valid_for_s, floor_ms [, anchor]) -> true. anchor,
+ * if given, is kept alive by the fence until the next hold or drop: what
+ * holds the id (a lock file's handle, whose collection would free it)
+ * lives as long as any generator on the fence, whatever becomes of the
+ * lease object. */
 static int fence_hold(lua_State *L)
 {
     mintid_fence *f = check_fence(L);
@@ -59,6 +63,8 @@ static int fence_hold(lua_State *L)
     /* valid_for was checked above: a refusal is of machine_id or floor_ms. */
     if (mintid_fence_hold(f, machine_id, valid_for, floor_ms, err) != MINTID_OK)
         return luaL_argerror(L, machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE ? 2 : 4, err);
+    lua_settop(L, 5);
+    compat_setuservalue(L, 1, 1);
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -72,6 +78,8 @@ static int fence_drop(lua_State *L)
     int i = luaL_checkoption(L, 2, NULL, reasons);
 
     mintid_fence_drop(f, codes[i], NULL);
+    lua_pushnil(L);
+    compat_setuservalue(L, 1, 1); /* the anchor of hold */
     lua_pushboolean(L, 1);
     return 1;
 }

@@ -156,6 +156,7 @@ MINTID_API int luaopen_mintid(lua_State *L)
     mintid_lua_open_values(L, module, ffi);
     mintid_lua_open_generators(L, module, ffi);
     mintid_lua_open_fence(L, module);
+    mintid_lua_open_lock_file(L, module);
     lua_setfield(L, module, "_ffi");
 
     lua_pushliteral(L, MINTID_VERSION);

@@ -210,6 +210,38 @@ int64_t mintid_os_monotonic_ms(void)
     return (int64_t)ts.tv_sec * 1000 + (int64_t)(ts.tv_nsec / 1000000);
 }
 
+/* The deadline clock: Linux's coarse monotonic clock is read from the vDSO
+ * without touching the hardware clock (a few ns instead of tens), and lags
+ * CLOCK_MONOTONIC by less than its resolution (a timer tick). */
+#if defined(__linux__) && !defined(CLOCK_MONOTONIC_COARSE)
+#define CLOCK_MONOTONIC_COARSE 6
+#endif
+#ifdef CLOCK_MONOTONIC_COARSE
+#define DEADLINE_CLOCK CLOCK_MONOTONIC_COARSE
+#else
+#define DEADLINE_CLOCK CLOCK_MONOTONIC
+#endif
+
+int64_t mintid_os_deadline_ms(void)
+{
+    struct timespec ts;
+
+    /* Unreadable: as late as can be, so that every deadline has passed. */
+    if (clock_gettime(DEADLINE_CLOCK, &ts) != 0)
+        return INT64_MAX - 1;
+    return (int64_t)ts.tv_sec * 1000 + (int64_t)(ts.tv_nsec / 1000000);
+}
+
+int64_t mintid_os_deadline_slack_ms(void)
+{
+    struct timespec res;
+
+    if (clock_getres(DEADLINE_CLOCK, &res) != 0 || res.tv_sec > 0)
+        return 1000;
+    /* The resolution rounded up, and 1 for the ms both readings drop. */
+    return (int64_t)((res.tv_nsec + 999999) / 1000000) + 1;
+}
+
 /* Sleep a little while the clock catches up instead of burning a core. */
 void mintid_os_pause(void)
 {
@@ -342,6 +374,226 @@ uint32_t mintid_os_fork_generation(void)
     }
     return MINTID_LOAD_ACQUIRE(&fork_generation);
 }
+
+/* ---- lock files -------------------------------------------------------------
+ *
+ * OFD locks (Linux >= 3.15): fcntl's F_OFD_* commands, whose numbers are
+ * the same on every Linux architecture; glibc shows them only with
+ * _GNU_SOURCE, which would also change strerror_r above, hence here. An
+ * older kernel refuses them with EINVAL, and the lease with it.
+ *
+ * A forked child shares the parent's open file description, hence its
+ * locks: were it to keep its copy open, the parent's ids would stay taken
+ * after the parent's end for as long as the child runs. So every handle is
+ * on a list, and a fork handler closes the child's copies (closing one
+ * reference of a description leaves its locks to the other); a child made
+ * without the handlers closes its copy on its first call. The child never
+ * unlocks: that would free the parent's lock. */
+#ifdef __linux__
+#ifndef F_OFD_GETLK
+#define F_OFD_GETLK 36
+#define F_OFD_SETLK 37
+#endif
+#include <stdlib.h>
+
+struct mintid_lock_file {
+    int fd;                  /* -1 once the child's copy was closed */
+    uint32_t generation;     /* the process that opened it */
+    mintid_lock_file *prev, *next;
+};
+
+static mintid_once lock_files_once = MINTID_ONCE_INIT;
+static mintid_lock lock_files_lock = MINTID_LOCK_INIT;
+static mintid_lock_file *lock_files;
+
+static void lock_files_prepare(void)
+{
+    mintid_lock_take(&lock_files_lock);
+}
+
+static void lock_files_parent(void)
+{
+    mintid_lock_release(&lock_files_lock);
+}
+
+static void lock_files_child(void)
+{
+    mintid_lock_file *f;
+
+    for (f = lock_files; f != NULL; f = f->next) {
+        if (f->fd >= 0)
+            close(f->fd);
+        f->fd = -1;
+    }
+    mintid_lock_release(&lock_files_lock);
+}
+
+/* After the generation's own handlers (see mintid_os_atfork). */
+static void lock_files_setup(void)
+{
+    (void)mintid_os_fork_generation();
+    (void)mintid_os_atfork(lock_files_prepare, lock_files_parent, lock_files_child);
+}
+
+int mintid_os_lock_file_open(const char *path, int create, mintid_lock_file **out, char *err)
+{
+    mintid_lock_file *f;
+    int fd;
+
+    mintid_run_once(&lock_files_once, lock_files_setup);
+    *out = NULL;
+    do
+        fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0666);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        if (!create && errno == ENOENT)
+            return MINTID_OK;
+        return fail_errno(err, MINTID_EARG, "cannot open", errno);
+    }
+    f = (mintid_lock_file *)malloc(sizeof *f);
+    if (f == NULL) {
+        close(fd);
+        return mintid_fail(err, MINTID_ENOMEM, "out of memory");
+    }
+    f->fd = fd;
+    f->generation = mintid_os_fork_generation();
+    f->prev = NULL;
+    mintid_lock_take(&lock_files_lock);
+    f->next = lock_files;
+    if (lock_files != NULL)
+        lock_files->prev = f;
+    lock_files = f;
+    mintid_lock_release(&lock_files_lock);
+    *out = f;
+    return MINTID_OK;
+}
+
+/* MINTID_OK if f may be used by this process; else its copy is closed. */
+static int lock_file_ours(mintid_lock_file *f, char *err)
+{
+    if (f->generation == mintid_os_fork_generation() && f->fd >= 0)
+        return MINTID_OK;
+    mintid_lock_take(&lock_files_lock);
+    if (f->fd >= 0)
+        close(f->fd);
+    f->fd = -1;
+    mintid_lock_release(&lock_files_lock);
+    return mintid_fail(err, MINTID_EFORK, "opened in another process (before fork())");
+}
+
+static int lock_file_fcntl(mintid_lock_file *f, int cmd, short type, uint32_t byte, struct flock *fl)
+{
+    int rc;
+
+    memset(fl, 0, sizeof *fl); /* l_pid 0, as OFD commands want */
+    fl->l_type = type;
+    fl->l_whence = SEEK_SET;
+    fl->l_start = (off_t)byte;
+    fl->l_len = 1;
+    do
+        rc = fcntl(f->fd, cmd, fl);
+    while (rc != 0 && errno == EINTR);
+    return rc;
+}
+
+int mintid_os_lock_file_try(mintid_lock_file *f, uint32_t byte, int *got, char *err)
+{
+    struct flock fl;
+    int rc = lock_file_ours(f, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    *got = 0;
+    if (lock_file_fcntl(f, F_OFD_SETLK, F_WRLCK, byte, &fl) == 0) {
+        *got = 1;
+        return MINTID_OK;
+    }
+    if (errno == EAGAIN || errno == EACCES)
+        return MINTID_OK;
+    if (errno == EINVAL)
+        return mintid_fail(err, MINTID_EARG, "the kernel has no OFD locks (Linux >= 3.15 needed)");
+    return fail_errno(err, MINTID_EARG, "cannot lock", errno);
+}
+
+int mintid_os_lock_file_unlock(mintid_lock_file *f, uint32_t byte, char *err)
+{
+    struct flock fl;
+    int rc = lock_file_ours(f, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    if (lock_file_fcntl(f, F_OFD_SETLK, F_UNLCK, byte, &fl) != 0)
+        return fail_errno(err, MINTID_EARG, "cannot unlock", errno);
+    return MINTID_OK;
+}
+
+int mintid_os_lock_file_taken(mintid_lock_file *f, uint32_t byte, int *taken, char *err)
+{
+    struct flock fl;
+    int rc = lock_file_ours(f, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    if (lock_file_fcntl(f, F_OFD_GETLK, F_WRLCK, byte, &fl) != 0) {
+        if (errno == EINVAL)
+            return mintid_fail(err, MINTID_EARG, "the kernel has no OFD locks (Linux >= 3.15 needed)");
+        return fail_errno(err, MINTID_EARG, "cannot test a lock", errno);
+    }
+    *taken = fl.l_type != F_UNLCK;
+    return MINTID_OK;
+}
+
+void mintid_os_lock_file_close(mintid_lock_file *f)
+{
+    if (f == NULL)
+        return;
+    mintid_lock_take(&lock_files_lock);
+    if (f->fd >= 0)
+        close(f->fd);
+    if (f->prev != NULL)
+        f->prev->next = f->next;
+    else
+        lock_files = f->next;
+    if (f->next != NULL)
+        f->next->prev = f->prev;
+    mintid_lock_release(&lock_files_lock);
+    free(f);
+}
+#else
+/* Record locks (F_SETLK) are the process's, not the handle's: two leases of
+ * one process would both get an id, and any close of the file, by anyone
+ * in the process, would drop them. No lock file lease, then. */
+int mintid_os_lock_file_open(const char *path, int create, mintid_lock_file **out, char *err)
+{
+    (void)path;
+    (void)create;
+    *out = NULL;
+    return mintid_fail(err, MINTID_EARG, "no OFD locks on this system (Linux and Windows only)");
+}
+
+int mintid_os_lock_file_try(mintid_lock_file *f, uint32_t byte, int *got, char *err)
+{
+    (void)f;
+    (void)byte;
+    *got = 0;
+    return mintid_fail(err, MINTID_EARG, "no OFD locks on this system");
+}
+
+int mintid_os_lock_file_unlock(mintid_lock_file *f, uint32_t byte, char *err)
+{
+    return mintid_os_lock_file_try(f, byte, &(int){ 0 }, err);
+}
+
+int mintid_os_lock_file_taken(mintid_lock_file *f, uint32_t byte, int *taken, char *err)
+{
+    return mintid_os_lock_file_try(f, byte, taken, err);
+}
+
+void mintid_os_lock_file_close(mintid_lock_file *f)
+{
+    (void)f;
+}
+#endif
 
 /* ---- a pointer per thread -------------------------------------------------
  *

@@ -27,7 +27,7 @@ SRC = "src"
 INCLUDE_LOCAL = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 INCLUDE_ANY = re.compile(r"^\s*#\s*include\b")
 DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)")
-BINDING = ("lua_mintid.c", "lua_values.c", "lua_generators.c", "lua_fence.c")
+BINDING = ("lua_mintid.c", "lua_values.c", "lua_generators.c", "lua_fence.c", "lua_lock_file.c")
 
 PREAMBLE = """\
 /*

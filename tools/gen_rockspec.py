@@ -3,11 +3,14 @@
 (from git) and rockspec/mintid-VERSION-1.rockspec (the tarball of `make
 dist`), with the module's sources. VERSION and the sources come from the
 Makefile (`make rockspecs`), which reads the version from src/mintid.h and
-holds the one source list; a rockspec of another version is removed.
+holds the one source list and the list of Lua files (each a module named by
+its path under lua/); a rockspec of another version is removed.
 
-    python3 tools/gen_rockspec.py VERSION SOURCE.c...           write them
-    python3 tools/gen_rockspec.py --check VERSION SOURCE.c...   exit 1 if the
+    python3 tools/gen_rockspec.py VERSION FILE...           write them
+    python3 tools/gen_rockspec.py --check VERSION FILE...   exit 1 if the
                                      committed ones differ (make check-rockspecs)
+
+FILE: the module's C sources (*.c) and the Lua files (lua/*.lua).
 """
 import glob
 import os
@@ -46,10 +49,21 @@ def source_lines(sources):
     return "\n".join(lines)
 
 
-def rockspecs(version, sources):
+def lua_module_lines(files):
+    """["a.b"] = "lua/a/b.lua", one per line, in the order given."""
+    lines = []
+    for f in files:
+        name = f[len("lua/"):-len(".lua")].replace("/", ".")
+        lines.append('      ["%s"] = "%s",' % (name, f))
+    return "\n".join(lines)
+
+
+def rockspecs(version, files):
+    sources = [f for f in files if f.endswith(".c")]
+    lua = [f for f in files if f.endswith(".lua")]
     with open(TEMPLATE, encoding="utf-8") as f:
         template = f.read()
-    body = template.replace("@SOURCES@", source_lines(sources))
+    body = template.replace("@SOURCES@", source_lines(sources)).replace("@LUA_MODULES@", lua_module_lines(lua))
     return {
         "mintid-scm-1.rockspec":
             body.replace("@ROCK_VERSION@", "scm-1").replace("@SOURCE@", SCM_SOURCE),

@@ -17,6 +17,7 @@
 #include "lua_values.c"
 #include "lua_generators.c"
 #include "lua_fence.c"
+#include "lua_lock_file.c"
 
 #include <stdlib.h>
 #include <time.h>

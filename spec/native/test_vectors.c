@@ -4,8 +4,8 @@
  * (make test-c, test-i686, test-musl, test-mips, test-armhf, test-s390x,
  * test-windows).
  * Then the platform layer itself (clock, OS randomness, the RFC 8439
- * ChaCha20 vectors of the pool's generator, on every host) and the default
- * generators under threads. Prints TAP. Usage: test_vectors testdata-dir
+ * ChaCha20 vectors of the pool's generator, on every host), the lock
+ * files of lease.lock_file, and the default generators under threads. Prints TAP. Usage: test_vectors testdata-dir
  *
  * Files are read as spec/helper.lua reads them, so both suites see the same
  * rows: the first line is the "# columns" header and must name the
@@ -1212,6 +1212,67 @@ static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *e
 }
 #endif
 
+/* ---- lock files: the byte locks of lease.lock_file ------------------------ *
+ * OFD locks on Linux (natively and under qemu-user), LockFileEx on Windows
+ * (under wine): two handles of one process conflict, a handle's unlock and
+ * close free its bytes, and a new holder's floor is a wall ms the clock has
+ * passed. */
+static void lock_file_path(char *path, size_t size)
+{
+#ifdef _WIN32
+    char dir[MAX_PATH + 1];
+    DWORD n = GetTempPathA(sizeof dir, dir);
+
+    snprintf(path, size, "%smintid-lock-%lu.tmp", n > 0 && n < sizeof dir ? dir : ".\\",
+             (unsigned long)GetCurrentProcessId());
+#else
+    snprintf(path, size, "/tmp/mintid-lock-%lu.tmp", (unsigned long)mintid_os_monotonic_ms());
+#endif
+}
+
+static void check_lock_file(void)
+{
+    char path[512], err[MINTID_ERRMSG_SIZE];
+    mintid_lock_file *a = NULL, *b = NULL, *c = NULL;
+    int got = 0, taken = 0, rc;
+    int64_t floor_ms = 0, now = 0;
+
+    err[0] = '\0';
+    lock_file_path(path, sizeof path);
+    remove(path);
+    check(mintid_os_lock_file_open(path, 0, &a, err) == MINTID_OK && a == NULL,
+          "lock file: a missing file, not created, is none");
+    if (mintid_os_lock_file_open(path, 1, &a, err) != MINTID_OK ||
+        mintid_os_lock_file_open(path, 1, &b, err) != MINTID_OK) {
+        check(0, "lock file: two handles of %s (%s)", path, err);
+        return;
+    }
+    rc = mintid_lock_file_take(a, 3, &got, &floor_ms, err);
+    check(rc == MINTID_OK && got, "lock file: the first handle takes byte 3 (%s)", rc != MINTID_OK ? err : "taken");
+    check(mintid_os_clock_ms(&now, err) == MINTID_OK && floor_ms > 0 && now > floor_ms,
+          "lock file: the wall clock has passed the floor when take returns");
+    rc = mintid_os_lock_file_try(b, 3, &got, err);
+    check(rc == MINTID_OK && !got, "lock file: a second handle of this process cannot take byte 3%s",
+          got ? " (it took it)" : "");
+    check(mintid_os_lock_file_taken(b, 3, &taken, err) == MINTID_OK && taken,
+          "lock file: the second handle sees byte 3 taken");
+    check(mintid_os_lock_file_try(b, 4, &got, err) == MINTID_OK && got,
+          "lock file: the second handle takes byte 4");
+    check(mintid_os_lock_file_unlock(a, 3, err) == MINTID_OK && mintid_os_lock_file_try(b, 3, &got, err) ==
+          MINTID_OK && got, "lock file: unlocked by the first, byte 3 is the second's");
+    mintid_os_lock_file_close(b);
+    if (mintid_os_lock_file_open(path, 0, &c, err) != MINTID_OK || c == NULL) {
+        check(0, "lock file: open %s again (%s)", path, err);
+    } else {
+        check(mintid_os_lock_file_taken(c, 3, &taken, err) == MINTID_OK && !taken &&
+              mintid_os_lock_file_taken(c, 4, &taken, err) == MINTID_OK && !taken,
+              "lock file: closing the second handle freed bytes 3 and 4");
+        mintid_os_lock_file_close(c);
+    }
+    mintid_os_lock_file_close(a);
+    remove(path);
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -1267,6 +1328,7 @@ int main(int argc, char **argv)
     }
     printf("# %d vector rows in %u files\n", total, (unsigned)(sizeof files / sizeof files[0]));
     check_platform();
+    check_lock_file();
 #ifdef HAVE_THREADS
     check_threads("mintid_default_ulid", mintid_default_ulid, 1);
     check_threads("mintid_default_uuid7", mintid_default_uuid7, 1);

@@ -15,6 +15,7 @@
 #include "lua_values.c"
 #include "lua_generators.c"
 #include "lua_fence.c"
+#include "lua_lock_file.c"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -1,0 +1,140 @@
+-- mintid.lease.lock_file: a lease for one host and no server (router
+-- firmware, a game server, the workers of one nginx). Machine id i is held
+-- by an OS lock on byte i of one file, which the kernel frees when the
+-- process ends, however it ends (OFD locks on Linux, LockFileEx on
+-- Windows; see doc/leases.md). Each lease has a handle of its own, so two
+-- leases of one process on one file never get the same id; a forked child
+-- never uses (nor keeps alive) its parent's lock.
+local mintid = require "mintid"
+local options = require "mintid.lease.options"
+
+local setmetatable, huge = setmetatable, math.huge
+-- OpenResty's, when this runs in nginx.
+local ngx = rawget(_G, "ngx")
+local new_fence, open_lock_file = mintid._lease_fence, mintid._lock_file
+
+local M = {}
+
+local LockFile = {}
+LockFile.__index = LockFile
+
+local KNOWN = { path = true, machine_ids = true }
+
+local function read(opts, fn)
+    options.table(opts, fn, KNOWN)
+    local path = opts.path
+    if type(path) ~= "string" or path == "" then
+        options.raise(fn, "path must be a non-empty string, got " .. (path == "" and "\"\"" or type(path)))
+    end
+    local lo, hi = options.machine_ids(opts.machine_ids, fn)
+    return path, lo, hi
+end
+
+function M.new(opts)
+    local path, lo, hi = read(opts, "lock_file")
+    return setmetatable({ _fence = new_fence(), _path = path, _lo = lo, _hi = hi }, LockFile)
+end
+
+-- The handle is closed: in a forked child only the child's copy (the
+-- parent's lock stays the parent's).
+function LockFile:_close()
+    local h = self._file
+    self._file = nil
+    if h then h:close() end
+end
+
+-- The first free id in lo..hi, once minting with it is safe: its floor is
+-- the wall ms read after the lock was taken (everything the id's previous
+-- holder minted is at or below it), and the clock has passed it.
+function LockFile:acquire()
+    local fence = self._fence
+    local state = fence:state()
+    if state == "held" or state == "waiting" then return fence:machine_id() end
+    self:_close()
+    local h, err = open_lock_file(self._path, true)
+    if not h then return nil, err end
+    for i = self._lo, self._hi do
+        local floor_ms, lerr = h:lock(i)
+        if floor_ms == nil then
+            h:close()
+            return nil, lerr
+        end
+        if floor_ms then
+            self._file = h
+            -- h is the fence's anchor: the lock lives as long as any
+            -- generator on the fence, whatever becomes of this object.
+            fence:hold(i, huge, floor_ms, h)
+            return i
+        end
+    end
+    h:close()
+    return nil, "lock file " .. self._path .. ": every machine id in " .. self._lo .. ".." .. self._hi .. " is taken"
+end
+
+-- Nothing to renew: the kernel holds the lock while the process lives.
+function LockFile:renew()
+    local state = self._fence:state()
+    if state == "held" or state == "waiting" then return true end
+    return nil, "lock file " .. self._path .. ": lease " .. state
+end
+
+function LockFile:release()
+    local fence = self._fence
+    local h, id = self._file, fence:machine_id()
+    -- Unlocked only while held here: in a forked child the lock is the
+    -- parent's (the handle refuses anyway).
+    if h and id then
+        local ok, err = h:unlock(id)
+        if not ok then return nil, err end
+    end
+    fence:drop("released")
+    self:_close()
+    return true
+end
+
+function LockFile:machine_id()
+    return self._fence:machine_id()
+end
+
+-- OpenResty, from init_worker_by_lua*: a lock file needs no cosocket, so
+-- the id is acquired at once; if every id is taken, a timer tries again
+-- each second, logging only when the outcome changes.
+function LockFile:start()
+    local id, err = self:acquire()
+    if id or not ngx then return id, err end
+    ngx.log(ngx.ERR, "mintid lease: ", err, "; retrying every second")
+    local timer_every = ngx.timer.every
+    local function retry(premature)
+        if premature or self._fence:machine_id() then return end
+        local got = self:acquire()
+        if got then ngx.log(ngx.NOTICE, "mintid lease: ", self._path, ": machine id ", got, " acquired") end
+    end
+    local ok, terr = timer_every(1, retry)
+    if not ok then ngx.log(ngx.ERR, "mintid lease: cannot start the retry timer: ", terr) end
+    return nil, err
+end
+
+function LockFile:__tostring()
+    local id = self._fence:machine_id()
+    return "mintid.lease.lock_file (" .. self._path .. (id and (", machine id " .. id) or "") .. ")"
+end
+
+function M.holders(opts)
+    local path, lo, hi = read(opts, "lock_file_holders")
+    local h, err = open_lock_file(path, false)
+    if h == false then return {} end -- no file: nobody holds an id
+    if not h then return nil, err end
+    local held = {}
+    for i = lo, hi do
+        local taken, terr = h:taken(i)
+        if taken == nil then
+            h:close()
+            return nil, terr
+        end
+        if taken then held[#held + 1] = i end
+    end
+    h:close()
+    return held
+end
+
+return M

@@ -1,0 +1,318 @@
+-- lease.lock_file (API.md "Machine IDs for fleets", doc/leases.md): machine
+-- id i held by an OS lock on byte i of a file, freed by the kernel when the
+-- holder ends however it ends, never shared with a forked child; and
+-- lease.lock_file_holders. Real processes (testfork) and real kill -9.
+-- Under MINTID_MODULE=resty.mintid the generators are resty.mintid's.
+local h = require "helper"
+local mintid = require(h.module_name)
+local lease = require "mintid.lease"
+
+local function sleep(s) os.execute("sleep " .. s) end
+
+-- A lock file path of its own for each test, removed afterwards.
+local paths = {}
+local function new_path()
+    local p = os.tmpname()
+    paths[#paths + 1] = p
+    return p
+end
+
+local function holders(path, ids)
+    return table.concat(assert(lease.lock_file_holders { path = path, machine_ids = ids }), ",")
+end
+
+describe("lease.lock_file", function()
+    teardown(function()
+        for _, p in ipairs(paths) do os.remove(p) end
+    end)
+
+    describe("acquire, machine_id, renew, release", function()
+        it("acquire gives the first free id of machine_ids; machine_id says it; renew is a no-op true", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 40, 45 } }
+            assert.are.equal(nil, l:machine_id())
+            assert.are.equal(40, l:acquire())
+            assert.are.equal(40, l:machine_id())
+            assert.are.equal(true, l:renew())
+            assert.are.equal(40, l:acquire(), "acquire again: the id it holds")
+            assert.are.equal("40", holders(p))
+            l:release()
+        end)
+
+        it("the default machine_ids are 0..1023", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p }
+            assert.are.equal(0, l:acquire())
+            l:release()
+        end)
+
+        it("creates a missing file", function()
+            local p = new_path()
+            os.remove(p)
+            local l = lease.lock_file { path = p }
+            assert.are.equal(0, l:acquire())
+            assert.is_truthy(io.open(p, "rb"), "the lock file exists")
+            l:release()
+        end)
+
+        it("two leases of one process on one file get different ids", function()
+            local p = new_path()
+            local a = lease.lock_file { path = p, machine_ids = { 1, 2 } }
+            local b = lease.lock_file { path = p, machine_ids = { 1, 2 } }
+            local c = lease.lock_file { path = p, machine_ids = { 1, 2 } }
+            assert.are.equal(1, a:acquire())
+            assert.are.equal(2, b:acquire())
+            local id, msg = c:acquire()
+            assert.are.equal(nil, id)
+            assert.are.equal("lock file " .. p .. ": every machine id in 1..2 is taken", msg)
+            a:release()
+            assert.are.equal(1, c:acquire(), "a released id is free again")
+            b:release()
+            c:release()
+        end)
+
+        it("another open and close of the file in this process keeps the locks", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 3, 3 } }
+            assert.are.equal(3, l:acquire())
+            local f = assert(io.open(p, "rb"))
+            f:close()
+            assert.are.equal("3", holders(p), "still held after io.open + close")
+            assert.are.equal(nil, (lease.lock_file { path = p, machine_ids = { 3, 3 } }:acquire()))
+            l:release()
+        end)
+
+        it("release frees the id; generators on the lease refuse from then on; renew says why", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 7, 7 } }
+            local g = mintid.snowflake_generator { lease = l }
+            assert.are.equal(7, l:acquire())
+            local _, mid = h.snowflake_parts(assert(g:next()))
+            assert.are.equal(7, mid)
+            assert.are.equal(true, l:release())
+            local id, msg = g:next()
+            assert.are.equal(nil, id)
+            assert.are.equal("snowflake: lease released", msg)
+            assert.are.equal("", holders(p))
+            local ok, why = l:renew()
+            assert.are.equal(nil, ok)
+            assert.are.equal("lock file " .. p .. ": lease released", why)
+            assert.are.equal(nil, l:machine_id())
+            assert.are.equal(7, l:acquire(), "acquired again")
+            assert.are.equal(7, select(2, h.snowflake_parts(assert(g:next()))), "the generator follows")
+            l:release()
+        end)
+
+        it("a new holder mints only ms above the wall clock read when it took the lock", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 9, 9 } }
+            local before = os.time() * 1000
+            l:acquire()
+            -- A clock far behind: every ms it offers is at or below the floor.
+            local g = mintid.snowflake_generator { lease = l, clock = function() return before - 5000 end }
+            local id, msg = g:next()
+            assert.are.equal(nil, id)
+            assert.is_truthy(msg:match("^snowflake: waiting for the previous holder's last ms %(until ms %d+%)$"), msg)
+            local floor = tonumber(msg:match("until ms (%d+)"))
+            assert(floor >= before, "the floor " .. floor .. " is the wall ms at acquisition (>= " .. before .. ")")
+            l:release()
+        end)
+
+        it("the lock outlives the lease object while a generator uses it", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 11, 11 } }
+            l:acquire()
+            local g = mintid.snowflake_generator { lease = l }
+            l = nil -- luacheck: ignore 311
+            collectgarbage()
+            collectgarbage()
+            assert.are.equal("11", holders(p), "still locked")
+            assert.are.equal(11, select(2, h.snowflake_parts(assert(g:next()))))
+        end)
+
+        it("an unopenable path is nil, message naming the file", function()
+            local p = "/nonexistent-dir-of-mintid/x.lock"
+            local id, msg = lease.lock_file { path = p }:acquire()
+            assert.are.equal(nil, id)
+            assert.are.equal("lock file " .. p .. ": cannot open: No such file or directory", msg)
+        end)
+    end)
+
+    describe("lease.lock_file_holders", function()
+        it("lists the ids locked by any process, within machine_ids; none for a missing file", function()
+            local p = new_path()
+            local a = lease.lock_file { path = p, machine_ids = { 5, 9 } }
+            local b = lease.lock_file { path = p, machine_ids = { 5, 9 } }
+            a:acquire()
+            b:acquire()
+            assert.are.equal("5,6", holders(p))
+            assert.are.equal("6", holders(p, { 6, 9 }))
+            a:release()
+            b:release()
+            os.remove(p)
+            assert.are.same({}, lease.lock_file_holders { path = p })
+        end)
+    end)
+
+    describe("fork()", function()
+        it("a child never uses its parent's lease: no machine id, generators refuse, acquire takes another id", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 20, 21 } }
+            local g = mintid.snowflake_generator { lease = l }
+            assert.are.equal(20, l:acquire())
+            local out = h.in_child(function()
+                local id, msg = g:next()
+                local before = tostring(l:machine_id()) .. "|" .. tostring(id) .. "|" .. tostring(msg)
+                local got = l:acquire()
+                local _, mid = h.snowflake_parts(assert(g:next()))
+                return before .. "|" .. tostring(got) .. "|" .. mid
+            end)
+            assert.are.equal("nil|nil|snowflake: lease belongs to the parent process (forked)|21|21", out)
+            assert.are.equal("20", holders(p), "the parent keeps 20; the child's 21 ended with it")
+            assert.are.equal(20, select(2, h.snowflake_parts(assert(g:next()))))
+            l:release()
+        end)
+
+        it("a child's release leaves the parent's lock", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 22, 22 } }
+            l:acquire()
+            h.in_child(function() return tostring(l:release()) end)
+            assert.are.equal("22", holders(p))
+            assert.are.equal(22, l:machine_id())
+            l:release()
+        end)
+
+        it("a child still running does not keep its parent's id once the parent is gone", function()
+            local testfork = require "testfork"
+            local p = new_path()
+            -- The holder is a child of this process; its own child (the
+            -- grandchild) sleeps on while the holder exits without release.
+            h.in_child(function()
+                local l = lease.lock_file { path = p, machine_ids = { 23, 23 } }
+                assert(l:acquire() == 23)
+                if testfork.fork() == 0 then
+                    sleep(1)
+                    testfork.exit(0)
+                end
+                return "holder done"
+            end)
+            assert.are.equal("", holders(p), "23 is free while the grandchild still runs")
+        end)
+    end)
+
+    describe("processes killed and replaced", function()
+        -- N processes lease ids 0..N-1 and mint until told to stop; some
+        -- are killed with SIGKILL; replacements must get exactly their ids;
+        -- no ID is ever made twice across every process's output.
+        local N, KILL = 4, 2
+
+        it("kill -9 frees the ids, replacements take them, zero duplicate IDs", function()
+            local testfork = require "testfork"
+            local p = new_path()
+            local dir = os.tmpname()
+            os.remove(dir)
+            assert(os.execute("mkdir " .. dir))
+            local stop = dir .. "/stop"
+
+            -- A child: acquire, write "id N", then batches of IDs until stop exists.
+            local function spawn(name)
+                local pid = testfork.fork()
+                if pid ~= 0 then return pid end
+                local ok = pcall(function()
+                    local out = assert(io.open(dir .. "/" .. name, "wb"))
+                    local l = lease.lock_file { path = p, machine_ids = { 0, N - 1 } }
+                    local g = mintid.snowflake_generator { lease = l }
+                    out:write("id ", tostring(assert(l:acquire())), "\n")
+                    out:flush()
+                    local deadline = os.time() + 20
+                    while os.time() < deadline do
+                        local batch = {}
+                        for i = 1, 200 do batch[i] = tostring(assert(g:next())) end
+                        out:write(table.concat(batch, "\n"), "\n")
+                        out:flush()
+                        local s = io.open(stop, "rb")
+                        if s then s:close() break end
+                    end
+                    out:close()
+                end)
+                testfork.exit(ok and 0 or 1)
+            end
+
+            local pids = {}
+            for i = 1, N do pids[i] = spawn("p" .. i) end
+            sleep(0.3)
+            local killed = {}
+            for i = 1, KILL do
+                os.execute("kill -9 " .. pids[i])
+                assert.are.equal(nil, testfork.wait(pids[i]), "p" .. i .. " was killed")
+                killed[#killed + 1] = i
+            end
+            local replacements = {}
+            for i = 1, KILL do replacements[i] = spawn("r" .. i) end
+            sleep(0.3)
+            assert(io.open(stop, "wb")):close()
+            for i = KILL + 1, N do assert.are.equal(0, testfork.wait(pids[i]), "p" .. i .. " exits 0") end
+            for i = 1, KILL do assert.are.equal(0, testfork.wait(replacements[i]), "r" .. i .. " exits 0") end
+
+            local seen, total, ids = {}, 0, {}
+            local function collect(name)
+                local f = assert(io.open(dir .. "/" .. name, "rb"))
+                local id = tonumber(f:read("*l"):match("^id (%d+)$"))
+                ids[name] = id
+                for line in f:lines() do
+                    if line:match("^%d+$") then -- a killed process's last line may be cut short
+                        assert(not seen[line], "ID " .. line .. " made twice (" .. tostring(seen[line]) .. ", " .. name .. ")")
+                        local _, mid = h.snowflake_parts(line)
+                        assert(mid == id, name .. " minted with machine id " .. mid .. ", its lease is " .. id)
+                        seen[line] = name
+                        total = total + 1
+                    end
+                end
+                f:close()
+                os.remove(dir .. "/" .. name)
+            end
+            for i = 1, N do collect("p" .. i) end
+            for i = 1, KILL do collect("r" .. i) end
+            os.remove(stop)
+            os.remove(dir)
+
+            local want, got = {}, {}
+            for _, i in ipairs(killed) do want[#want + 1] = ids["p" .. i] end
+            for i = 1, KILL do got[#got + 1] = ids["r" .. i] end
+            table.sort(want)
+            table.sort(got)
+            assert.are.same(want, got, "the replacements hold the killed processes' ids")
+            assert(total > 1000, "enough IDs to mean something: " .. total)
+        end)
+    end)
+
+    describe("options", function()
+        it("path is required, a non-empty string", function()
+            h.raises(function() lease.lock_file {} end,
+                "bad argument #1 to 'lock_file' (path must be a non-empty string, got nil)")
+            h.raises(function() lease.lock_file { path = "" } end,
+                "bad argument #1 to 'lock_file' (path must be a non-empty string, got \"\")")
+        end)
+
+        it("machine_ids must be {lo, hi} of integers with 0 <= lo <= hi <= 1023", function()
+            h.raises(function() lease.lock_file { path = "x", machine_ids = 3 } end,
+                "bad argument #1 to 'lock_file' (machine_ids must be a table {lo, hi}, got number)")
+            h.raises(function() lease.lock_file { path = "x", machine_ids = { 1 } } end,
+                "bad argument #1 to 'lock_file' (machine_ids must be {lo, hi} of integers, got {1, nil})")
+            h.raises(function() lease.lock_file { path = "x", machine_ids = { 5, 2 } } end,
+                "bad argument #1 to 'lock_file' (machine_ids must be {lo, hi} with 0 <= lo <= hi <= 1023, got {5, 2})")
+            h.raises(function() lease.lock_file { path = "x", machine_ids = { 0, 1024 } } end,
+                "(machine_ids must be {lo, hi} with 0 <= lo <= hi <= 1023, got {0, 1024})")
+        end)
+
+        it("an unknown option raises, naming it; so does a table that is not one", function()
+            h.raises(function() lease.lock_file { path = "x", ttl = 5 } end,
+                "bad argument #1 to 'lock_file' (unknown option 'ttl')")
+            h.raises(function() lease.lock_file("x") end,
+                "bad argument #1 to 'lock_file' (options must be a table, got string)")
+            h.raises(function() lease.lock_file_holders { path = "x", machine_ids = { 2, 1 } } end,
+                "bad argument #1 to 'lock_file_holders' (machine_ids must be")
+        end)
+    end)
+end)
