@@ -5,7 +5,7 @@
 # LuaJIT module, with lua-resty-redis: the one Lua file of Debian's
 # lua-nginx-redis, fetched by apt-get download into the build tree, since
 # installing it would pull in nginx-extras). The fake-store spec
-# (spec/20-lease_redis_spec.lua) needs no server and runs in every busted stage.
+# (spec/21-lease_redis_spec.lua) needs no server and runs in every busted stage.
 LEASE_LUA ?= 5.3
 RESTY_REDIS = $(BUILD)/lua-resty-redis/resty/redis.lua
 TEST_DEPS += $(BUILD)/$(LEASE_LUA)/mintid.so $(BUILD)/jit/mintid.so $(RESTY_REDIS)

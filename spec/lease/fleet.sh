@@ -36,7 +36,7 @@ stop_all() {
     for pid in $(nginx_pids); do kill -KILL "$pid" 2>/dev/null; done
     [ -n "$redis_pid" ] && kill -KILL "$redis_pid" 2>/dev/null
     for pid in $clients $masters $redis_pid; do wait "$pid" 2>/dev/null; done
-    [ -n "${KEEP:-}" ] && echo "# kept $tmp" || rm -rf "$tmp"
+    rm -rf "$tmp"
 }
 trap stop_all EXIT
 trap 'exit 1' HUP INT TERM

@@ -14,6 +14,7 @@
 -- no goto. Any client with :eval(script, numkeys, ...) works, whether its
 -- calls return nil, err (lua-resty-redis) or raise (redis-lua).
 local mintid = require "mintid"
+local options = require "mintid.lease.options"
 
 local M = {}
 
@@ -106,10 +107,7 @@ local function ms_text(ms)
     return ("%.0f"):format(ms)
 end
 
--- Raised like the C module's luaL_argerror: no position, the function named.
-local function bad(name, msg)
-    error(("bad argument #1 to '%s' (%s)"):format(name, msg), 0)
-end
+local bad = options.raise
 
 local LEASE_OPTIONS = {
     connect = "function", namespace = "string", ttl = "number", machine_ids = "table",
@@ -122,16 +120,11 @@ local HOLDERS_OPTIONS = { connect = "function", namespace = "string", machine_id
 -- opts[name] for every option of `known` (a metatable's __index honoured);
 -- an unknown key or a value of the wrong type raises.
 local function read_options(fname, opts, known, required)
-    if type(opts) ~= "table" then bad(fname, "options table expected, got " .. type(opts)) end
-    for key in next, opts do
-        if type(key) ~= "string" or not known[key] then
-            bad(fname, "unknown option '" .. tostring(key) .. "'")
-        end
-    end
+    options.table(opts, fname, known)
     local o = {}
     for name, want in pairs(known) do
         local v = opts[name]
-        if v ~= nil and type(v) ~= want then
+        if v ~= nil and type(v) ~= want and name ~= "machine_ids" then
             bad(fname, ("option '%s': %s expected, got %s"):format(name, want, type(v)))
         end
         o[name] = v
@@ -142,13 +135,7 @@ local function read_options(fname, opts, known, required)
     if o.namespace ~= nil and (#o.namespace > 64 or not o.namespace:match("^[%w_.%-]+$")) then
         bad(fname, "namespace must be 1..64 letters, digits, '_', '.' or '-'")
     end
-    local ids = o.machine_ids or { 0, 1023 }
-    local lo, hi = ids[1], ids[2]
-    if type(lo) ~= "number" or type(hi) ~= "number" or lo ~= floor(lo) or hi ~= floor(hi)
-        or lo < 0 or hi > 1023 or lo > hi then
-        bad(fname, "machine_ids must be {lo, hi} with 0 <= lo <= hi <= 1023")
-    end
-    o.lo, o.hi = lo, hi
+    o.lo, o.hi = options.machine_ids(o.machine_ids, fname)
     return o
 end
 

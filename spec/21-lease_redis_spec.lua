@@ -400,7 +400,7 @@ describe("lease.redis on a fake store", function()
             { { connect = connect }, "option 'namespace' is required" },
             { { connect = connect, namespace = "a b" }, "namespace must be 1..64 letters, digits, '_', '.' or '-'" },
             { { connect = connect, namespace = "n", machine_ids = { 3, 1024 } },
-                "machine_ids must be {lo, hi} with 0 <= lo <= hi <= 1023" },
+                "machine_ids must be {lo, hi} with 0 <= lo <= hi <= 1023, got {3, 1024}" },
             { { connect = connect, namespace = "n", ttl = 0 }, "option 'ttl' must be a positive number of seconds" },
             { { connect = connect, namespace = "n", ttl = "15" }, "option 'ttl': number expected, got string" },
             { { connect = connect, namespace = "n", ttl = 3, renew_every = 3 },
