@@ -250,11 +250,25 @@ describe("lease.redis on a fake store", function()
             store:flush() -- restart without persistence: key and floor gone
             assert.are.equal(5, b:acquire())
             local gb = generator(b)
-            local a_ids = mint_until_refused(ga, 2)
-            assert.is_true(#a_ids > 0, "a mints until its deadline")
-            local b_first = first_id(b, gb)
-            assert.is_truthy(b_first, "b mints after its quarantine")
-            assert.is_true(parts(b_first) > parts(a_ids[#a_ids]), "b's first ID after a's last")
+            -- both mint side by side until a is past its deadline and b minted
+            local seen, a_last, b_first, twice = {}, nil, nil, 0
+            local t0 = real_ms()
+            while real_ms() - t0 < 2000 and not (b_first and a_last and not ga:next()) do
+                b:step()
+                for _, g in ipairs { ga, gb } do
+                    local id = g:next()
+                    if id then
+                        if seen[id] then twice = twice + 1 end
+                        seen[id] = true
+                        if g == ga then a_last = id elseif not b_first then b_first = id end
+                    end
+                end
+                sleep(0.002)
+            end
+            assert.are.equal(0, twice, "IDs minted by both")
+            assert.is_truthy(a_last, "a minted until its deadline")
+            assert.is_truthy(b_first, "b minted after its quarantine")
+            assert.is_true(parts(b_first) > parts(a_last), "b's first ID after a's last")
         end)
 
         it("quarantine = false is unsafe when the store loses writes: the two overlap", function()
