@@ -207,6 +207,24 @@ describe("lease.redis on a fake store", function()
         end)
     end)
 
+    describe("acquire past the deadline", function()
+        it("renews a key still its own, keeping the id; with the store down, says so", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            sleep(VALID + 0.02)
+            assert.are.equal("expired", (l:state()))
+            store.down = true
+            local id, err = l:acquire()
+            assert.is_nil(id)
+            assert.are.equal("lease: store unreachable (cannot connect: connection refused); "
+                .. "machine id 5 past its deadline", err)
+            store.down = false
+            assert.are.equal(5, l:acquire())
+            assert.are.equal("held", (l:state()))
+        end)
+    end)
+
     describe("a paused holder", function()
         it("refuses on waking; the new holder mints only past its floor; no ID twice", function()
             local store = new_store()
@@ -417,6 +435,7 @@ describe("lease.redis on a fake store", function()
                 "machine_ids must be {lo, hi} with 0 <= lo <= hi <= 1023, got {3, 1024}" },
             { { connect = connect, namespace = "n", ttl = 0 }, "option 'ttl' must be a positive number of seconds" },
             { { connect = connect, namespace = "n", ttl = "15" }, "option 'ttl': number expected, got string" },
+            { { connect = connect, namespace = "n", ttl = 0.005 }, "option 'ttl' must be at least 0.01 s" },
             { { connect = connect, namespace = "n", ttl = 3, renew_every = 3 },
                 "option 'renew_every' (3 s) must be below ttl * (1 - drift) - margin (2.67 s)" },
         }

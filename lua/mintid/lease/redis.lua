@@ -248,6 +248,7 @@ end
 function M.new(opts)
     local o = read_options("redis", opts, LEASE_OPTIONS, { "connect", "namespace" })
     local ttl = positive("redis", "ttl", o.ttl or 15)
+    if ttl < 0.01 then bad("redis", "option 'ttl' must be at least 0.01 s") end
     local drift = o.drift or 0.01
     if not (drift >= 0 and drift < 0.5) then bad("redis", "option 'drift' must be in 0 <= drift < 0.5") end
     local margin = o.margin or min(1, ttl / 10)
@@ -380,9 +381,10 @@ function Lease:acquire()
     if self._id then
         local state = self._fence:state()
         if state == "held" or state == "waiting" then return self._id end
-        local ok = self:renew()
+        -- past its deadline: renewed if the key is still ours, else claimed anew
+        local ok, err = self:renew()
         if ok then return self._id end
-        if self._id then return nil, "lease: the lease expired and the store is unreachable" end
+        if self._id then return nil, err end
     end
     local id, err = self:_claim()
     if not id then return nil, err end
