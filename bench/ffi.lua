@@ -97,28 +97,27 @@ local nano_f, nano_c = both(function(m) return m.nanoid_generator { size = 16, a
 local uuid6_f, uuid6_c = both(function(m) return m.uuid6_generator() end)
 local ksuid_f, ksuid_c = both(function(m) return m.ksuid_generator() end)
 local typeid_f, typeid_c = both(function(m) return m.typeid_generator() end)
-local function snowflakes(m)
+-- gens(make): a function calling next() of make(id) for id 0..15 in turn.
+local function rotating(make)
    local gens, i = {}, 0
-   for id = 0, 15 do gens[id + 1] = m.snowflake_generator { machine_id = id, epoch = 1288834974657 } end
+   for id = 0, 15 do gens[id + 1] = make(id) end
    return function()
       i = i % 16 + 1
       return gens[i]:next()
    end
 end
+local function snowflakes(m)
+   return rotating(function(id) return m.snowflake_generator { machine_id = id, epoch = 1288834974657 } end)
+end
 local snow_f, snow_c = snowflakes(resty), snowflakes(mintid)
 -- The same on lease fences held with a deadline (issue 21): a Redis
 -- lease's, read on every ID (a lock file's has none, and costs less).
 local function leased(m)
-   local gens, i = {}, 0
-   for id = 0, 15 do
+   return rotating(function(id)
       local fence = mintid._lease_fence()
       fence:hold(id, 3600, 0)
-      gens[id + 1] = m.snowflake_generator { lease = { _fence = fence }, epoch = 1288834974657 }
-   end
-   return function()
-      i = i % 16 + 1
-      return gens[i]:next()
-   end
+      return m.snowflake_generator { lease = { _fence = fence }, epoch = 1288834974657 }
+   end)
 end
 local leased_f, leased_c = leased(resty), leased(mintid)
 

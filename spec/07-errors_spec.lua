@@ -530,4 +530,69 @@ describe("API conventions", function()
             end
         end)
     end)
+
+    -- Leases (API.md "Machine IDs for fleets"): the fence, the lock file
+    -- handle under lease.lock_file, and the lease objects' bad data.
+    describe("leases", function()
+        local lease = require "mintid.lease"
+
+        it("fence methods: wrong types and values raise, naming the argument", function()
+            local f = mintid._lease_fence()
+            -- Called as methods, so Lua counts the arguments after self.
+            local cases = {
+                { function() f:hold("x", 1, 0) end, "bad argument #1 to 'hold'", "integer expected" },
+                { function() f:hold(1.5, 1, 0) end, "bad argument #1 to 'hold'", "number has no integer representation" },
+                { function() f:hold(1024, 1, 0) end, "bad argument #1 to 'hold'", "machine_id must be 0..1023, got 1024" },
+                { function() f:hold(-1, 1, 0) end, "bad argument #1 to 'hold'", "machine_id must be 0..1023, got -1" },
+                { function() f:hold(1, "x", 0) end, "bad argument #2 to 'hold'", "number expected" },
+                { function() f:hold(1, -0.5, 0) end, "bad argument #2 to 'hold'", "valid_for must be >= 0 seconds, got -0.5" },
+                { function() f:hold(1, 0 / 0, 0) end, "bad argument #2 to 'hold'", "valid_for must be >= 0 seconds, got nan" },
+                { function() f:hold(1, 1, nil) end, "bad argument #3 to 'hold'", "integer expected" },
+                { function() f:hold(1, 1, -1) end, "bad argument #3 to 'hold'", "floor_ms must be >= 0, got -1" },
+                { function() f:drop() end, "bad argument #1 to 'drop'" },
+                { function() f:drop("gone") end, "bad argument #1 to 'drop'", "invalid option 'gone'" },
+                { function() f.hold({}, 1, 1, 0) end, "bad argument #1", "mintid.LeaseFence expected" },
+                { function() f.state(nil) end, "bad argument #1", "mintid.LeaseFence expected" },
+                { function() f.machine_id(mintid.snowflake_generator {}) end, "bad argument #1" },
+            }
+            for _, c in ipairs(cases) do h.raises(c[1], c[2], c[3]) end
+            assert.are.equal("unheld", f:state(), "a refused hold leaves the fence as it was")
+        end)
+
+        it("the lock file handle: path and byte checked, a closed one raises", function()
+            h.raises(function() mintid._lock_file(nil) end, "bad argument #1", "string expected")
+            h.raises(function() mintid._lock_file(42) end, "bad argument #1", "string expected")
+            h.raises(function() mintid._lock_file("") end, "bad argument #1", "path is empty")
+            h.raises(function() mintid._lock_file("a\0b") end, "bad argument #1", "path holds a zero byte")
+            local path = os.tmpname()
+            local lf = assert(mintid._lock_file(path))
+            h.raises(function() lf:lock(1024) end, "bad argument #1 to 'lock'", "machine id must be 0..1023")
+            h.raises(function() lf:lock(-1) end, "bad argument #1 to 'lock'", "machine id must be 0..1023")
+            h.raises(function() lf:taken("x") end, "bad argument #1 to 'taken'", "integer expected")
+            lf:close()
+            lf:close() -- twice is fine
+            h.raises(function() lf:lock(1) end, "attempt to use a closed mintid.LockFile")
+            os.remove(path)
+        end)
+
+        it("bad data is nil and a one-line message naming the file", function()
+            local dir = os.tmpname()
+            os.remove(dir)
+            assert(os.execute("mkdir " .. dir))
+            local id, msg = lease.lock_file { path = dir }:acquire()
+            assert.are.equal(nil, id)
+            assert.are.equal("lock file " .. dir .. ": cannot open: Is a directory", msg)
+            local held, hmsg = lease.lock_file_holders { path = dir }
+            assert.are.equal(nil, held)
+            assert.are.equal("lock file " .. dir .. ": cannot open: Is a directory", hmsg)
+            os.remove(dir)
+        end)
+
+        it("snowflake_generator{lease}: a bad lease or one with machine_id raises", function()
+            h.raises(function() mintid.snowflake_generator { lease = true } end,
+                "bad argument #1", "lease must be a lease object, got boolean")
+            h.raises(function() mintid.snowflake_generator { lease = { _fence = mintid._lease_fence() }, machine_id = 2 } end,
+                "bad argument #1", "machine_id and lease exclude each other")
+        end)
+    end)
 end)

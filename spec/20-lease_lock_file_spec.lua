@@ -192,12 +192,20 @@ describe("lease.lock_file", function()
                 local l = lease.lock_file { path = p, machine_ids = { 23, 23 } }
                 assert(l:acquire() == 23)
                 if testfork.fork() == 0 then
-                    sleep(1)
+                    sleep(3)
                     testfork.exit(0)
                 end
                 return "holder done"
             end)
-            assert.are.equal("", holders(p), "23 is free while the grandchild still runs")
+            -- The grandchild closes its copy in its fork handler, which may
+            -- run a moment after the holder went on: waited for, 1 s at most.
+            local held = holders(p)
+            for _ = 1, 20 do
+                if held == "" then break end
+                sleep(0.05)
+                held = holders(p)
+            end
+            assert.are.equal("", held, "23 is free while the grandchild still runs (3 s)")
         end)
     end)
 
@@ -239,18 +247,42 @@ describe("lease.lock_file", function()
                 testfork.exit(ok and 0 or 1)
             end
 
-            local pids = {}
-            for i = 1, N do pids[i] = spawn("p" .. i) end
-            sleep(0.3)
+            -- Until each of names has written its id (a loaded machine is slow to fork): 10 s at most.
+            local function wait_ids(names)
+                for _ = 1, 200 do
+                    local all = true
+                    for _, name in ipairs(names) do
+                        local f = io.open(dir .. "/" .. name, "rb")
+                        local line = f and f:read("*l")
+                        if f then f:close() end
+                        all = all and line ~= nil and line:match("^id %d+$") ~= nil
+                    end
+                    if all then return end
+                    sleep(0.05)
+                end
+                error("not every process acquired an id within 10 s: " .. table.concat(names, ", "))
+            end
+
+            local pids, names = {}, {}
+            for i = 1, N do
+                pids[i] = spawn("p" .. i)
+                names[i] = "p" .. i
+            end
+            wait_ids(names)
+            sleep(0.2)
             local killed = {}
             for i = 1, KILL do
                 os.execute("kill -9 " .. pids[i])
                 assert.are.equal(nil, testfork.wait(pids[i]), "p" .. i .. " was killed")
                 killed[#killed + 1] = i
             end
-            local replacements = {}
-            for i = 1, KILL do replacements[i] = spawn("r" .. i) end
-            sleep(0.3)
+            local replacements, rnames = {}, {}
+            for i = 1, KILL do
+                replacements[i] = spawn("r" .. i)
+                rnames[i] = "r" .. i
+            end
+            wait_ids(rnames)
+            sleep(0.2)
             assert(io.open(stop, "wb")):close()
             for i = KILL + 1, N do assert.are.equal(0, testfork.wait(pids[i]), "p" .. i .. " exits 0") end
             for i = 1, KILL do assert.are.equal(0, testfork.wait(replacements[i]), "r" .. i .. " exits 0") end

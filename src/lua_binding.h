@@ -134,6 +134,11 @@ MINTID_INTERNAL void mintid_lua_open_values(lua_State *L, int module, int ffi);
  * table at ffi. */
 MINTID_INTERNAL void mintid_lua_open_generators(lua_State *L, int module, int ffi);
 
+/* A metatable registered as tname with meta and an __index table of
+ * methods (no upvalues), and module[name] = constructor (module: an absolute index). */
+MINTID_INTERNAL void mintid_lua_new_class(lua_State *L, int module, const char *tname, const luaL_Reg *meta,
+                                          const luaL_Reg *methods, const char *name, lua_CFunction constructor);
+
 /* ---- lease fences (lua_fence.c) ------------------------------------------ */
 
 /* mintid._lease_fence and the fence metatable, in the module table at module. */

@@ -124,18 +124,11 @@ static int fence_tostring(lua_State *L)
 
 void mintid_lua_open_fence(lua_State *L, int module)
 {
+    static const luaL_Reg meta[] = { { "__tostring", fence_tostring }, { NULL, NULL } };
     static const luaL_Reg methods[] = {
         { "hold", fence_hold }, { "drop", fence_drop }, { "machine_id", fence_machine_id },
         { "state", fence_state }, { NULL, NULL }
     };
 
-    luaL_newmetatable(L, FENCE_TNAME);
-    lua_pushcfunction(L, fence_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_newtable(L);
-    luaL_setfuncs(L, methods, 0);
-    lua_setfield(L, -2, "__index");
-    lua_pop(L, 1);
-    lua_pushcfunction(L, new_fence);
-    lua_setfield(L, module, "_lease_fence");
+    mintid_lua_new_class(L, module, FENCE_TNAME, meta, methods, "_lease_fence", new_fence);
 }

@@ -147,12 +147,5 @@ void mintid_lua_open_lock_file(lua_State *L, int module)
         { "close", lock_file_close }, { NULL, NULL }
     };
 
-    luaL_newmetatable(L, LOCK_FILE_TNAME);
-    luaL_setfuncs(L, meta, 0);
-    lua_newtable(L);
-    luaL_setfuncs(L, methods, 0);
-    lua_setfield(L, -2, "__index");
-    lua_pop(L, 1);
-    lua_pushcfunction(L, m_lock_file);
-    lua_setfield(L, module, "_lock_file");
+    mintid_lua_new_class(L, module, LOCK_FILE_TNAME, meta, methods, "_lock_file", m_lock_file);
 }

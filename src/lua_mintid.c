@@ -139,6 +139,21 @@ void mintid_lua_fill_meta(lua_State *L, int target, const void *kind, int mt, in
     lua_pop(L, 1);
 }
 
+/* A metatable registered as tname with meta and an __index table of
+ * methods (no upvalues), and module[name] = constructor. */
+void mintid_lua_new_class(lua_State *L, int module, const char *tname, const luaL_Reg *meta,
+                          const luaL_Reg *methods, const char *name, lua_CFunction constructor)
+{
+    luaL_newmetatable(L, tname);
+    luaL_setfuncs(L, meta, 0);
+    lua_newtable(L);
+    luaL_setfuncs(L, methods, 0);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    lua_pushcfunction(L, constructor);
+    lua_setfield(L, module, name);
+}
+
 static const luaL_Reg ffi_funcs[] = { { "fail", ffi_fail }, { NULL, NULL } };
 
 MINTID_API int luaopen_mintid(lua_State *L)

@@ -226,6 +226,73 @@ return function(M, on)
     end)
 
     ---------------------------------------------------------------------------
+    -- Leases: a fence (the lease object's _fence) and a generator on it,
+    -- every state it can read deterministically (no deadline or one long
+    -- past; no floor or one far ahead), and the byte locks of lock files.
+    section("leases", function()
+        local FAR = 9000000000000 -- a floor in the year 2255: waiting
+        local IDS, VALID, FLOORS = { 0, 9, 1023 }, { math.huge, 0 }, { 0, FAR }
+        local REASONS = { "lost", "released", "gone" }
+
+        case("a fence alone", function(h)
+            local f
+            local id, valid, floor, reason = h.pick(IDS), h.pick(VALID), h.pick(FLOORS), h.pick(REASONS)
+            h.step("_lease_fence():state()", function()
+                f = h.see(M._lease_fence())
+                return f:state()
+            end)
+            h.step("f:hold(id, valid, floor)", function() return f:hold(id, valid, floor) end)
+            h.step("f:state()", function() return f:state() end)
+            h.step("f:machine_id()", function() return f:machine_id() end)
+            h.step("tostring(f)", function() return tostring(f) end)
+            h.step("f:hold(bad)", function() return f:hold(id, -1, floor) end)
+            h.step("f:drop(reason)", function() return f:drop(reason) end)
+            h.step("f:state() dropped", function() return f:state() end)
+        end)
+
+        -- Every step is a call of g (the storm may close it), the fence
+        -- moved just before.
+        case("a generator on a fence", function(h)
+            local f = M._lease_fence()
+            local g = h.use(M.snowflake_generator(h.opts {
+                lease = { _fence = f }, clock = h.clock(), epoch = h.pick(GEN_EPOCHS),
+            }))
+            local id, valid, floor, reason = h.pick(IDS), h.pick(VALID), h.pick(FLOORS), h.pick({ "lost", "released" })
+            h.step("g:next() unheld", function() return g:next() end)
+            h.step("f:hold(id, valid, floor); g:next()", function()
+                f:hold(id, valid, floor)
+                return g:next()
+            end)
+            h.step("g:next() again", function() return g:next() end)
+            h.step("f:drop(reason); g:next()", function()
+                f:drop(reason)
+                return g:next()
+            end)
+        end)
+
+        -- One file for every instance; the calm and storm runs may hold a
+        -- byte at once, so a lock is compared by whether it answered.
+        local path = (os.getenv("STORM_TRACE") or os.tmpname()) .. ".lock"
+        local function answered(v) return v == nil and "nil" or "answered" end
+        case("a lock file's byte locks", function(h)
+            local lf, mt
+            local byte = h.pick({ 0, 5, 1023, 1024 })
+            h.step("_lock_file(path)", function()
+                lf = h.see(assert(M._lock_file(path)))
+                mt = getmetatable(lf)
+                return type(lf)
+            end)
+            h.step("lf:lock(byte)", function() return lf:lock(byte) end, answered)
+            h.step("lf:taken(byte)", function() return lf:taken(byte) end, answered)
+            h.step("lf:unlock(byte)", function() return lf:unlock(byte) end)
+            h.step("tostring(lf)", function() return (tostring(lf):gsub("%(.*%)", "(...)")) end)
+            h.step("lf:close()", function() return lf:close() end)
+            h.step("__close and __gc once closed", function() return mt.__close(lf), mt.__gc(lf) end)
+            h.step("lf:lock(byte) once closed", function() return lf:lock(byte) end)
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
     section("nanoid_generator", function()
         case("with random", function(h)
             local g = h.use(M.nanoid_generator(h.opts {

@@ -10,7 +10,8 @@ seconds=${STORM_SECONDS:-4}
 limit=$((seconds * 3 + 10))
 log=$(mktemp)
 trace=$(mktemp)
-trap 'rm -f "$log" "$trace"' EXIT
+# $trace.lock: the lock file of spec/storm/cases.lua's lease cases.
+trap 'rm -f "$log" "$trace" "$trace.lock"' EXIT
 passed=0
 failed=0
 
