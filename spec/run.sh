@@ -9,6 +9,7 @@ BUILD=${BUILD:-build}
 TEST_LUAS=${TEST_LUAS:-5.4}
 SAN_LUA=${SAN_LUA:-5.4}
 DB_LUA=${DB_LUA:-5.4}
+LEASE_LUA=${LEASE_LUA:-5.3}
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 passed=0
@@ -124,5 +125,9 @@ for exe in $EMBED_EXES; do
     stage "embed: ${exe#"$BUILD"/}" env ASAN_OPTIONS=detect_leaks=1 "$exe" $script
 done
 stage "nginx under load (make test-nginx)" sh spec/nginx/run.sh
+# Leases on a real Redis (make test-lease): the chaos run, then the fleet.
+stage "leases: chaos on redis-server (lua$LEASE_LUA holders)" env BUILD="$BUILD" LEASE_LUA="$LEASE_LUA" \
+    sh spec/lease/chaos.sh
+stage "leases: three nginx nodes on one redis-server, a reload" env BUILD="$BUILD" sh spec/lease/fleet.sh
 stage "fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-30} s" sh fuzz/run.sh
 finish
