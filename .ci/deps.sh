@@ -16,6 +16,10 @@ packages="$packages valgrind clang libclang-rt-dev"
 # nginx under load, and the database specs
 packages="$packages nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-resty-core
     lua-resty-lrucache wrk curl lua-sql-sqlite3 lua-sql-postgres postgresql sqlite3"
+# machine-id leases on a real Redis (mk/lease.mk): the server, redis-lua
+# over LuaSocket for plain Lua; lua-resty-redis comes from lua-nginx-redis
+# by apt-get download at build time (installed, it pulls in nginx-extras)
+packages="$packages redis-server redis-tools lua-redis lua-socket"
 # the npm references that read back what mintid mints (spec/npm): Debian's
 # node and npm, unless an npm is there already (NodeSource's nodejs bundles
 # one, and conflicts with Debian's npm package)

@@ -29,6 +29,7 @@ build = {
       ["mintid.lease"] = "lua/mintid/lease.lua",
       ["mintid.lease.lock_file"] = "lua/mintid/lease/lock_file.lua",
       ["mintid.lease.options"] = "lua/mintid/lease/options.lua",
+      ["mintid.lease.redis"] = "lua/mintid/lease/redis.lua",
       ["mintid"] = {
          sources = {
             "src/lua_mintid.c",

@@ -12,6 +12,7 @@ BUILD=${BUILD:-build}
 TEST_LUAS=${TEST_LUAS:-5.4}
 SAN_LUA=${SAN_LUA:-5.4}
 DB_LUA=${DB_LUA:-5.4}
+LEASE_LUA=${LEASE_LUA:-5.3}
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 . spec/tap.sh
@@ -173,6 +174,14 @@ done
 # Debian's nginx with 4 workers under load, the guide's nginx.conf inside
 # (doc/guide.md "OpenResty").
 stage "nginx under load (make test-nginx)" sh spec/nginx/run.sh
+# make test-lease: Snowflake machine ids leased from a real redis-server by
+# plain-Lua holders under chaos (SIGSTOP, DEBUG SLEEP, a restart that loses
+# every key, kill -9) and by three nginx nodes through a reload: no ID
+# twice, every stalled holder refuses (doc/fleet.md). The chaos run, then
+# the fleet.
+stage "leases: chaos on redis-server (lua$LEASE_LUA holders)" env BUILD="$BUILD" LEASE_LUA="$LEASE_LUA" \
+    sh spec/lease/chaos.sh
+stage "leases: three nginx nodes on one redis-server, a reload" env BUILD="$BUILD" sh spec/lease/fleet.sh
 # make fuzz: one libFuzzer target per decoder of the C core (ULID, UUID,
 # relative ID, Snowflake decimal, KSUID, TypeID, W3C traceparent, Nano ID
 # setup and generation), a round trip through every encoder, and a generator

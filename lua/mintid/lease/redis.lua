@@ -1,0 +1,548 @@
+-- mintid.lease.redis: Snowflake machine ids leased from a Redis server
+-- (`lease.redis{...}` of mintid.lease; doc/fleet.md says how to run it).
+--
+-- Id i of a namespace is the key mintid:{ns}:m:<i>, holding the holder's
+-- random 128-bit token with a PX expiry; mintid:{ns}:floor is a hash, never
+-- expired, of id -> the highest Unix ms any holder of that id may have
+-- minted. Every step is one server-side script (EVAL), so a claim takes a
+-- free id atomically and a renewal or release touches only a key that still
+-- holds our token. The lease never decides alone that minting is safe: it
+-- tells the C fence (mintid._lease_fence) the id, a deadline and a floor,
+-- and the generator bound to the fence refuses outside them.
+--
+-- Plain Lua 5.1-5.4 and LuaJIT: no integer division, no bitwise operators,
+-- no goto. Any client with :eval(script, numkeys, ...) works, whether its
+-- calls return nil, err (lua-resty-redis) or raise (redis-lua).
+local mintid = require "mintid"
+local options = require "mintid.lease.options"
+
+local M = {}
+
+local Lease = {}
+Lease.__index = Lease
+
+local floor, huge, max, min = math.floor, math.huge, math.max, math.min
+local ngx = rawget(_G, "ngx")
+local unpack_ = rawget(table, "unpack") or rawget(_G, "unpack")
+
+---------------------------------------------------------------------------
+-- The scripts. Lua 5.1 inside Redis; a missing key or field reads as false.
+-- Numbers travel as decimal text and come back as integers or text only: a
+-- script never returns nil inside an array (Redis would cut it there).
+
+-- KEYS[1] the floor hash, KEYS[2..n+1] the keys of ids lo..hi.
+-- ARGV: token, ttl ms, our floor ms (wall ms at sending + ttl), lo, n, the
+-- offset to scan from, the offset to try first (-1: none).
+-- A key that already holds our token is ours (the reply to an earlier try
+-- was lost). Returns {id, the id's floor before this claim} or {-1, "0"}.
+M.CLAIM = [[
+local token, ttl, ours = ARGV[1], ARGV[2], ARGV[3]
+local lo, n, start, prefer = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local function take(off)
+    local key = KEYS[2 + off]
+    local holder = redis.call('GET', key)
+    if holder == token then
+        redis.call('PEXPIRE', key, ttl)
+    elseif holder or not redis.call('SET', key, token, 'NX', 'PX', ttl) then
+        return nil
+    end
+    local id = string.format('%d', lo + off)
+    local before = redis.call('HGET', KEYS[1], id) or '0'
+    if tonumber(ours) > tonumber(before) then redis.call('HSET', KEYS[1], id, ours) end
+    return { lo + off, before }
+end
+if prefer >= 0 then
+    local got = take(prefer)
+    if got then return got end
+end
+for i = 0, n - 1 do
+    local got = take((start + i) % n)
+    if got then return got end
+end
+return { -1, '0' }
+]]
+
+-- KEYS: the id's key, the floor hash. ARGV: token, ttl ms, id, floor ms.
+-- 1 if the key held our token (expiry renewed, floor raised), else 0.
+M.RENEW = [[
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if tonumber(ARGV[4]) > tonumber(redis.call('HGET', KEYS[2], ARGV[3]) or '0') then
+    redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+end
+return 1
+]]
+
+-- KEYS: the id's key, the floor hash. ARGV: token, id, floor ms.
+-- 1 if the key held our token (floor raised, key deleted), else 0.
+M.RELEASE = [[
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if tonumber(ARGV[3]) > tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0') then
+    redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+end
+redis.call('DEL', KEYS[1])
+return 1
+]]
+
+-- KEYS[1] the floor hash, KEYS[2..n+1] the keys of ids lo..hi. ARGV: lo.
+-- A flat array: id, ms to expiry (-1: none), floor, for each id held now.
+M.HOLDERS = [[
+local lo, out = tonumber(ARGV[1]), {}
+for i = 2, #KEYS do
+    local left = redis.call('PTTL', KEYS[i])
+    if left >= -1 then
+        local id = string.format('%d', lo + i - 2)
+        out[#out + 1] = lo + i - 2
+        out[#out + 1] = left
+        out[#out + 1] = redis.call('HGET', KEYS[1], id) or '0'
+    end
+end
+return out
+]]
+
+---------------------------------------------------------------------------
+-- Options
+
+local function ms_text(ms)
+    return ("%.0f"):format(ms)
+end
+
+local bad = options.raise
+
+local LEASE_OPTIONS = {
+    connect = "function", namespace = "string", ttl = "number", machine_ids = "table",
+    renew_every = "number", drift = "number", margin = "number", max_skew = "number",
+    quarantine = "boolean", wait = "boolean", clock = "function", sleep = "function",
+    log = "function",
+}
+local HOLDERS_OPTIONS = { connect = "function", namespace = "string", machine_ids = "table" }
+
+-- opts[name] for every option of `known` (a metatable's __index honoured);
+-- an unknown key or a value of the wrong type raises.
+local function read_options(fname, opts, known, required)
+    options.table(opts, fname, known)
+    local o = {}
+    for name, want in pairs(known) do
+        local v = opts[name]
+        if v ~= nil and type(v) ~= want and name ~= "machine_ids" then
+            bad(fname, ("option '%s': %s expected, got %s"):format(name, want, type(v)))
+        end
+        o[name] = v
+    end
+    for _, name in ipairs(required) do
+        if o[name] == nil then bad(fname, "option '" .. name .. "' is required") end
+    end
+    if o.namespace ~= nil and (#o.namespace > 64 or not o.namespace:match("^[%w_.%-]+$")) then
+        bad(fname, "namespace must be 1..64 letters, digits, '_', '.' or '-'")
+    end
+    o.lo, o.hi = options.machine_ids(o.machine_ids, fname)
+    return o
+end
+
+local function positive(fname, name, value)
+    if not (value > 0 and value < huge) then
+        bad(fname, ("option '%s' must be a positive number of seconds"):format(name))
+    end
+    return value
+end
+
+---------------------------------------------------------------------------
+-- Time
+
+-- A Unix ms integer from the system's real-time clock (the one a Snowflake
+-- generator mints with by default), through mintid's default ULID
+-- generator: a ULID's time never runs behind that clock.
+local function system_ms()
+    return mintid.parse_ulid(mintid.ulid()):time()
+end
+
+
+-- A monotonic stopwatch (seconds), read through a fence of its own held
+-- for a long time: its seconds left fall with the monotonic clock.
+local WATCH_SPAN = 1e8
+local function new_watch()
+    local w = { fence = mintid._lease_fence(), base = 0 }
+    w.fence:hold(0, WATCH_SPAN, 0)
+    return w
+end
+
+local function watch_now(w)
+    local state, left = w.fence:state()
+    if state ~= "held" then -- after WATCH_SPAN seconds: start a new span
+        w.base = w.base + WATCH_SPAN
+        w.fence:hold(0, WATCH_SPAN, 0)
+        left = WATCH_SPAN
+    end
+    return w.base + WATCH_SPAN - left
+end
+
+---------------------------------------------------------------------------
+-- Randomness: tokens and scan starts from mintid's CSPRNG.
+
+local HEX = "0123456789abcdef"
+
+local function new_token()
+    return mintid.nanoid(32, HEX) -- 128 bits
+end
+
+local function random_below(n)
+    return tonumber(mintid.nanoid(8, HEX), 16) % n
+end
+
+-- A factor in [1 - spread, 1 + spread].
+local function jitter(spread)
+    return 1 + spread * (2 * random_below(10001) / 10000 - 1)
+end
+
+---------------------------------------------------------------------------
+-- The store: connect, one script, hand the client back.
+
+local function one_line(err)
+    return (tostring(err):gsub("[\r\n]+", " "))
+end
+
+local function hand_back(client, ok)
+    if ok and type(client.set_keepalive) == "function" then
+        pcall(client.set_keepalive, client)
+    elseif type(client.close) == "function" then
+        pcall(client.close, client)
+    elseif type(client.quit) == "function" then
+        pcall(client.quit, client)
+    end
+end
+
+-- eval(connect, script, keys, args) -> the reply, or nil, message.
+local function eval(connect, script, keys, args)
+    local ok, client, err = pcall(connect)
+    if not ok or not client then
+        return nil, "cannot connect: " .. one_line(ok and err or client)
+    end
+    local n = #keys
+    local call = {}
+    for i = 1, n do call[i] = keys[i] end
+    -- Every argument as text, integers without a ".0" (Lua 5.3's tostring).
+    for i = 1, #args do
+        local a = args[i]
+        call[n + i] = type(a) == "number" and ms_text(a) or a
+    end
+    local good, res, e = pcall(client.eval, client, script, n, unpack_(call, 1, n + #args))
+    local replied = good and res ~= nil and res ~= false and not (ngx and res == ngx.null)
+    hand_back(client, replied)
+    if not good then return nil, one_line(res) end
+    if not replied then return nil, one_line(e or "no reply") end
+    return res
+end
+
+---------------------------------------------------------------------------
+-- The lease
+
+local function default_log(level, message)
+    if ngx and ngx.log then
+        local levels = { notice = ngx.NOTICE, warn = ngx.WARN, error = ngx.ERR }
+        ngx.log(levels[level] or ngx.NOTICE, "mintid lease: ", message)
+    else
+        io.stderr:write("mintid lease: ", level, ": ", message, "\n")
+    end
+end
+
+function M.new(opts)
+    local o = read_options("redis", opts, LEASE_OPTIONS, { "connect", "namespace" })
+    local ttl = positive("redis", "ttl", o.ttl or 15)
+    if ttl < 0.01 then bad("redis", "option 'ttl' must be at least 0.01 s") end
+    local drift = o.drift or 0.01
+    if not (drift >= 0 and drift < 0.5) then bad("redis", "option 'drift' must be in 0 <= drift < 0.5") end
+    local margin = o.margin or min(1, ttl / 10)
+    if not (margin >= 0 and margin < ttl) then bad("redis", "option 'margin' must be >= 0 and below ttl") end
+    local valid = ttl * (1 - drift) - margin
+    local renew_every = positive("redis", "renew_every", o.renew_every or ttl / 3)
+    if renew_every >= valid then
+        bad("redis", ("option 'renew_every' (%g s) must be below ttl * (1 - drift) - margin (%g s)")
+            :format(renew_every, valid))
+    end
+    local max_skew = o.max_skew or 2
+    if not (max_skew >= 0 and max_skew < huge) then bad("redis", "option 'max_skew' must be >= 0") end
+    local ns = o.namespace
+    local self = setmetatable({
+        _fence = mintid._lease_fence(),
+        _watch = new_watch(),
+        _connect = o.connect,
+        _lo = o.lo, _hi = o.hi,
+        _ttl = ttl, _ttl_ms = floor(ttl * 1000 + 0.5),
+        _valid = valid,
+        _renew_every = renew_every,
+        _skew_ms = floor(max_skew * 1000 + 0.5),
+        _quarantine = o.quarantine ~= false,
+        _wait = o.wait ~= false,
+        _clock = o.clock or system_ms,
+        _sleep = o.sleep,
+        _log = o.log or default_log,
+        _token = new_token(),
+        _floor_key = "mintid:{" .. ns .. "}:floor",
+        _prefix = "mintid:{" .. ns .. "}:m:",
+        _next_step = 0,
+        _reported = { store = "reachable", lease = "unheld" },
+    }, Lease)
+    self._claim_keys = M.keys(ns, o.lo, o.hi)
+    return self
+end
+
+-- The keys of a claim or a listing: the floor hash, then ids lo..hi.
+function M.keys(namespace, lo, hi)
+    local keys = { "mintid:{" .. namespace .. "}:floor" }
+    for id = lo, hi do keys[#keys + 1] = ("mintid:{%s}:m:%d"):format(namespace, id) end
+    return keys
+end
+
+-- Logs a change of state, never a repeated attempt. Two states change
+-- apart: the store's ("reachable", "unreachable", "full") and the lease's.
+function Lease:_report(what, state, level, message)
+    if self._reported[what] == state then return end
+    self._reported[what] = state
+    self._log(level, message)
+end
+
+-- The store answered: logged after an outage.
+function Lease:_reachable()
+    if self._reported.store == "unreachable" then
+        self:_report("store", "reachable", "notice", "store reachable again")
+    end
+    self._reported.store = "reachable"
+end
+
+function Lease:_forked()
+    return self._fence:state() == "forked"
+end
+
+local FORKED = "lease: made in another process (before fork()): make one in each process"
+
+-- How long a renewal sent at `sent` (stopwatch seconds) keeps the lease:
+-- the deadline counts from the sending, minus drift and margin.
+function Lease:_valid_for(sent)
+    return self._valid - (watch_now(self._watch) - sent)
+end
+
+-- One claim on the store: the fence held with the id (waiting for its
+-- floor) on success. Returns the id, or nil, message.
+function Lease:_claim()
+    if self:_forked() then return nil, FORKED end
+    local n = self._hi - self._lo + 1
+    -- Kept until a claim succeeds: a retry after a lost reply scans the
+    -- same way, and so finds the key it took.
+    self._start = self._start or random_below(n)
+    local prefer = self._prefer and self._prefer - self._lo or -1
+    local sent, wall = watch_now(self._watch), self._clock()
+    local res, err = eval(self._connect, M.CLAIM, self._claim_keys, {
+        self._token, self._ttl_ms, ms_text(wall + self._ttl_ms), self._lo, n, self._start, prefer,
+    })
+    if not res then
+        self:_report("store", "unreachable", "warn", "store unreachable while claiming: " .. err)
+        return nil, "lease: store unreachable (" .. err .. ")"
+    end
+    local id, before = tonumber(res[1]), tonumber(res[2])
+    if id == nil or before == nil then
+        return nil, "lease: unexpected reply to a claim"
+    end
+    if id < 0 then
+        self:_report("store", "full", "warn", ("every machine id in %d..%d is taken"):format(self._lo, self._hi))
+        return nil, ("lease: every machine id in %d..%d is taken"):format(self._lo, self._hi)
+    end
+    local valid_for = self:_valid_for(sent)
+    if valid_for <= 0 then
+        return nil, "lease: the claim's reply came after the lease's validity"
+    end
+    -- The quarantine: a holder whose key the store lost may mint until its
+    -- deadline, at most ttl after our claim, by a clock up to max_skew
+    -- ahead of ours.
+    local fence_floor = before
+    if self._quarantine then fence_floor = max(before, wall + self._ttl_ms + self._skew_ms) end
+    self._fence:hold(id, valid_for, fence_floor)
+    self._id, self._floor, self._start, self._prefer = id, fence_floor, nil, id
+    self:_reachable()
+    self:_report("lease", "held", "notice", ("holds machine id %d%s"):format(id,
+        fence_floor > 0 and " (minting after ms " .. ms_text(fence_floor) .. ")" or ""))
+    return id
+end
+
+-- The sleep acquire() waits with: the option, ngx.sleep where it may
+-- yield, LuaSocket's if the client loaded it; else none.
+function Lease:_sleeper()
+    if self._sleep then return self._sleep end
+    if ngx and ngx.sleep and ngx.get_phase then
+        local phase = ngx.get_phase()
+        if phase ~= "init" and phase ~= "init_worker" and phase ~= "exit_worker" then return ngx.sleep end
+        return nil
+    end
+    local socket = package.loaded.socket
+    return type(socket) == "table" and type(socket.sleep) == "function" and socket.sleep or nil
+end
+
+function Lease:acquire()
+    if self:_forked() then return nil, FORKED end
+    if self._id then
+        local state = self._fence:state()
+        if state == "held" or state == "waiting" then return self._id end
+        -- past its deadline: renewed if the key is still ours, else claimed anew
+        local ok, err = self:renew()
+        if ok then return self._id end
+        if self._id then return nil, err end
+    end
+    local id, err = self:_claim()
+    if not id then return nil, err end
+    self._next_renew = watch_now(self._watch) + self._renew_every
+    -- Wait out the floor, renewing on time, if something can sleep; a floor
+    -- further off than the quarantine (a previous holder's clock far ahead)
+    -- is left to the fence, whose generators refuse until then.
+    local sleep = self._wait and self:_sleeper()
+    local limit = self._clock() + self._ttl_ms + self._skew_ms + 1000
+    while sleep and self._fence:state() == "waiting" and self._floor < limit do
+        local now = watch_now(self._watch)
+        if now >= self._next_renew then
+            local ok, rerr = self:renew()
+            if not ok and not self._id then return nil, rerr end
+            self._next_renew = now + (ok and self._renew_every or self._renew_every / 4)
+        end
+        local until_floor = (self._floor - self._clock() + 1) / 1000
+        sleep(max(0.001, min(until_floor, self._next_renew - now)))
+    end
+    return self._id
+end
+
+function Lease:renew()
+    if self:_forked() then return nil, FORKED end
+    local id = self._id
+    if not id then return nil, "lease: not held" end
+    local sent, wall = watch_now(self._watch), self._clock()
+    local res, err = eval(self._connect, M.RENEW, { self._prefix .. id, self._floor_key },
+        { self._token, self._ttl_ms, id, ms_text(wall + self._ttl_ms) })
+    if not res then
+        local state, left = self._fence:state()
+        local until_ = (state == "held" or state == "waiting")
+            and ("usable for %.1f s more"):format(left) or "past its deadline"
+        self:_report("store", "unreachable", "warn",
+            ("store unreachable, machine id %d %s: %s"):format(id, until_, err))
+        return nil, ("lease: store unreachable (%s); machine id %d %s"):format(err, id, until_)
+    end
+    if tonumber(res) ~= 1 then
+        self._fence:drop("lost")
+        self._id = nil
+        self:_reachable()
+        self:_report("lease", "lost", "error", ("machine id %d lost: its key expired or has another holder"):format(id))
+        return nil, ("lease: machine id %d lost (its key expired or has another holder)"):format(id)
+    end
+    local valid_for = self:_valid_for(sent)
+    if valid_for <= 0 then
+        return nil, "lease: the renewal's reply came after the lease's validity"
+    end
+    self._fence:hold(id, valid_for, self._floor)
+    self:_reachable()
+    self:_report("lease", "held", "notice", ("holds machine id %d again"):format(id))
+    return true
+end
+
+function Lease:release()
+    if self:_forked() then return nil, FORKED end
+    local id = self._id
+    if not id then return nil, "lease: not held" end
+    -- Refuse first: from here on nothing is minted with id, so the floor
+    -- below is above every ID minted with it.
+    self._fence:drop("released")
+    self._id, self._prefer = nil, nil
+    local token = self._token
+    self._token = new_token()
+    self:_report("lease", "released", "notice", ("released machine id %d"):format(id))
+    local res, err = eval(self._connect, M.RELEASE, { self._prefix .. id, self._floor_key },
+        { token, id, ms_text(self._clock()) })
+    if not res then return nil, "lease: store unreachable (" .. err .. "); its key expires by itself" end
+    if tonumber(res) ~= 1 then return nil, ("lease: machine id %d was no longer held"):format(id) end
+    return true
+end
+
+function Lease:machine_id()
+    return self._fence:machine_id()
+end
+
+-- The fence's state: "unheld", "held", "waiting", "expired", "released",
+-- "lost" or "forked", and for "held"/"waiting" the seconds left.
+function Lease:state()
+    return self._fence:state()
+end
+
+-- Does what is due now: a claim while no id is held, a renewal every
+-- renew_every (jittered), retries with backoff after a failure. Returns the
+-- seconds until it has something to do again. A loop of plain Lua calls it
+-- now and then; start() calls it from ngx timers. Never waits for a floor.
+function Lease:step()
+    local now = watch_now(self._watch)
+    if now < self._next_step then return self._next_step - now end
+    local had = self._id
+    local ok
+    if had then ok = self:renew() else ok = self:_claim() end
+    local delay
+    if ok then
+        self._backoff = nil
+        delay = self._renew_every * jitter(0.1)
+    elseif had and not self._id then
+        delay = 0 -- just lost: claim again at once
+    else
+        self._backoff = min(self._renew_every, (self._backoff or self._renew_every / 8) * 2)
+        delay = self._backoff * jitter(0.2)
+    end
+    if self._id and self._fence:state() == "expired" then
+        self:_report("lease", "expired", "error",
+            ("machine id %d: past its deadline, generators refuse"):format(self._id))
+    end
+    self._next_step = now + delay
+    return delay
+end
+
+-- OpenResty: from init_worker_by_lua*, claims in a timer (no cosockets in
+-- init phases) and renews from ngx.timer.every; never from a request. A
+-- worker that starts exiting (reload, quit) stops renewing, so its
+-- generators refuse after the lease's deadline.
+function Lease:start()
+    if not (ngx and ngx.timer) then error("lease:start() needs OpenResty (ngx.timer)", 2) end
+    if self._started then error("lease:start(): already started", 2) end
+    if self:_forked() then error(FORKED, 2) end
+    self._started = true
+    local function run(premature)
+        if premature or ngx.worker.exiting() then
+            self:_report("lease", "stopped", "notice",
+                "worker exiting: renewals stop, generators refuse after the deadline")
+            return
+        end
+        if self._busy then return end
+        self._busy = true
+        local ok, err = pcall(self.step, self)
+        self._busy = false
+        if not ok then self:_report("lease", "failed", "error", "step failed: " .. one_line(err)) end
+    end
+    local ok, err = ngx.timer.at(0, run)
+    if not ok then error("lease:start(): " .. tostring(err), 2) end
+    local tick = max(0.05, min(1, self._renew_every / 5))
+    ok, err = ngx.timer.every(tick, run)
+    if not ok then error("lease:start(): " .. tostring(err), 2) end
+    return true
+end
+
+---------------------------------------------------------------------------
+-- For operators (`mintid lease`): who holds which id of a namespace.
+
+-- holders{ connect, namespace, machine_ids } -> an array of
+-- { id = i, expires_in = seconds or math.huge, floor = Unix ms }, or nil, message.
+function M.holders(opts)
+    local o = read_options("holders", opts, HOLDERS_OPTIONS, { "connect", "namespace" })
+    local res, err = eval(o.connect, M.HOLDERS, M.keys(o.namespace, o.lo, o.hi), { o.lo })
+    if not res then return nil, err end
+    local list = {}
+    for i = 1, #res - 2, 3 do
+        local left = tonumber(res[i + 1])
+        list[#list + 1] = {
+            id = tonumber(res[i]),
+            expires_in = left < 0 and huge or left / 1000,
+            floor = tonumber(res[i + 2]),
+        }
+    end
+    return list
+end
+
+return M

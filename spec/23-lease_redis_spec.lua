@@ -1,0 +1,448 @@
+-- lease.redis (lua/mintid/lease/redis.lua) against spec/fake_redis.lua, an
+-- in-process store that runs the lease's own scripts, with fake clocks: the
+-- store's clock moves on at the test's word (keys expire), each client's
+-- wall clock may be set off from the others, and the store can go down,
+-- lose a reply, reply late or lose every key. The monotonic clock is the
+-- real one (the C fence's), so the lease's times here are tenths of a
+-- second. No server: this runs in every busted stage.
+local h = require "helper"
+local mintid = require(h.module_name)
+local lease = require "mintid.lease"
+local fake_redis = require "fake_redis"
+
+local TTL, MARGIN, DRIFT, SKEW, RENEW = 0.4, 0.05, 0.01, 0.05, 0.1
+local VALID = TTL * (1 - DRIFT) - MARGIN -- 0.346 s from the sending
+local TTL_MS, SKEW_MS = 400, 50
+
+local socket_ok, socket = pcall(require, "socket")
+local function sleep(s)
+    if socket_ok then socket.sleep(s) else os.execute(("sleep %.3f"):format(s)) end
+end
+
+local c_mintid = require "mintid"
+local function real_ms() return c_mintid.parse_ulid(c_mintid.ulid()):time() end
+
+-- A wall clock offset_ms ahead of the real one.
+local function clock_at(offset_ms)
+    return function() return real_ms() + offset_ms end
+end
+
+local function new_store()
+    local store = fake_redis.new()
+    store.wall_ms, store.sleep = real_ms, sleep
+    return store
+end
+
+-- A lease of `store` over ids lo..hi, its log lines kept in l.logged.
+local function new_lease(store, opts)
+    opts = opts or {}
+    local logged = {}
+    local o = {
+        connect = store:connector(opts.style or "nil_err"), namespace = "spec",
+        ttl = TTL, margin = MARGIN, drift = DRIFT, max_skew = SKEW, renew_every = RENEW,
+        machine_ids = opts.machine_ids or { 5, 5 }, sleep = sleep,
+        log = function(level, message) logged[#logged + 1] = level .. ": " .. message end,
+    }
+    for k, v in pairs(opts) do if k ~= "style" then o[k] = v end end
+    local l = lease.redis(o)
+    l.logged = logged
+    return l
+end
+
+local function generator(l, clock)
+    return mintid.snowflake_generator { lease = l, clock = clock }
+end
+
+-- ms, machine id of a Snowflake ID
+local function parts(id)
+    local ms, machine = mintid.parse_snowflake(id)
+    return ms, machine
+end
+
+-- Mints until the generator refuses (bounded): the IDs, the refusal.
+local function mint_until_refused(g, seconds)
+    local ids, t0 = {}, real_ms()
+    while real_ms() - t0 < seconds * 1000 do
+        local id, err = g:next()
+        if not id then return ids, err end
+        ids[#ids + 1] = id
+        sleep(0.005)
+    end
+    return ids, nil
+end
+
+-- The first ID of a lease waiting for its floor, renewing it meanwhile (a
+-- floor may outlast one renewal), within 2 s.
+local function first_id(l, g)
+    local t0 = real_ms()
+    while real_ms() - t0 < 2000 do
+        l:step()
+        local id = g:next()
+        if id then return id end
+        sleep(0.005)
+    end
+    return nil
+end
+
+local WAITING = "^snowflake: waiting for the previous holder's last ms %(until ms (%d+)%)$"
+
+describe("lease.redis on a fake store", function()
+    describe("claim", function()
+        it("takes a free id with a 128-bit token, PX ttl and the floor; mints after the quarantine", function()
+            local store = new_store()
+            local clock = clock_at(0)
+            local l = new_lease(store, { machine_ids = { 3, 9 }, clock = clock })
+            local before = real_ms()
+            local id = l:acquire()
+            assert.is_number(id)
+            assert.is_true(id >= 3 and id <= 9, "id in 3..9, got " .. tostring(id))
+            local key = store:get("mintid:{spec}:m:" .. id)
+            assert.is_truthy(key, "the id's key is set")
+            assert.is_truthy(key.value:match("^%x+$") and #key.value == 32, "a 32-hex-digit token, got " .. key.value)
+            assert.is_true(key.expires - store:now_ms() <= TTL_MS, "PX is at most the ttl")
+            local floor = tonumber(store.hashes["mintid:{spec}:floor"][tostring(id)])
+            assert.is_true(floor >= before + TTL_MS, "stored floor >= wall ms at claim + ttl")
+            -- acquire waited out ttl + max_skew: the first ID is past it
+            local ms, machine = parts(assert(generator(l, clock):next()))
+            assert.are.equal(id, machine)
+            assert.is_true(ms > before + TTL_MS + SKEW_MS, "first ID's ms past the quarantine")
+            assert.are.equal("held", (l:state()))
+            assert.are.equal(id, l:machine_id())
+        end)
+
+        it("without waiting, the fence refuses until ttl + max_skew has passed", function()
+            local store = new_store()
+            local l = new_lease(store, { wait = false })
+            local before = real_ms()
+            assert.are.equal(5, l:acquire())
+            local id, err = generator(l):next()
+            assert.is_nil(id)
+            local until_ms = tonumber((assert(err and err:match(WAITING), "the waiting message, got " .. tostring(err))))
+            assert.is_true(until_ms >= before + TTL_MS + SKEW_MS and until_ms <= real_ms() + TTL_MS + SKEW_MS,
+                "waits until claim wall ms + ttl + max_skew, got " .. until_ms)
+            assert.are.equal("waiting", (l:state()))
+        end)
+
+        it("quarantine = false: a never-used id mints at once", function()
+            local l = new_lease(new_store(), { quarantine = false, wait = false })
+            assert.are.equal(5, l:acquire())
+            assert.is_truthy(generator(l):next(), "an ID at once")
+        end)
+
+        it("two leases never share an id; a full range is a message", function()
+            local store = new_store()
+            local a = new_lease(store, { machine_ids = { 0, 1 }, wait = false })
+            local b = new_lease(store, { machine_ids = { 0, 1 }, wait = false })
+            local c = new_lease(store, { machine_ids = { 0, 1 }, wait = false })
+            local ia, ib = a:acquire(), b:acquire()
+            assert.are_not.equal(ia, ib)
+            local ic, err = c:acquire()
+            assert.is_nil(ic)
+            assert.are.equal("lease: every machine id in 0..1 is taken", err)
+        end)
+
+        it("a claim whose reply was lost is found again by the retry: one key taken", function()
+            local store = new_store()
+            local l = new_lease(store, { machine_ids = { 0, 63 }, wait = false })
+            store.lose_replies = 1
+            local id, err = l:acquire()
+            assert.is_nil(id)
+            assert.are.equal("lease: store unreachable (timeout)", err)
+            local taken = {}
+            for k in pairs(store.keys) do taken[#taken + 1] = k end
+            assert.are.equal(1, #taken, "the lost claim took one key")
+            id = assert(l:acquire())
+            assert.are.equal("mintid:{spec}:m:" .. id, taken[1])
+            local n = 0
+            for _ in pairs(store.keys) do n = n + 1 end
+            assert.are.equal(1, n, "still one key after the retry")
+        end)
+    end)
+
+    describe("deadline", function()
+        it("a holder that stops renewing refuses after ttl * (1 - drift) - margin", function()
+            local l = new_lease(new_store(), { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            local g = generator(l)
+            local t0 = real_ms()
+            local ids, err = mint_until_refused(g, 2)
+            assert.are.equal("snowflake: lease expired", err)
+            local lasted = (real_ms() - t0) / 1000
+            assert.is_true(#ids > 0 and lasted <= VALID + 0.05, ("refused after %.3f s, want <= %.3f"):format(lasted, VALID))
+            assert.is_nil(l:machine_id())
+        end)
+
+        it("counts from when the renewal was sent: a slow reply shortens the lease", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            store.reply_delay = 0.15
+            assert.is_true(l:renew())
+            local _, left = l:state()
+            assert.is_true(left <= VALID - 0.15 + 0.01, ("%.3f s left, want <= %.3f"):format(left, VALID - 0.15))
+            store.reply_delay = VALID + 0.05
+            local ok, err = l:renew()
+            assert.is_nil(ok)
+            assert.are.equal("lease: the renewal's reply came after the lease's validity", err)
+            assert.are.equal("snowflake: lease expired", select(2, generator(l):next()))
+        end)
+
+        it("a lost renewal reply keeps the earlier deadline, though the store renewed", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            local g = generator(l)
+            local t0 = real_ms()
+            sleep(0.1)
+            store.lose_replies = 1
+            local ok, err = l:renew()
+            assert.is_nil(ok)
+            assert.is_truthy(err:match("^lease: store unreachable %(timeout%); machine id 5 usable for 0%.%d s more$"), err)
+            local _, refusal = mint_until_refused(g, 2)
+            assert.are.equal("snowflake: lease expired", refusal)
+            assert.is_true(real_ms() - t0 <= (VALID + 0.05) * 1000, "refused by the claim's deadline")
+            -- the key is still ours: the next renewal holds it again
+            assert.is_true(l:renew())
+            assert.is_truthy(g:next(), "minting again after a good renewal")
+        end)
+    end)
+
+    describe("acquire past the deadline", function()
+        it("renews a key still its own, keeping the id; with the store down, says so", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            sleep(VALID + 0.02)
+            assert.are.equal("expired", (l:state()))
+            store.down = true
+            local id, err = l:acquire()
+            assert.is_nil(id)
+            assert.are.equal("lease: store unreachable (cannot connect: connection refused); "
+                .. "machine id 5 past its deadline", err)
+            store.down = false
+            assert.are.equal(5, l:acquire())
+            assert.are.equal("held", (l:state()))
+        end)
+    end)
+
+    describe("a paused holder", function()
+        it("refuses on waking; the new holder mints only past its floor; no ID twice", function()
+            local store = new_store()
+            local a = new_lease(store, { quarantine = false })
+            local b = new_lease(store, { quarantine = false, wait = false })
+            assert.are.equal(5, a:acquire())
+            local ga = generator(a)
+            local a_ids = mint_until_refused(ga, 0.1)
+            -- a is paused: no renewal; the store's clock runs past the ttl
+            store:advance(TTL + 0.1)
+            local floor = tonumber(store.hashes["mintid:{spec}:floor"]["5"])
+            assert.are.equal(5, b:acquire())
+            local gb = generator(b)
+            local id, err = gb:next()
+            if id == nil then
+                assert.are.equal(floor, tonumber(err:match(WAITING)), "b waits for a's stored floor")
+            end
+            sleep(VALID)
+            local more, refusal = mint_until_refused(ga, 0.2)
+            assert.are.equal(0, #more, "a mints nothing on waking")
+            assert.are.equal("snowflake: lease expired", refusal)
+            local ok, rerr = a:renew()
+            assert.is_nil(ok)
+            assert.are.equal("lease: machine id 5 lost (its key expired or has another holder)", rerr)
+            assert.are.equal("lost", (a:state()))
+            assert.are.equal("snowflake: lease lost", select(2, ga:next()))
+            local last_a = parts(a_ids[#a_ids])
+            local first_b = parts(assert(first_id(b, gb)))
+            assert.is_true(first_b > floor and first_b > last_a,
+                ("b's first ms %d > floor %d > a's last ms %d"):format(first_b, floor, last_a))
+        end)
+    end)
+
+    describe("data loss", function()
+        it("with quarantine, a holder the store forgot and the next one never overlap", function()
+            local store = new_store()
+            local a = new_lease(store, { quarantine = false })
+            local b = new_lease(store, { wait = false })
+            assert.are.equal(5, a:acquire())
+            local ga = generator(a)
+            store:flush() -- restart without persistence: key and floor gone
+            assert.are.equal(5, b:acquire())
+            local gb = generator(b)
+            -- both mint side by side until a is past its deadline and b minted
+            local seen, a_last, b_first, twice = {}, nil, nil, 0
+            local t0 = real_ms()
+            while real_ms() - t0 < 2000 and not (b_first and a_last and not ga:next()) do
+                b:step()
+                for _, g in ipairs { ga, gb } do
+                    local id = g:next()
+                    if id then
+                        if seen[id] then twice = twice + 1 end
+                        seen[id] = true
+                        if g == ga then a_last = id elseif not b_first then b_first = id end
+                    end
+                end
+                sleep(0.002)
+            end
+            assert.are.equal(0, twice, "IDs minted by both")
+            assert.is_truthy(a_last, "a minted until its deadline")
+            assert.is_truthy(b_first, "b minted after its quarantine")
+            assert.is_true(parts(b_first) > parts(a_last), "b's first ID after a's last")
+        end)
+
+        it("quarantine = false is unsafe when the store loses writes: the two overlap", function()
+            local store = new_store()
+            local a = new_lease(store, { quarantine = false })
+            local b = new_lease(store, { quarantine = false, wait = false })
+            assert.are.equal(5, a:acquire())
+            local ga = generator(a)
+            store:flush()
+            assert.are.equal(5, b:acquire())
+            local gb = generator(b)
+            local b_first = assert(gb:next())
+            local a_next = assert(ga:next())
+            assert.is_true(parts(a_next) >= parts(b_first), "both mint with id 5 in the same ms range")
+        end)
+    end)
+
+    describe("clock offsets and the floor", function()
+        it("a next holder whose clock is behind waits until it passes the release floor", function()
+            local store = new_store()
+            local ahead, behind = clock_at(300), clock_at(0)
+            local a = new_lease(store, { quarantine = false, clock = ahead })
+            local b = new_lease(store, { quarantine = false, clock = behind, wait = false })
+            assert.are.equal(5, a:acquire())
+            local a_ids = mint_until_refused(generator(a, ahead), 0.05)
+            assert.is_true(a:release())
+            assert.are.equal("snowflake: lease released", select(2, generator(a, ahead):next()))
+            assert.is_nil(store:get("mintid:{spec}:m:5"), "release deletes the key")
+            local floor = tonumber(store.hashes["mintid:{spec}:floor"]["5"])
+            assert.is_true(floor >= parts(a_ids[#a_ids]), "release floor >= a's last ms")
+            assert.are.equal(5, b:acquire())
+            local gb = generator(b, behind)
+            local _, err = gb:next()
+            assert.are.equal(floor, tonumber((assert(err and err:match(WAITING), tostring(err)))))
+            assert.is_true(parts(assert(first_id(b, gb))) > floor, "b mints only past a's floor")
+        end)
+
+        it("renewals raise the stored floor to wall ms at sending + ttl", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false, clock = clock_at(5000) })
+            assert.are.equal(5, l:acquire())
+            local sent = real_ms() + 5000
+            assert.is_true(l:renew())
+            local floor = tonumber(store.hashes["mintid:{spec}:floor"]["5"])
+            assert.is_true(floor >= sent + TTL_MS and floor <= real_ms() + 5000 + TTL_MS,
+                ("floor %d = this clock at sending + ttl"):format(floor))
+        end)
+    end)
+
+    describe("ownership", function()
+        it("renews and releases only a key that holds its token", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            local key = store:get("mintid:{spec}:m:5")
+            key.value, key.expires = "someone else", store:now_ms() + 60000
+            local ok, err = l:renew()
+            assert.is_nil(ok)
+            assert.are.equal("lease: machine id 5 lost (its key expired or has another holder)", err)
+            assert.are.equal("someone else", store:get("mintid:{spec}:m:5").value)
+            assert.is_true(store:get("mintid:{spec}:m:5").expires - store:now_ms() > 50000, "its expiry untouched")
+            assert.are.same({ nil, "lease: not held" }, { l:release() })
+        end)
+    end)
+
+    describe("an outage", function()
+        for _, style in ipairs { "nil_err", "raise" } do
+            it("(" .. style .. " client) mints until the deadline, retries with backoff, logs changes only", function()
+                local store = new_store()
+                local l = new_lease(store, { quarantine = false, style = style })
+                assert.are.equal(5, l:acquire())
+                local g = generator(l)
+                store.down = true
+                local connects, steps, minted, refusal = store.connects, 0, 0, nil
+                local t0 = real_ms()
+                while real_ms() - t0 < 800 do
+                    l:step()
+                    steps = steps + 1
+                    local id, err = g:next()
+                    if id then minted = minted + 1 else refusal = err end
+                    sleep(0.01)
+                end
+                assert.is_true(minted > 0, "minted during the outage")
+                assert.are.equal("snowflake: lease expired", refusal)
+                local tries = store.connects - connects
+                assert.is_true(tries >= 2 and tries < steps / 4, ("%d tries in %d steps"):format(tries, steps))
+                assert.are.equal(2, #l.logged - 1, "two lines after the claim's: " .. table.concat(l.logged, " | "))
+                local unreachable = "^warn: store unreachable, machine id 5 usable for .*: cannot connect: .*connection refused"
+                assert.is_truthy(l.logged[2]:match(unreachable), l.logged[2])
+                assert.are.equal("error: machine id 5: past its deadline, generators refuse", l.logged[3])
+                -- back up: the key expired meanwhile, so the id is claimed again
+                store.down = false
+                store:advance(TTL)
+                assert.is_truthy(first_id(l, g), "minting again")
+                assert.are.equal(5, l:machine_id())
+                assert.are.equal("notice: store reachable again", l.logged[4])
+            end)
+        end
+
+        it("a store that is down is a message from acquire", function()
+            local store = new_store()
+            store.down = true
+            local l = new_lease(store, { style = "raise" })
+            local id, err = l:acquire()
+            assert.is_nil(id)
+            assert.is_truthy(err:match("^lease: store unreachable %(cannot connect: .*connection refused%]%)$"), err)
+        end)
+    end)
+
+    describe("fork", function()
+        it("a lease made before fork() refuses in the child", function()
+            local l = new_lease(new_store(), { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            local out = h.in_child(function()
+                local _, err = l:renew()
+                return err .. "|" .. tostring(l:machine_id())
+            end)
+            assert.are.equal("lease: made in another process (before fork()): make one in each process|nil", out)
+        end)
+    end)
+
+    describe("holders", function()
+        it("lists the ids held, their expiry and floor", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            local list = assert(require("mintid.lease.redis").holders {
+                connect = store:connector("raise"), namespace = "spec", machine_ids = { 0, 9 },
+            })
+            assert.are.equal(1, #list)
+            assert.are.equal(5, list[1].id)
+            assert.is_true(list[1].expires_in > 0 and list[1].expires_in <= TTL)
+            assert.are.equal(tonumber(store.hashes["mintid:{spec}:floor"]["5"]), list[1].floor)
+        end)
+    end)
+
+    describe("options", function()
+        local store = new_store()
+        local connect = store:connector("nil_err")
+        local cases = {
+            { { connect = connect, namespace = "n", ttll = 3 }, "unknown option 'ttll'" },
+            { { namespace = "n" }, "option 'connect' is required" },
+            { { connect = connect }, "option 'namespace' is required" },
+            { { connect = connect, namespace = "a b" }, "namespace must be 1..64 letters, digits, '_', '.' or '-'" },
+            { { connect = connect, namespace = "n", machine_ids = { 3, 1024 } },
+                "machine_ids must be {lo, hi} with 0 <= lo <= hi <= 1023, got {3, 1024}" },
+            { { connect = connect, namespace = "n", ttl = 0 }, "option 'ttl' must be a positive number of seconds" },
+            { { connect = connect, namespace = "n", ttl = "15" }, "option 'ttl': number expected, got string" },
+            { { connect = connect, namespace = "n", ttl = 0.005 }, "option 'ttl' must be at least 0.01 s" },
+            { { connect = connect, namespace = "n", ttl = 3, renew_every = 3 },
+                "option 'renew_every' (3 s) must be below ttl * (1 - drift) - margin (2.67 s)" },
+        }
+        for _, case in ipairs(cases) do
+            it("raises " .. case[2], function()
+                assert.has_error(function() lease.redis(case[1]) end, "bad argument #1 to 'redis' (" .. case[2] .. ")")
+            end)
+        end
+    end)
+end)

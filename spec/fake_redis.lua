@@ -1,0 +1,182 @@
+-- spec/fake_redis.lua: an in-process stand-in for a Redis server, for the
+-- lease specs. It runs the lease's own EVAL scripts with the few commands
+-- they call (GET, SET NX PX, PEXPIRE, PTTL, DEL, HGET, HSET), converting
+-- values the way Redis does (a missing key or field is false inside a
+-- script; a reply array stops at its first nil). Keys expire by the
+-- store's own clock, which a test moves on at will, and faults are set by
+-- hand: the store down, a reply lost after the script ran, a slow reply,
+-- every key lost (a restart without persistence).
+local M = {}
+M.__index = M
+
+local load51 = rawget(_G, "loadstring")
+local setfenv_ = rawget(_G, "setfenv")
+
+-- store = fake_redis.new() ; its clock is the real one plus store.offset_ms.
+function M.new()
+    return setmetatable({
+        keys = {}, hashes = {}, offset_ms = 0,
+        down = false, lose_replies = 0, reply_delay = 0,
+        evals = 0, connects = 0, sleep = nil,
+    }, M)
+end
+
+function M:now_ms()
+    return self.wall_ms() + self.offset_ms
+end
+
+-- Moves the store's clock on: keys whose PX runs out in that time expire.
+function M:advance(seconds)
+    self.offset_ms = self.offset_ms + seconds * 1000
+end
+
+-- A restart without persistence: every key and the floor hash gone.
+function M:flush()
+    self.keys, self.hashes = {}, {}
+end
+
+function M:get(key)
+    local e = self.keys[key]
+    if e and e.expires and e.expires <= self:now_ms() then
+        self.keys[key] = nil
+        e = nil
+    end
+    return e
+end
+
+local commands = {}
+
+function commands.GET(store, key)
+    local e = store:get(key)
+    return e and e.value or false
+end
+
+function commands.SET(store, key, value, ...)
+    local nx, px = false, nil
+    local rest = { ... }
+    local i = 1
+    while i <= #rest do
+        local flag = rest[i]:upper()
+        if flag == "NX" then nx = true
+        elseif flag == "PX" then px = tonumber(rest[i + 1]); i = i + 1
+        else error("fake redis: SET flag " .. flag) end
+        i = i + 1
+    end
+    if nx and store:get(key) then return false end
+    store.keys[key] = { value = value, expires = px and store:now_ms() + px or nil }
+    return { ok = "OK" }
+end
+
+function commands.PEXPIRE(store, key, ms)
+    local e = store:get(key)
+    if not e then return 0 end
+    e.expires = store:now_ms() + tonumber(ms)
+    return 1
+end
+
+function commands.PTTL(store, key)
+    local e = store:get(key)
+    if not e then return -2 end
+    if not e.expires then return -1 end
+    return math.floor(e.expires - store:now_ms())
+end
+
+function commands.DEL(store, key)
+    local had = store:get(key) and 1 or 0
+    store.keys[key] = nil
+    return had
+end
+
+function commands.HGET(store, key, field)
+    local h = store.hashes[key]
+    return h and h[field] or false
+end
+
+function commands.HSET(store, key, field, value)
+    store.hashes[key] = store.hashes[key] or {}
+    local new = store.hashes[key][field] == nil and 1 or 0
+    store.hashes[key][field] = value
+    return new
+end
+
+-- What EVAL replies for a script's Lua value (as a client would see it).
+local function to_reply(v)
+    if type(v) == "number" then return math.floor(v) end
+    if type(v) == "string" then return v end
+    if type(v) == "table" then
+        local out = {}
+        local i = 1
+        while v[i] ~= nil do
+            out[i] = to_reply(v[i])
+            i = i + 1
+        end
+        return out
+    end
+    return nil
+end
+
+function M:run(script, keys, argv)
+    local env = {
+        KEYS = keys, ARGV = argv, tonumber = tonumber, tostring = tostring, string = string,
+        redis = {
+            call = function(cmd, ...)
+                local f = commands[cmd:upper()]
+                if not f then error("fake redis: no command " .. cmd) end
+                return f(self, ...)
+            end,
+        },
+    }
+    local chunk
+    if setfenv_ then
+        chunk = assert(load51(script, "=script"))
+        setfenv_(chunk, env)
+    else
+        chunk = assert(load(script, "=script", "t", env))
+    end
+    return to_reply(chunk())
+end
+
+-- client = store:client(style): "nil_err" clients return nil, message on
+-- every failure (lua-resty-redis); "raise" clients raise (redis-lua).
+function M:client(style)
+    local store = self
+    local function fail(msg)
+        if style == "raise" then error(msg, 2) end
+        return nil, msg
+    end
+    local c = { closed = false }
+    function c.eval(_, script, numkeys, ...)
+        local args = { ... }
+        local keys, argv = {}, {}
+        for i = 1, #args do
+            local a = args[i]
+            if type(a) ~= "string" then return fail("fake redis: argument " .. i .. " is not a string") end
+            if i <= numkeys then keys[#keys + 1] = a else argv[#argv + 1] = a end
+        end
+        if store.down then return fail("connection refused") end
+        store.evals = store.evals + 1
+        local reply = store:run(script, keys, argv)
+        if store.reply_delay > 0 then store.sleep(store.reply_delay) end
+        if store.lose_replies > 0 then
+            store.lose_replies = store.lose_replies - 1
+            return fail("timeout")
+        end
+        return reply
+    end
+    function c.close() c.closed = true end
+    return c
+end
+
+-- connect = store:connector(style): the lease's connect option.
+function M:connector(style)
+    return function()
+        self.connects = self.connects + 1
+        if self.down then
+            if style == "raise" then error("could not connect to 127.0.0.1:6379 [connection refused]") end
+            return nil, "connection refused"
+        end
+        return self:client(style)
+    end
+end
+
+return M

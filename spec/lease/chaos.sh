@@ -1,0 +1,155 @@
+#!/bin/sh
+# spec/lease/chaos.sh: Snowflake IDs through Redis leases, under chaos, on a
+# real redis-server (127.0.0.1, a free port, no persistence). WORKERS
+# plain-Lua holders (spec/lease/worker.lua, redis-lua over LuaSocket) share
+# ids 0..WORKERS-2, so one always waits and every id freed is taken again.
+# Then: a holder stopped (SIGSTOP) past the ttl and continued; the server
+# stopped for longer than the ttl (DEBUG SLEEP); the server restarted with
+# every key lost (SHUTDOWN NOSAVE); two holders killed (-9) and replaced; a
+# second holder stopped. spec/lease/check.lua then reads every file: no ID
+# twice, every stalled holder refused. Prints TAP. Every process it starts
+# is stopped on every way out, a failing check included.
+# sh spec/lease/chaos.sh (LEASE_LUA: the Lua of the holders, default 5.3)
+BUILD=${BUILD:-build}
+LEASE_LUA=${LEASE_LUA:-5.3}
+WORKERS=5
+TTL=2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+case $BUILD in /*) build=$BUILD ;; *) build=$root/$BUILD ;; esac
+tmp=$(mktemp -d)
+redis_pid=
+pids=
+started=$(date +%s)
+
+stop_all() {
+    for pid in $pids $redis_pid; do kill -CONT "$pid" 2>/dev/null; kill -KILL "$pid" 2>/dev/null; done
+    for pid in $pids $redis_pid; do wait "$pid" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap stop_all EXIT
+trap 'exit 1' HUP INT TERM
+
+bail() {
+    echo "not ok 1 - $1"
+    [ -n "${2:-}" ] && sed 's/^/# /' "$2"
+    exit 1
+}
+
+now_ms() { date +%s%3N; }
+cli() { timeout 10 redis-cli -h 127.0.0.1 -p "$port" "$@"; }
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+start_redis() {
+    redis-server --bind 127.0.0.1 --port "$port" --save "" --appendonly no \
+        --enable-debug-command yes --dir "$tmp" --logfile "$tmp/redis.log" &
+    redis_pid=$!
+    i=0
+    until cli ping >/dev/null 2>&1; do
+        i=$((i + 1))
+        [ $i -ge 100 ] && bail "redis-server starts on 127.0.0.1:$port" "$tmp/redis.log"
+        sleep 0.1
+    done
+}
+start_redis
+echo "# redis-server $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/') on 127.0.0.1:$port"
+
+lua=lua$LEASE_LUA
+[ "$LEASE_LUA" = jit ] && lua=luajit
+export LUA_PATH="$root/lua/?.lua;;" LUA_CPATH="$build/$LEASE_LUA/?.so;;"
+n=0
+start_worker() {
+    n=$((n + 1))
+    "$lua" "$root/spec/lease/worker.lua" "$port" "$tmp" "w$n" 0 $((WORKERS - 2)) "$TTL" 120 \
+        2> "$tmp/w$n.stderr" &
+    pids="$pids $!"
+    eval "pid_w$n=$!"
+}
+for _ in $(seq "$WORKERS"); do start_worker; done
+
+# outcome WORKER: what its last next() did ("minting" or a refusal)
+outcome() { sed -n 's/^[0-9]* = //p' "$tmp/$1.events" 2>/dev/null | tail -n 1; }
+# holder: a live worker that holds an id and mints
+holder() {
+    for f in "$tmp"/w*.state; do
+        w=$(basename "$f" .state)
+        kill -0 "$(pid_of "$w")" 2>/dev/null || continue
+        [ "$(cat "$f" 2>/dev/null)" != - ] && [ "$(outcome "$w")" = minting ] && { echo "$w"; return; }
+    done
+}
+pid_of() { eval "echo \$pid_$1"; }
+
+# Until every id is held and minting (quarantine included), 15 s at most.
+i=0
+while [ "$(for w in $(seq "$WORKERS"); do outcome "w$w"; done | grep -c '^minting$')" -lt $((WORKERS - 1)) ]; do
+    i=$((i + 1))
+    [ $i -ge 150 ] && bail "$((WORKERS - 1)) holders minting within 15 s" "$tmp/w1.events"
+    sleep 0.1
+done
+sleep 2
+
+chaos=$tmp/chaos
+stall() { # stall WORKER: SIGSTOP for 2 ttl + 0.5 s, then SIGCONT
+    pid=$(pid_of "$1")
+    echo "$(now_ms) stop $1" >> "$chaos"
+    kill -STOP "$pid"
+    sleep $((2 * TTL)).5
+    kill -CONT "$pid"
+    echo "$(now_ms) cont $1" >> "$chaos"
+}
+
+victim=$(holder)
+[ -n "$victim" ] || bail "a holder to stop"
+stall "$victim"
+sleep 3
+
+echo "$(now_ms) sleep-start 3500" >> "$chaos"
+cli DEBUG SLEEP 3.5 > /dev/null
+echo "$(now_ms) sleep-end" >> "$chaos"
+sleep 4
+
+echo "$(now_ms) shutdown" >> "$chaos"
+cli SHUTDOWN NOSAVE > /dev/null 2>&1
+wait "$redis_pid" 2>/dev/null
+sleep 1
+start_redis
+echo "$(now_ms) restarted" >> "$chaos"
+sleep 5
+
+for _ in 1 2; do
+    w=$(holder)
+    [ -n "$w" ] || bail "a holder to kill"
+    kill -KILL "$(pid_of "$w")"
+    echo - > "$tmp/$w.state"
+    echo "$(now_ms) kill $w" >> "$chaos"
+    start_worker
+    echo "$(now_ms) start w$n" >> "$chaos"
+done
+sleep 6
+
+victim2=$(holder)
+[ -n "$victim2" ] || bail "a second holder to stop"
+stall "$victim2"
+sleep 3
+
+touch "$tmp/stop"
+i=0
+while [ $i -lt 100 ]; do
+    left=0
+    for pid in $pids; do kill -0 "$pid" 2>/dev/null && left=$((left + 1)); done
+    [ $left -eq 0 ] && break
+    i=$((i + 1))
+    sleep 0.1
+done
+for pid in $pids; do kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+pids=
+cli SHUTDOWN NOSAVE > /dev/null 2>&1
+wait "$redis_pid" 2>/dev/null
+redis_pid=
+
+"$lua" "$root/spec/lease/check.lua" "$tmp" "$TTL"
+rc=$?
+for f in "$tmp"/w*.stderr; do
+    [ -s "$f" ] && { echo "# $(basename "$f"):"; sed 's/^/#   /' "$f"; }
+done
+echo "# chaos on Redis took $(($(date +%s) - started)) s"
+exit $rc
