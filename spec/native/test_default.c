@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "mintid.h"
-#include "internal.h" /* the generators of more formats (v1/v6, KSUID, TypeID) */
+#include "internal.h" /* the UUIDv1/v6, KSUID and TypeID generators */
 #include "tap.h"
 #include "child.h"
 
