@@ -8,13 +8,15 @@
 # `make rockspecs`, the amalgamation and `make print-sources` read it).
 CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/hash_block.c src/md5.c src/sha1.c src/uuid_name.c src/uuid_time.c \
-           src/base62.c src/ksuid.c src/typeid.c src/trace.c \
+           src/base62.c src/ksuid.c src/typeid.c src/trace.c src/kind.c \
            src/sha256.c src/relative.c src/fence.c src/lock_file.c src/snowflake.c src/nanoid.c \
            src/chacha20.c src/random.c src/default.c src/abi.c \
            src/os_posix.c src/os_win32.c
 CORE_HDR = src/mintid.h src/internal.h
-BIND_SRC = src/lua_mintid.c src/lua_values.c src/lua_generators.c src/lua_trace.c src/lua_fence.c src/lua_lock_file.c
-BIND_HDR = src/lua_binding.h src/lua_compat.h src/lua_int64.h
+BIND_SRC = src/lua_mintid.c src/lua_helpers.c src/lua_values.c src/lua_fence.c src/lua_hooks.c src/lua_generators.c \
+           src/lua_defaults.c src/lua_trace.c src/lua_lock_file.c
+BIND_HDR = src/lua_helpers.h src/lua_values.h src/lua_fence.h src/lua_hooks.h src/lua_generators.h \
+           src/lua_binding.h src/lua_compat.h src/lua_int64.h
 # The Lua files installed with the module, as modules named by their path
 # under lua/ (the rockspecs of `make rockspecs` and `make install` read it).
 LUA_SRC  = lua/resty/mintid.lua lua/resty/mintid/cdef.lua \
@@ -48,14 +50,22 @@ BUILD    = build
 MODULE   = $(BUILD)/$(LUA_VERSION)/mintid.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test test-fast bench install clean lint dist vectors check-vectors cdef \
+.PHONY: all deps demo test test-fast test-plan bench install clean lint dist vectors check-vectors cdef \
         rockspecs check-rockspecs print-sources print-lua print-version
 
 all: $(MODULE)
 
-$(BUILD)/core/%.o: src/%.c $(CORE_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+# compile_objects DIR,COMPILE,HEADERS: the one rule for objects, each
+# variant of the sources in a folder of its own: $(BUILD)/DIR/NAME.o from
+# src/NAME.c by COMPILE (a compiler and its flags, written with $$ so that
+# they are read when the rule runs: `make test` adds -Werror then), remade
+# when one of HEADERS changes.
+define compile_objects
+$(BUILD)/$1/%.o: src/%.c $3
+	@mkdir -p $$(@D)
+	$2 -c -o $$@ $$<
+endef
+$(eval $(call compile_objects,core,$$(CC) $$(ALL_CFLAGS),$(CORE_HDR)))
 
 $(BUILD)/%/mintid.so: $(BIND_SRC) $(BIND_HDR) $(CORE_OBJ)
 	@mkdir -p $(@D)
@@ -74,6 +84,10 @@ RUN_ENV   = BUILD='$(BUILD)' CC='$(CC)' TEST_LUAS='$(TEST_LUAS)'
 include mk/native.mk mk/sanitize.mk mk/fuzz.mk mk/platform.mk mk/foreign.mk \
         mk/embed.mk mk/db.mk mk/nginx.mk mk/threads.mk mk/npm.mk mk/lease.mk
 
+# test-plan: the stages of `make test`, as spec/run.sh names them (each
+# one's comment there says what it checks).
+test-plan:
+	@$(RUN_ENV) sh spec/run.sh list
 test test-fast: export WERROR = -Werror
 test: $(TEST_DEPS)
 	$(RUN_ENV) sh spec/run.sh

@@ -239,8 +239,7 @@ int main(void)
     mintid_uuid7_gen_init(&uuid7_g);
     if (mintid_relative_gen_init(&rel_g, (const uint8_t *)secret, sizeof secret - 1, NULL, 0, err) ||
         mintid_snowflake_gen_init(&snow_g, 7, 1288834974657, err) ||
-        mintid_nanoid_spec_init(&nano_default, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
-                                MINTID_NANOID_DEFAULT_SIZE, err) ||
+        mintid_nanoid_spec_default(&nano_default, err) ||
         mintid_nanoid_spec_init(&nano_hex, (const uint8_t *)"0123456789abcdef", 16, 16, err) ||
         init_snowflake16()) {
         fprintf(stderr, "bench/core: %s\n", err);

@@ -248,8 +248,7 @@ int main(int argc, char **argv)
         return 2;
     }
     module_dir = argv[1];
-    if (mintid_nanoid_spec_init(&nano_default, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
-                                MINTID_NANOID_DEFAULT_SIZE, err) != MINTID_OK) {
+    if (mintid_nanoid_spec_default(&nano_default, err) != MINTID_OK) {
         fprintf(stderr, "bench/threads: %s\n", err);
         return 1;
     }

@@ -1,4 +1,4 @@
-# ---- embedding (README "Embedding"): the single-file build, the static
+# ---- embedding (doc/guide.md "Embedding"): the single-file build, the static
 # library, and examples/embed built from each.
 # - make amalgamation: build/amalgamation/mintid.c and mintid.h, generated
 #   from the source list by tools/amalgamate.py (never committed);
@@ -21,9 +21,7 @@ $(AMALGAMATION): tools/amalgamate.py $(CORE_SRC) $(CORE_HDR) $(BIND_SRC) $(BIND_
 
 # The binding's objects, for Lua LUA_VERSION.
 BIND_OBJ = $(BIND_SRC:src/%.c=$(BUILD)/$(LUA_VERSION)/bind/%.o)
-$(BUILD)/$(LUA_VERSION)/bind/%.o: src/%.c $(BIND_HDR) $(CORE_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$(LUA_VERSION)) -c -o $@ $<
+$(eval $(call compile_objects,$(LUA_VERSION)/bind,$$(CC) $$(ALL_CFLAGS) -I$(call lua_incdir,$(LUA_VERSION)),$(BIND_HDR) $(CORE_HDR)))
 $(LIB): $(BIND_OBJ) $(CORE_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^

@@ -15,9 +15,7 @@ export FUZZ_SECONDS FUZZ_TARGETS
 .PHONY: fuzz
 .SECONDARY: $(FUZZ_OBJ)
 
-$(BUILD)/fuzz/core/%.o: src/%.c $(CORE_HDR)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(eval $(call compile_objects,fuzz/core,$$(FUZZ_CC) $$(WARN) $$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,$(CORE_HDR)))
 
 $(FUZZ_BINS): $(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz.h $(FUZZ_OBJ)
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(FUZZ_OBJ) $(LDLIBS)

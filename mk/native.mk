@@ -41,11 +41,8 @@ $(BUILD)/test_frozen_clock: $(BUILD)/frozen_clock.so
 # without the fork sentinel.
 CORE_OBJ_BUT_OS = $(filter-out $(BUILD)/core/os_posix.o,$(CORE_OBJ))
 WRAP_OS = -Wl,--wrap=getrandom,--wrap=open,--wrap=read
-$(BUILD)/variant/%/os_posix.o: src/os_posix.c $(CORE_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(VARIANT_FLAGS) -c -o $@ $<
-$(BUILD)/variant/nogetrandom/os_posix.o: VARIANT_FLAGS = -DMINTID_NO_GETRANDOM
-$(BUILD)/variant/nowipe/os_posix.o: VARIANT_FLAGS = -DMINTID_NO_WIPEONFORK
+$(eval $(call compile_objects,variant/nogetrandom,$$(CC) $$(ALL_CFLAGS) -DMINTID_NO_GETRANDOM,$(CORE_HDR)))
+$(eval $(call compile_objects,variant/nowipe,$$(CC) $$(ALL_CFLAGS) -DMINTID_NO_WIPEONFORK,$(CORE_HDR)))
 $(BUILD)/test_random: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS) $(WRAP_OS)
 $(BUILD)/test_random_urandom: spec/native/test_random.c spec/native/tap.h $(CORE_OBJ_BUT_OS) $(BUILD)/variant/nogetrandom/os_posix.o

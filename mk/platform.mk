@@ -37,11 +37,8 @@ WIN_DIR = $(BUILD)/windows
 WIN_MODULE = $(WIN_DIR)/mintid.dll
 WIN_BIND_OBJ = $(BIND_SRC:src/%.c=$(WIN_DIR)/%.o)
 windows-module: $(WIN_MODULE)
-$(WIN_MODULE): $(BIND_SRC) $(BIND_HDR) $(CORE_SRC) $(CORE_HDR)
-	@mkdir -p $(@D)
-	for f in $(BIND_SRC); do \
-	    $(WIN_CC) $(WARN) $(CFLAGS) -I$(call lua_incdir,5.4) -c -o $(WIN_DIR)/$$(basename $$f .c).o $$f || exit 1; \
-	done
+$(eval $(call compile_objects,windows,$$(WIN_CC) $$(WARN) $$(CFLAGS) -I$(call lua_incdir,5.4),$(BIND_HDR) $(CORE_HDR)))
+$(WIN_MODULE): $(WIN_BIND_OBJ) $(CORE_SRC) $(CORE_HDR)
 	{ echo 'LIBRARY lua54.dll'; echo EXPORTS; \
 	  x86_64-w64-mingw32-nm -u $(WIN_BIND_OBJ) | awk '$$2 ~ /^luaL?_/ { print $$2 }' | sort -u; } > $(WIN_DIR)/lua54.def
 	x86_64-w64-mingw32-dlltool -d $(WIN_DIR)/lua54.def -l $(WIN_DIR)/liblua54.a

@@ -15,9 +15,7 @@ RUN_ENV     += SAN_LUA='$(SAN_LUA)' ALLOC_EXES='$(ALLOC_EXES)'
 .PHONY: test-alloc
 .SECONDARY: $(SAN_OBJ)
 
-$(BUILD)/asan/core/%.o: src/%.c $(CORE_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+$(eval $(call compile_objects,asan/core,$$(CC) $$(ALL_CFLAGS) $$(SAN_FLAGS),$(CORE_HDR)))
 
 $(BUILD)/asan/mintid.so: $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ)
 	@mkdir -p $(@D)
@@ -28,9 +26,7 @@ $(BUILD)/asan/test_%: spec/native/test_%.c spec/native/tap.h $(SAN_OBJ)
 
 # The static library, sanitized, for the embed example (mk/embed.mk).
 SAN_BIND_OBJ = $(BIND_SRC:src/%.c=$(BUILD)/asan/bind/%.o)
-$(BUILD)/asan/bind/%.o: src/%.c $(BIND_HDR) $(CORE_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -I$(call lua_incdir,$(SAN_LUA)) -c -o $@ $<
+$(eval $(call compile_objects,asan/bind,$$(CC) $$(ALL_CFLAGS) $$(SAN_FLAGS) -I$(call lua_incdir,$(SAN_LUA)),$(BIND_HDR) $(CORE_HDR)))
 $(BUILD)/asan/libmintid.a: $(SAN_BIND_OBJ) $(SAN_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^

@@ -26,9 +26,7 @@ TSAN_TESTS  = $(BUILD)/tsan/test_threads $(BUILD)/tsan/test_default $(BUILD)/tsa
               $(BUILD)/tsan/host
 TSAN_WRAP   = -Wl,--wrap=mintid_os_clock_ms
 .SECONDARY: $(TSAN_OBJ)
-$(BUILD)/tsan/core/%.o: src/%.c $(CORE_HDR)
-	@mkdir -p $(@D)
-	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -c -o $@ $<
+$(eval $(call compile_objects,tsan/core,$$(TSAN_CC) $$(WARN) $$(TSAN_FLAGS),$(CORE_HDR)))
 $(BUILD)/tsan/test_threads $(BUILD)/tsan/test_default: $(BUILD)/tsan/test_%: spec/native/test_%.c spec/native/tap.h $(TSAN_OBJ)
 	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS) $(TSAN_WRAP)
 $(BUILD)/tsan/test_vectors: spec/native/test_vectors.c spec/native/tap.h $(TSAN_OBJ)

@@ -7,16 +7,18 @@ source = {
    dir = "mintid-0.1.0",
 }
 description = {
-   summary = "Sortable, unique IDs for Lua: ULID, UUIDv4/v7, relative IDs, Snowflake, Nano ID",
+   summary = "Sortable, unique IDs for Lua: ULID, every UUID version, KSUID, TypeID, relative IDs, Snowflake, Nano ID",
    detailed = [[
-mintid mints and parses identifiers in C: monotonic ULID and UUIDv7, UUIDv4,
-HMAC-tagged relative IDs that prefix-scan per customer, Snowflake and Nano ID.
-Randomness comes from the OS CSPRNG; the default generators are thread- and
-fork-safe. Lua 5.1 to 5.4 and LuaJIT.
+mintid mints and parses identifiers in C: ULID, UUID of every RFC 9562
+version (monotonic v7, v6 and v1, v4, name-based v3, v5 and v8), KSUID,
+TypeID, HMAC-tagged relative IDs that prefix-scan per customer, Snowflake
+and Nano ID, and W3C Trace Context headers. Randomness comes from a ChaCha20
+generator keyed by the OS CSPRNG; the default generators are thread- and
+fork-safe. Lua 5.1 to 5.4 and LuaJIT (resty.mintid, through the FFI).
 ]],
    homepage = "https://github.com/mintid/mintid",
    license = "MIT",
-   labels = { "uuid", "ulid", "id", "snowflake", "nanoid" },
+   labels = { "uuid", "ulid", "id", "ksuid", "typeid", "snowflake", "nanoid" },
 }
 dependencies = {
    "lua >= 5.1, < 5.5",
@@ -33,10 +35,11 @@ build = {
       ["mintid"] = {
          sources = {
             "src/lua_mintid.c",
-            "src/lua_values.c", "src/lua_generators.c", "src/lua_trace.c", "src/lua_fence.c",
-            "src/lua_lock_file.c", "src/error.c", "src/base32.c", "src/monotonic.c", "src/ulid.c",
-            "src/uuid.c", "src/hash_block.c", "src/md5.c", "src/sha1.c", "src/uuid_name.c",
-            "src/uuid_time.c", "src/base62.c", "src/ksuid.c", "src/typeid.c", "src/trace.c",
+            "src/lua_helpers.c", "src/lua_values.c", "src/lua_fence.c", "src/lua_hooks.c",
+            "src/lua_generators.c", "src/lua_defaults.c", "src/lua_trace.c", "src/lua_lock_file.c",
+            "src/error.c", "src/base32.c", "src/monotonic.c", "src/ulid.c", "src/uuid.c",
+            "src/hash_block.c", "src/md5.c", "src/sha1.c", "src/uuid_name.c", "src/uuid_time.c",
+            "src/base62.c", "src/ksuid.c", "src/typeid.c", "src/trace.c", "src/kind.c",
             "src/sha256.c", "src/relative.c", "src/fence.c", "src/lock_file.c", "src/snowflake.c",
             "src/nanoid.c", "src/chacha20.c", "src/random.c", "src/default.c", "src/abi.c",
             "src/os_posix.c", "src/os_win32.c",

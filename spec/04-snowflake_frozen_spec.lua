@@ -1,4 +1,4 @@
--- A Snowflake generator on an OS wall clock that stands still (README
+-- A Snowflake generator on an OS wall clock that stands still (doc/design.md
 -- "Snowflake"): a Lua subprocess runs with spec/native/frozen_clock.c
 -- preloaded (build/frozen_clock.so, which freezes CLOCK_REALTIME only) and
 -- must get nil, "snowflake: clock stuck ..." after max_wait_ms, not hang.

@@ -211,6 +211,22 @@ describe("snowflake", function()
             h.rejects(function() return mintid.parse_snowflake(1.5) end, "1.5")
         end)
 
+        it("a number ID up to 2^53 - 1 where numbers are doubles; past it, decimal text", function()
+            local ts, mid, seq = mintid.parse_snowflake(2 ^ 53 - 1)
+            assert.are.equal("2147483647", h.dec(ts))
+            assert.are.equal(1023, mid)
+            assert.are.equal(4095, seq)
+            if math.type then
+                -- 64-bit integers (5.3+): 2^53 is an integer-valued float, taken as it is
+                assert.are.equal("2147483648", h.dec((mintid.parse_snowflake(2 ^ 53))))
+            else
+                for _, x in ipairs({ 2 ^ 53, 2 ^ 60, math.huge, 0 / 0 }) do
+                    h.raises(function() return mintid.parse_snowflake(x) end, "bad argument #1",
+                        "a number snowflake ID must be an integer below 2^53 on this Lua; pass larger IDs as decimal text")
+                end
+            end
+        end)
+
         it("a generator with the OS clock makes strictly increasing IDs past 4096 per ms", function()
             -- a recent epoch keeps bit 63 clear long after 2039 (epoch 0's limit)
             local epoch = 1288834974657

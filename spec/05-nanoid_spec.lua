@@ -149,6 +149,21 @@ describe("Nano ID", function()
             assert.are.equal(1, #mintid.nanoid(1))
         end)
 
+        it("mintid.nanoid() and nanoid(size) draw every symbol of the 64 of the default alphabet", function()
+            -- 21000 symbols miss one of 64 with probability below 2^-400
+            for _, size in ipairs({ false, 30 }) do
+                local seen, n = {}, 0
+                for _ = 1, 1000 do
+                    local id = size and mintid.nanoid(size) or mintid.nanoid()
+                    for i = 1, #id do
+                        local c = id:sub(i, i)
+                        if not seen[c] then seen[c], n = true, n + 1 end
+                    end
+                end
+                assert.are.equal(64, n, "symbols seen, size " .. tostring(size))
+            end
+        end)
+
         it("accepts a 256-symbol alphabet (every byte value) and the largest size", function()
             local id = mintid.nanoid(1000, h.ALL_BYTES)
             assert.are.equal(1000, #id)

@@ -1,4 +1,4 @@
--- Value objects of every kind (README "Tour", doc/reference.md):
+-- Value objects of every kind (doc/guide.md "Tour", doc/reference.md):
 -- __tostring, __eq, __lt/__le in byte order, methods, and kinds kept apart.
 local h = require "helper"
 local mintid = require(h.module_name)
@@ -91,6 +91,16 @@ describe("values", function()
             assert.are.equal(ulid_text, tostring(u:ulid()))
         end)
 
+        it("random() is the 10 bytes after the time, those ulid_from was given", function()
+            for _, r in ipairs(h.read_vectors("ulid.txt")) do
+                local v = assert(mintid.parse_ulid(r.text))
+                assert.are.equal(r.rand_hex, h.tohex(v:random()), r._where)
+                assert.are.equal(v:bytes():sub(7), v:random(), r._where)
+            end
+            local rand = prng_bytes(10)
+            assert.are.equal(rand, assert(mintid.ulid_from(1469922850259, rand)):random())
+        end)
+
         it("__eq, __lt and __le follow byte order (and text order)", function()
             check_order(values_from_bytes(mintid.ulid_from_bytes), "ULID")
         end)
@@ -133,6 +143,18 @@ describe("values", function()
             assert.are.equal(16, #rel:bytes())
             assert.are.equal(rel, mintid.parse_relative(text))
             assert.are.equal(rel, mintid.parse_relative((text:gsub("-", ""))))
+        end)
+
+        it("prefix() is the tag's text: the ID's first 7 chars, the generator's prefix of the key", function()
+            for _, r in ipairs(h.read_vectors("relative.txt")) do
+                local v = assert(mintid.parse_relative(r.text))
+                assert.are.equal(r.text:sub(1, 7), v:prefix(), r._where)
+            end
+            local g = mintid.relative_generator { secret = SECRET, salt = "orders" }
+            for _, key in ipairs({ "customer-17", "", 42 }) do
+                assert.are.equal(g:prefix(key), g:next_value(key):prefix(), tostring(key))
+            end
+            assert.are.equal("3F8KQZ-", mintid.parse_relative("3F8KQZ-01J8Y4Q9M3-X3B0N6E3P8"):prefix())
         end)
 
         it("__eq, __lt and __le follow byte order (and text order)", function()
@@ -274,6 +296,102 @@ describe("values", function()
             assert.are.equal(9, value:rand())
             r1.assert_drained("relative text")
             r2.assert_drained("relative value")
+        end)
+    end)
+
+    describe("kind_of", function()
+        local UNRECOGNISED = "unrecognised ID: length %d (want a 26-char ULID, a 36-char UUID, a 27-char KSUID,"
+            .. " a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent header)"
+
+        it("the vectors of each kind: the kind of their text", function()
+            local cases = {
+                { "ulid.txt", "text", function() return "ulid" end },
+                { "uuid.txt", "canonical", function() return "uuid" end },
+                { "uuid.txt", "input", function() return "uuid" end },
+                { "relative.txt", "text", function() return "relative" end },
+                { "ksuid.txt", "text", function() return "ksuid" end },
+                { "snowflake.txt", "id", function() return "snowflake" end },
+                { "traceparent.txt", "header", function() return "traceparent" end },
+                -- a TypeID without prefix is a ULID's text
+                { "typeid.txt", "text", function(r) return r.prefix == "-" and "ulid" or "typeid" end },
+            }
+            for _, c in ipairs(cases) do
+                for _, r in ipairs(h.read_vectors(c[1])) do
+                    assert.are.equal(c[3](r), mintid.kind_of(r[c[2]]), r._where .. ": " .. r[c[2]])
+                end
+            end
+        end)
+
+        it("26 chars are a ULID: a relative ID without hyphens and a TypeID without prefix too", function()
+            local compact = ("3F8KQZ-01J8Y4Q9M3-X3B0N6E3P8"):gsub("-", "")
+            assert.are.equal("ulid", mintid.kind_of(compact))
+            assert.are.equal("ulid", mintid.kind_of("01h455vb4pex5vsknk084sn02q"))
+            assert.are.equal("ulid", mintid.kind_of(("1"):rep(26)), "26 digits")
+            assert.are.equal("uuid", mintid.kind_of(("1"):rep(36)), "36 digits")
+            assert.are.equal("ksuid", mintid.kind_of(("1"):rep(27)), "27 digits")
+        end)
+
+        it("a '_' makes a TypeID at any length, even a relative ID's or a UUID's", function()
+            for _, text in ipairs({ "_", "a_", "user_01h455vb4pex5vsknk084sn02q", "3F8KQZ_01J8Y4Q9M3-X3B0N6E3P8",
+                ("_"):rep(36), ("1"):rep(25) .. "_" }) do
+                assert.are.equal("typeid", mintid.kind_of(text), text)
+            end
+        end)
+
+        it("a 28-char text is a relative ID only with '-' at 7 and 18", function()
+            assert.are.equal("relative", mintid.kind_of(("x"):rep(6) .. "-" .. ("x"):rep(10) .. "-" .. ("x"):rep(10)))
+            for _, text in ipairs({ ("x"):rep(28), "3F8KQZ-01J8Y4Q9M3X-3B0N6E3P8", "3F8KQZ01-J8Y4Q9M3-X3B0N6E3P8" }) do
+                local kind, msg = mintid.kind_of(text)
+                h.assert_bad_data(kind, msg, UNRECOGNISED:format(28), text)
+                assert.are.equal(UNRECOGNISED:format(28), msg, text)
+            end
+        end)
+
+        it("any other text: nil and a message naming its length", function()
+            for _, text in ipairs({ "", "hello", "12a", " 1", "1 ", "-1", "+1", ("x"):rep(25), ("x"):rep(37),
+                ("x"):rep(200), "1\0002" }) do
+                local kind, msg = mintid.kind_of(text)
+                h.assert_bad_data(kind, msg, UNRECOGNISED:format(#text), text)
+                assert.are.equal(UNRECOGNISED:format(#text), msg, text)
+            end
+        end)
+
+        it("55 chars or more with '-' at 3 are a traceparent header, of any version, even with a '_'", function()
+            local header = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+            for _, text in ipairs({ header, "cc" .. header:sub(3) .. "-what-comes-later", ("x"):rep(2) .. "-"
+                .. ("_"):rep(52), ("1"):rep(2) .. "-" .. ("1"):rep(60) }) do
+                assert.are.equal("traceparent", mintid.kind_of(text), text)
+            end
+            local short = header:sub(1, 54)
+            local kind, msg = mintid.kind_of(short)
+            h.assert_bad_data(kind, msg, UNRECOGNISED:format(54), short)
+            assert.are.equal(UNRECOGNISED:format(54), msg)
+            assert.are.equal("typeid", mintid.kind_of("00_" .. header:sub(4)), "'_' at 3")
+        end)
+
+        it("digits only, of any other length, are a Snowflake", function()
+            for _, text in ipairs({ "0", "1541815603604516864", ("9"):rep(25), ("0"):rep(100) }) do
+                assert.are.equal("snowflake", mintid.kind_of(text), text)
+            end
+        end)
+
+        it("a non-string raises, naming the argument", function()
+            h.raises(function() return mintid.kind_of(123) end, "bad argument #1", "string expected, got number")
+            h.raises(function() return mintid.kind_of() end, "bad argument #1", "string expected, got no value")
+        end)
+
+        it("every kind's minted text is of its kind", function()
+            local rel_gen = mintid.relative_generator { secret = SECRET }
+            local cases = {
+                { "ulid", mintid.ulid() }, { "uuid", mintid.uuid4() }, { "uuid", mintid.uuid7() },
+                { "uuid", mintid.uuid1() }, { "uuid", mintid.uuid6() }, { "ksuid", mintid.ksuid() },
+                { "typeid", mintid.typeid("user") }, { "ulid", mintid.typeid("") },
+                { "relative", rel_gen:next("k") }, { "snowflake", h.dec(mintid.snowflake_generator():next()) },
+                { "traceparent", mintid.traceparent() },
+            }
+            for _, c in ipairs(cases) do
+                assert.are.equal(c[1], mintid.kind_of(c[2]), c[2])
+            end
         end)
     end)
 

@@ -1,4 +1,4 @@
--- API conventions (README "Errors"): bad data returns nil, message;
+-- API conventions (doc/guide.md "Errors"): bad data returns nil, message;
 -- bad arguments raise, naming the argument; options are validated.
 local h = require "helper"
 local mintid = require(h.module_name)
@@ -98,6 +98,8 @@ local ERROR_SPECS = {
     ksuid_from = bad_data("KSUID payload must be 16 bytes, got 1", 1400000000, "x"),
     ksuid_from_bytes = bad_data("invalid KSUID bytes: length 1, want 20", "x"),
     typeid_from = raises(1, BAD_PREFIX, "Bad", V4),
+    kind_of = bad_data("unrecognised ID: length 4 (want a 26-char ULID, a 36-char UUID, a 27-char KSUID,"
+        .. " a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent header)", "nope"),
 
     trace_id = ignores(5, {}), span_id = ignores(5, {}),
     traceparent = bad_data("invalid trace-id: length 4, want 32", "nope"),

@@ -1,4 +1,4 @@
--- The README's bad-input table ("Errors"): one spec per row, named by the
+-- The bad-input table of doc/guide.md ("Errors"): one spec per row, named by the
 -- row's first column, and a check that the table and these specs list the
 -- same rows.
 local h = require "helper"
@@ -24,7 +24,7 @@ local function frozen(options)
     return options
 end
 
--- row name -> its spec, in README order
+-- row name -> its spec, in the table's order
 local ROWS = {}
 local ORDER = {}
 local PENDING = {} -- row name -> why its spec cannot run on this Lua
@@ -491,11 +491,11 @@ row("Trace flags outside a byte", function()
         "flags must be an integer 0..255, got 1.5")
 end)
 
--- The rows of the README table: the first cell of each line after the
+-- The rows of the guide's table: the first cell of each line after the
 -- header row of the "Errors" section's table.
-local function readme_rows()
-    local path = h.testdata_dir .. "/../README.md"
-    local f = assert(io.open(path, "rb"), "README.md not found at " .. path)
+local function guide_rows()
+    local path = h.testdata_dir .. "/../doc/guide.md"
+    local f = assert(io.open(path, "rb"), "doc/guide.md not found at " .. path)
     local text = f:read("*a")
     f:close()
     local rows, in_table = {}, false
@@ -513,7 +513,7 @@ local function readme_rows()
     return rows
 end
 
-describe("bad input (README table)", function()
+describe("bad input (the table of doc/guide.md)", function()
     for _, name in ipairs(ORDER) do
         if PENDING[name] then
             pending(name .. " (" .. PENDING[name] .. ")")
@@ -522,9 +522,9 @@ describe("bad input (README table)", function()
         end
     end
 
-    it("every row of the README table has a spec here, and every spec a row, in the same order", function()
-        local rows = readme_rows()
-        assert.is_true(#rows > 0, "no bad-input table found in README.md")
+    it("every row of the guide's table has a spec here, and every spec a row, in the same order", function()
+        local rows = guide_rows()
+        assert.is_true(#rows > 0, "no bad-input table found in doc/guide.md")
         assert.are.same(ORDER, rows)
     end)
 end)

@@ -1,4 +1,4 @@
--- The command-line tool bin/mintid (README "Command line"), run as a
+-- The command-line tool bin/mintid (doc/guide.md "Command line"), run as a
 -- subprocess (helper.lua's cli_run) by the Lua running this suite.
 local h = require "helper"
 local mintid = require "mintid"
@@ -569,7 +569,7 @@ describe("mintid command", function()
         end)
     end)
 
-    describe("options checked before output, numbers exact, output checked (README bad-input table)", function()
+    describe("options checked before output, numbers exact, output checked (the bad-input table of doc/guide.md)", function()
         local HUGE = "99999999999999999999" -- past 2^64
 
         it("--epoch negative, past this Lua's integers or in the future: a usage error before any ID is printed", function()

@@ -9,6 +9,7 @@ exe=$BUILD/platform/$target/test_vectors
 start=$(date +%s)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. spec/tap.sh
 
 case $target in
     c|musl) set -- "$exe" ;;
@@ -41,18 +42,10 @@ echo "# test-$target: $*"
 rc=$?
 # This prefix's wineserver lingers a few seconds after its last program.
 [ "$target" = windows ] && "$wineserver" -k 2>/dev/null
-out=$(grep -v '^wine: \(failed to open L".*syswow64.*rundll32.exe": c0000135\|configuration in L".*" has been updated\.\)$' "$tmp/out")
-echo "$out"
-ok=$(echo "$out" | grep -c '^ok ')
-notok=$(echo "$out" | grep -c '^not ok ')
-if [ "$rc" -ne 0 ] && [ "$notok" -eq 0 ]; then
-    echo "# test-$target exited with status $rc without a failing test: counted as a failure"
-    notok=1
-fi
-if [ "$ok" -eq 0 ] && [ "$notok" -eq 0 ]; then
-    echo "# test-$target ran no test: counted as a failure"
-    notok=1
-fi
+grep -v '^wine: \(failed to open L".*syswow64.*rundll32.exe": c0000135\|configuration in L".*" has been updated\.\)$' \
+    "$tmp/out" > "$tmp/tap"
+cat "$tmp/tap"
+tap_count "test-$target" "$rc" "$tmp/tap"
 echo "# test-$target: $(($(date +%s) - start)) s"
 echo "$ok passed, $notok failed"
 [ "$notok" -eq 0 ]

@@ -1,9 +1,12 @@
 #!/bin/sh
-# spec/run.sh [fast]: the stages of `make test` (with "fast", only the first
-# ones: those of `make test-fast`), each through stage(), which prints its
-# failures and its time; ends with one line "N passed, M failed" summed over
-# every stage, and exits non-zero on any failure. The Makefile builds what
-# the stages run and passes the lists below (mk/*.mk say what each is).
+# spec/run.sh [fast|list]: the stages of `make test` (with "fast", only the
+# first ones: those of `make test-fast`), each through stage(), which prints
+# its failures and its time; ends with one line "N passed, M failed" summed
+# over every stage, and exits non-zero on any failure. With "list" (`make
+# test-plan`) it prints the name of every stage instead of running it.
+# This file is the one statement of what `make test` runs: the comment above
+# each stage says what it checks. The Makefile builds what the stages run
+# and passes the lists below (mk/*.mk say how each is built).
 # A new stage is one line: stage NAME COMMAND...
 BUILD=${BUILD:-build}
 TEST_LUAS=${TEST_LUAS:-5.4}
@@ -12,10 +15,12 @@ DB_LUA=${DB_LUA:-5.4}
 LEASE_LUA=${LEASE_LUA:-5.3}
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
+. spec/tap.sh
 passed=0
 failed=0
 # No pathname expansion: the ?s of Lua paths pass through unquoted words.
 set -f
+mode=${1:-all}
 
 # stage NAME COMMAND...: runs COMMAND, which prints TAP, and adds its
 # results to the totals. Its output is shown but for its passing tests (and
@@ -24,27 +29,23 @@ set -f
 stage() {
     name=$1
     shift
+    if [ "$mode" = list ]; then
+        echo "$name"
+        return
+    fi
     echo "# $name"
     t0=$(date +%s)
     "$@" > "$log/stage" 2>&1
     rc=$?
     grep -v '^ok \|^[0-9]* passed, [0-9]* failed$' "$log/stage"
-    ok=$(grep -c '^ok ' "$log/stage")
-    notok=$(grep -c '^not ok ' "$log/stage")
-    if [ "$rc" -ne 0 ] && [ "$notok" -eq 0 ]; then
-        echo "# $name exited with status $rc without a failing test: counted as a failure"
-        notok=1
-    fi
-    if [ $((ok + notok)) -eq 0 ]; then
-        echo "# $name ran no test: counted as a failure"
-        notok=1
-    fi
+    tap_count "$name" "$rc" "$log/stage"
     echo "# $name: $ok passed, $notok failed, $(($(date +%s) - t0)) s"
     passed=$((passed + ok))
     failed=$((failed + notok))
 }
 
 finish() {
+    [ "$mode" = list ] && exit 0
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]
     exit
@@ -68,6 +69,10 @@ windows_dll() {
 }
 
 # ---- the stages of `make test-fast` come first
+# The busted suite (spec/*_spec.lua: every vector of testdata/ through the
+# Lua API, the reference, the bad-input table of doc/guide.md, the CLI) on
+# each of TEST_LUAS (5.4 5.3 5.2 5.1 jit; `make test TEST_LUAS=5.4` runs one
+# Lua only, `make test-fast` FAST_LUA alone).
 for v in $TEST_LUAS; do
     case $v in jit) lua=luajit ;; *) lua=lua$v ;; esac
     stage "busted on $lua" $(lua_env "$v") $lua $busted spec
@@ -78,10 +83,15 @@ case " $TEST_LUAS " in *" jit "*)
     stage "busted on luajit through resty.mintid" $(lua_env jit) MINTID_MODULE=resty.mintid \
         luajit $busted -p _spec -p _ffispec spec ;;
 esac
+# The native tests of the C core (mk/native.mk, mk/sanitize.mk): SHA-256/HMAC,
+# MD5, SHA-1 and ChaCha20 vectors, threads and fork(), the randomness
+# fallbacks, the lease fence through the ABI, plain and under ASan/UBSan.
 for exe in $NATIVE_EXES; do
     stage "native ${exe#"$BUILD"/}" env ASAN_OPTIONS=detect_leaks=1 "$exe" testdata
 done
-# The C vector runner on every platform (make test-<target>). A target
+# The C vector runner on every platform (make test-<target>: c, i686, musl,
+# mips, armhf, s390x, windows, with the lock file lease's byte locks: OFD
+# locks, and LockFileEx under wine; doc/design.md "Platforms"). A target
 # whose toolchain is missing fails.
 for p in $PLATFORMS; do
     stage "test-$p" sh spec/platform.sh "$p"
@@ -90,7 +100,8 @@ done
 
 # ---- the rest of `make test`
 case " $PLATFORMS " in *" windows "*) stage "Windows module (mintid.dll)" windows_dll ;; esac
-# Foreign Luas under qemu, each ARCH:LUA:QEMU (make test FOREIGN= skips them);
+# Foreign Luas under qemu, each ARCH:LUA:QEMU: big-endian s390x Lua 5.4 and
+# 32-bit armhf Lua 5.1 (mk/foreign.mk; make test FOREIGN= skips them);
 # MINTID_LUA: the CLI spec runs bin/mintid with that Lua too.
 for foreign in $FOREIGN_LUAS; do
     arch=${foreign%%:*} rest=${foreign#*:}
@@ -101,20 +112,56 @@ done
 # ASan and UBSan stop at the first error; leaks are valgrind's job below.
 stage "busted on lua$SAN_LUA under ASan and UBSan" $(lua_env asan) ASAN_OPTIONS=detect_leaks=0 \
     LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" lua$SAN_LUA $busted spec
-# Every public function under a storm of finalizers (spec/storm/run.sh)
+# Every public function under a storm of finalizers (spec/storm/run.sh):
+# every public function of mintid (Lua 5.4, 5.1, LuaJIT with the JIT on and
+# off) and of resty.mintid (LuaJIT, JIT on and off), found by walking the
+# module and the metatables of its generators and values (a function no
+# case calls fails the run, by name), is called while every allocation runs
+# a whole collection cycle and so a finalizer, which closes the generator in
+# use at a chosen point, calls other mintid functions and re-arms itself.
+# Each call is made deterministic with injected clock and random hooks (or
+# compared by what is deterministic: a tag, a machine id, a shape) and must
+# give what the same call gave without the storm, or a clean error that its
+# case names as expected; a generator closed during or before a call must
+# fail as closed, never return an ID. In one run in three of a stateful
+# generator the finalizer also mints from the generator in use (at the first
+# ticks of each call, or at every one): each result must then be clean and
+# of the calm result's shape, and no ID may come out twice; a call whose ID
+# a finalizer made stale four times in a row gives up ("... used by a
+# finalizer during each of 4 tries to make its ID") instead of trying
+# forever. STORM_SECONDS (default 4) is the CPU time of each of the six runs.
 stage "finalizer storm" env BUILD="$BUILD" TEST_LUAS="$TEST_LUAS" sh spec/storm/run.sh
-# make test-alloc: every allocation of a script failing in turn
+# make test-alloc: a script calling every public function under Lua 5.4 and
+# 5.1 with an allocator that fails every allocation from the Nth on, for N =
+# 0, 1, 2, ... until the script completes, under ASan and LeakSanitizer: no
+# crash, no leak, and every generator left exactly as if the failed call had
+# not happened.
 for exe in $ALLOC_EXES; do
     stage "out-of-memory runs: ${exe##*/}" env ASAN_OPTIONS=detect_leaks=1 "$exe"
 done
+# The demo and spec/memcheck.lua under valgrind; luacheck (make lint); the
+# database specs against SQLite and a throwaway PostgreSQL cluster
+# (doc/guide.md "IDs in databases").
 stage "valgrind (the demo, spec/memcheck.lua)" sh spec/memcheck.sh
 stage "lint (luacheck)" make -s lint LINT_FORMAT=TAP
 stage "SQLite through LuaSQL (lua$DB_LUA)" $(lua_env "$DB_LUA") lua$DB_LUA $busted spec/db/sqlite_test.lua
 stage "PostgreSQL through LuaSQL (lua$DB_LUA)" sh spec/db/with_postgres.sh \
     $(lua_env "$DB_LUA") lua$DB_LUA $busted spec/db/postgres_test.lua
+# The npm references uuid, ksuid and typeid-js (installed into build/npm at
+# test time, never into the tree; node and npm are Debian's nodejs and npm,
+# or a node that has its own npm; the install needs the npm registry, or
+# npm's cache of an earlier run) read back UUIDs of versions 1, 3, 5, 6, 7
+# and 8, KSUIDs and TypeIDs minted through mintid and resty.mintid: each is
+# parsed or recomputed by the reference (a v1/v6 from its time, clock_seq and
+# node, a v3/v5 from its name space and name) and compared with what mintid
+# says of it; one deliberately corrupted ID per kind must be caught.
 stage "npm references read back what mintid mints (make test-npm)" sh spec/npm/run.sh
+# The exported ABI and the FFI declarations; an install through luarocks,
+# make install and the release rock of make dist (whose mintid command it
+# then runs), and generate_vectors.py --check.
 stage "ABI checks" sh spec/abi_check.sh
 stage "install checks" sh spec/install_check.sh
+# test_threads, then the thread tests under ThreadSanitizer and helgrind.
 stage "threads: test_threads, ThreadSanitizer, helgrind" env BUILD="$BUILD" sh spec/threads.sh
 # Embedding (make amalgamation, make lib, make embed): the single file per
 # Lua and without Lua, then each build of the example host (a script and two
@@ -124,10 +171,24 @@ for exe in $EMBED_EXES; do
     case $exe in */mint) script= ;; *) script=examples/embed/script.lua ;; esac
     stage "embed: ${exe#"$BUILD"/}" env ASAN_OPTIONS=detect_leaks=1 "$exe" $script
 done
+# Debian's nginx with 4 workers under load, the guide's nginx.conf inside
+# (doc/guide.md "OpenResty").
 stage "nginx under load (make test-nginx)" sh spec/nginx/run.sh
-# Leases on a real Redis (make test-lease): the chaos run, then the fleet.
+# make test-lease: Snowflake machine ids leased from a real redis-server by
+# plain-Lua holders under chaos (SIGSTOP, DEBUG SLEEP, a restart that loses
+# every key, kill -9) and by three nginx nodes through a reload: no ID
+# twice, every stalled holder refuses (doc/fleet.md). The chaos run, then
+# the fleet.
 stage "leases: chaos on redis-server (lua$LEASE_LUA holders)" env BUILD="$BUILD" LEASE_LUA="$LEASE_LUA" \
     sh spec/lease/chaos.sh
 stage "leases: three nginx nodes on one redis-server, a reload" env BUILD="$BUILD" sh spec/lease/fleet.sh
+# make fuzz: one libFuzzer target per decoder of the C core (ULID, UUID,
+# relative ID, Snowflake decimal, KSUID, TypeID, W3C traceparent, Nano ID
+# setup and generation), a round trip through every encoder, and a generator
+# target that feeds the ULID, UUIDv7, relative and Snowflake generators
+# arbitrary clock readings and random bytes and checks the monotonic rules;
+# each runs for FUZZ_SECONDS (default 27) with ASan and UBSan, seeded from
+# testdata/; a crash, a failed property or a hang fails it, and the input is
+# kept in build/fuzz/artifacts/.
 stage "fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-30} s" sh fuzz/run.sh
 finish

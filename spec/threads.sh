@@ -2,13 +2,14 @@
 # The thread tests (make test-threads): test_threads as built, then the
 # native thread tests built with ThreadSanitizer, then test_threads under
 # valgrind's helgrind. Prints TAP; a data race (TSan exits 66, helgrind 3)
-# or any other non-zero exit without a failing test becomes one "not ok"
-# line. die_after_fork=0: test_threads has a forked child start a thread,
+# or any other non-zero exit without a failing test fails (spec/tap.sh's
+# tap_count). die_after_fork=0: test_threads has a forked child start a thread,
 # which TSan allows only so.
 BUILD=${BUILD:-build}
 status=0
+. spec/tap.sh
 
-# run NAME COMMAND...: the command's TAP lines, and its failure as one more
+# run NAME COMMAND...: the command's TAP lines, and its other output when it fails
 run() {
     name=$1
     shift
@@ -16,11 +17,9 @@ run() {
     "$@" > "$BUILD/threads-check.log" 2>&1
     rc=$?
     grep '^ok \|^not ok ' "$BUILD/threads-check.log"
-    if [ "$rc" -ne 0 ]; then
-        grep -v '^ok \|^not ok ' "$BUILD/threads-check.log" | head -40 | sed 's/^/# /'
-        grep -q '^not ok ' "$BUILD/threads-check.log" || echo "not ok - $name exited with status $rc"
-        status=1
-    fi
+    [ "$rc" -ne 0 ] && grep -v '^ok \|^not ok ' "$BUILD/threads-check.log" | head -40 | sed 's/^/# /'
+    tap_count "$name" "$rc" "$BUILD/threads-check.log"
+    [ "$notok" -eq 0 ] || status=1
 }
 
 run "test_threads" "$BUILD/test_threads"

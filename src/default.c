@@ -64,7 +64,7 @@ static default_gen gens[DEFAULT_COUNT] = {
 };
 
 /*
- * The defaults of more formats: a generator object of the core each, under
+ * The UUIDv1, UUIDv6 and KSUID defaults: a generator object of the core each, under
  * its own padded lock held for the step alone, the clock read outside it
  * (the step's last + 1 keeps a late reading in order). They draw rarely (a
  * KSUID in a new second; a v1/v6 node and clock_seq on first use and in a

@@ -3,6 +3,11 @@
  * private header: the real layouts of the opaque states of mintid.h, the
  * core's own functions, and the platform layer's interface (os_posix.c,
  * os_win32.c). Not part of the ABI: a program sees only mintid.h.
+ * One section per source file: what every file uses first, then the
+ * platform layer and the layers the kinds share (errors, randomness,
+ * encodings, the monotonic rule, the hashes), then each kind's file in the
+ * order SPEC.md presents the kinds, then the default generators. (abi.c and
+ * kind.c declare nothing here: their functions are mintid.h's.)
  */
 #ifndef MINTID_INTERNAL_H
 #define MINTID_INTERNAL_H
@@ -54,6 +59,7 @@
 /* A C99 static assertion: an array of negative size when cond is false. */
 #define MINTID_STATIC_ASSERT(cond, name) typedef char mintid_assert_##name[(cond) ? 1 : -1]
 
+/* ==== every file: random and clock sources, opaque states, byte order ===== */
 /*
  * A source of randomness: fill buf with exactly n bytes and return
  * MINTID_OK, or return a negative code (normally MINTID_ERANDOM).
@@ -67,6 +73,71 @@ typedef int (*mintid_random_fn)(void *ctx, uint8_t *buf, size_t n);
  * own to inject a clock (it must not raise through the core: it records
  * its error, returns MINTID_ECLOCK and raises once the core returned). */
 typedef int (*mintid_clock_fn)(void *ctx, int64_t *now_ms, char *err);
+
+/* The real layouts of mintid.h's opaque states.
+ * Each public type is converted to its state here only, by one accessor
+ * (and its const twin) per type; the assertions keep every state within
+ * its opaque type's size and alignment on every build. */
+/* A file uses some of the accessors only; in the single file (make
+ * amalgamation) clang would call the others unused. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MINTID_MAYBE_UNUSED __attribute__((unused))
+#else
+#define MINTID_MAYBE_UNUSED
+#endif
+
+#define MINTID_OPAQUE_STATE(public_type, state_type, accessor)                          \
+    /* C99 has no alignof: a type's alignment is its offset after a char. */              \
+    struct accessor##_align_public { char c; public_type t; };                            \
+    struct accessor##_align_state { char c; state_type t; };                              \
+    MINTID_STATIC_ASSERT(sizeof(state_type) <= sizeof(public_type), accessor##_size);     \
+    MINTID_STATIC_ASSERT(offsetof(struct accessor##_align_public, t) %                    \
+                         offsetof(struct accessor##_align_state, t) == 0, accessor##_align); \
+    MINTID_MAYBE_UNUSED static inline state_type *accessor(public_type *p)                 \
+    {                                                                                      \
+        return (state_type *)(void *)p->opaque;                                            \
+    }                                                                                      \
+    MINTID_MAYBE_UNUSED static inline const state_type *accessor##_const(const public_type *p) \
+    {                                                                                      \
+        return (const state_type *)(const void *)p->opaque;                                \
+    }
+
+/* Big-endian stores and loads by shifts, so byte order never depends on the host. */
+static inline void mintid_store_be48(uint8_t *p, uint64_t v)
+{
+    p[0] = (uint8_t)(v >> 40); p[1] = (uint8_t)(v >> 32); p[2] = (uint8_t)(v >> 24);
+    p[3] = (uint8_t)(v >> 16); p[4] = (uint8_t)(v >> 8);  p[5] = (uint8_t)v;
+}
+
+static inline uint64_t mintid_load_be48(const uint8_t *p)
+{
+    return (uint64_t)p[0] << 40 | (uint64_t)p[1] << 32 | (uint64_t)p[2] << 24 |
+           (uint64_t)p[3] << 16 | (uint64_t)p[4] << 8 | (uint64_t)p[5];
+}
+
+static inline uint32_t mintid_load_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static inline void mintid_store_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+/* Written out byte by byte (not as two 32-bit halves), the form compilers
+ * turn into one byte-swapped load or store. */
+static inline uint64_t mintid_load_be64(const uint8_t *p)
+{
+    return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
+           (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 | (uint64_t)p[6] << 8 | (uint64_t)p[7];
+}
+
+static inline void mintid_store_be64(uint8_t *p, uint64_t v)
+{
+    p[0] = (uint8_t)(v >> 56); p[1] = (uint8_t)(v >> 48); p[2] = (uint8_t)(v >> 40); p[3] = (uint8_t)(v >> 32);
+    p[4] = (uint8_t)(v >> 24); p[5] = (uint8_t)(v >> 16); p[6] = (uint8_t)(v >> 8);  p[7] = (uint8_t)v;
+}
 
 /* ==== the platform layer: os_posix.c, os_win32.c ===========================
  * Everything that differs between operating systems, one file per OS
@@ -187,12 +258,6 @@ MINTID_INTERNAL int mintid_os_lock_file_taken(mintid_lock_file *f, uint32_t byte
  * copy is closed) and frees it. */
 MINTID_INTERNAL void mintid_os_lock_file_close(mintid_lock_file *f);
 
-/* lock_file.c: try to lock byte machine_id of f; when *got, *floor_ms is
- * the wall ms read after the lock was taken (the floor of the new holder),
- * and the wall clock has passed it (waited for, boundedly). */
-MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id, int *got, int64_t *floor_ms,
-                                          char *err);
-
 /* ==== error.c ============================================================= */
 /* Write a one-line message to err (if not NULL) and return code. */
 MINTID_INTERNAL int mintid_fail(char *err, int code, const char *fmt, ...) MINTID_PRINTF(3, 4);
@@ -202,6 +267,12 @@ MINTID_INTERNAL const char *mintid_describe_byte(unsigned char c, char out[8]);
 /* The shared range check of every 48-bit timestamp:
  * "<kind> timestamp <ms> out of range 0..281474976710655". */
 MINTID_INTERNAL int mintid_check_ms(int64_t ms, const char *kind, char *err);
+
+/* ==== chacha20.c: RFC 8439 ChaCha20 ======================================= */
+/* nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream, the first with
+ * block counter `counter`. */
+MINTID_INTERNAL void mintid_chacha20_blocks(const uint8_t key[32], uint32_t counter,
+                                            const uint8_t nonce[12], uint8_t *out, size_t nblocks);
 
 /* ==== random.c: the pool ================================================== */
 /* From the pool: the calling thread's own ChaCha20 generator, keyed from the
@@ -231,12 +302,6 @@ MINTID_INTERNAL uint64_t mintid_random_reseeds(void);
 /* How many threads' generators exist now (the tests watch that a thread's
  * is gone once it exited). */
 MINTID_INTERNAL size_t mintid_random_threads(void);
-
-/* ==== chacha20.c ========================================================== */
-/* nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream, the first with
- * block counter `counter`. */
-MINTID_INTERNAL void mintid_chacha20_blocks(const uint8_t key[32], uint32_t counter,
-                                            const uint8_t nonce[12], uint8_t *out, size_t nblocks);
 
 /* ==== base32.c: Crockford base32, SPEC alphabet, no aliases =============== */
 MINTID_INTERNAL const char mintid_base32_alphabet[33]; /* "0123456789ABCDEFGHJKMNPQRSTVWXYZ" */
@@ -310,59 +375,46 @@ MINTID_INTERNAL int mintid_monotonic_kind_next(mintid_monotonic *st, const minti
                                                int64_t now_ms, mintid_random_fn rnd, void *ctx,
                                                uint8_t *out, char *err);
 
-/* ==== the real layouts of mintid.h's opaque states ========================
- * Each public type is converted to its state here only, by one accessor
- * (and its const twin) per type; the assertions keep every state within
- * its opaque type's size and alignment on every build. */
-/* A file uses some of the accessors only; in the single file (make
- * amalgamation) clang would call the others unused. */
-#if defined(__GNUC__) || defined(__clang__)
-#define MINTID_MAYBE_UNUSED __attribute__((unused))
-#else
-#define MINTID_MAYBE_UNUSED
-#endif
+/* monotonic.c: the same rule over a counter of up to 16 bytes with any
+ * time unit (KSUID: seconds, 128-bit payload). last is -1 for a new state;
+ * now must already be range-checked by the caller. On success *last,
+ * counter and *generation hold the new state (the values to encode); on
+ * any error they are unchanged. */
+typedef struct {
+    const char *kind;  /* "KSUID", for messages */
+    const char *unit;  /* "s": "KSUID counter overflow at s 5" */
+    unsigned bits;     /* counter width, 1..8 * len */
+    size_t len;        /* counter bytes, 1..16 */
+    size_t draw_len;   /* fresh bytes per new time unit, 1..len */
+    mintid_counter_load_fn load; /* NULL: drawn bytes right-aligned */
+} mintid_counter_rule;
+MINTID_INTERNAL int mintid_counter_step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
+                                        uint32_t *generation, int64_t now,
+                                        mintid_random_fn rnd, void *ctx, char *err);
+/* The step in two halves, as mintid_monotonic_draws/_step (default.c):
+ * whether a step at now in this generation installs a new time unit, and
+ * the step with drawn holding rule->draw_len fresh bytes when it does (EARG
+ * if drawn is NULL then; ignored otherwise). */
+MINTID_INTERNAL int mintid_counter_draws(int64_t last, uint32_t last_generation, int64_t now,
+                                         uint32_t generation);
+MINTID_INTERNAL int mintid_counter_commit(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
+                                          uint32_t *last_generation, int64_t now, uint32_t generation,
+                                          const uint8_t *drawn, char *err);
 
-#define MINTID_OPAQUE_STATE(public_type, state_type, accessor)                          \
-    /* C99 has no alignof: a type's alignment is its offset after a char. */              \
-    struct accessor##_align_public { char c; public_type t; };                            \
-    struct accessor##_align_state { char c; state_type t; };                              \
-    MINTID_STATIC_ASSERT(sizeof(state_type) <= sizeof(public_type), accessor##_size);     \
-    MINTID_STATIC_ASSERT(offsetof(struct accessor##_align_public, t) %                    \
-                         offsetof(struct accessor##_align_state, t) == 0, accessor##_align); \
-    MINTID_MAYBE_UNUSED static inline state_type *accessor(public_type *p)                 \
-    {                                                                                      \
-        return (state_type *)(void *)p->opaque;                                            \
-    }                                                                                      \
-    MINTID_MAYBE_UNUSED static inline const state_type *accessor##_const(const public_type *p) \
-    {                                                                                      \
-        return (const state_type *)(const void *)p->opaque;                                \
-    }
+/* ==== hash_block.c: the block framing of MD5, SHA-1 and SHA-256 =========== */
+/* hash_block.c: the 64-byte block framing of MD5, SHA-1 and SHA-256, over
+ * a context's (length, block, used) fields: length counts the bytes
+ * absorbed, block[0 .. used) waits for more. */
+typedef void (*mintid_hash_block_fn)(void *state, const uint8_t *block);
+MINTID_INTERNAL void mintid_hash_absorb(uint64_t *length, uint8_t block[64], size_t *used,
+                                        mintid_hash_block_fn compress, void *state,
+                                        const uint8_t *data, size_t n);
+/* 0x80, zeros and the 64-bit bit count (little-endian for MD5), then the
+ * last blocks compressed; the context is spent. */
+MINTID_INTERNAL void mintid_hash_pad(uint64_t length, uint8_t block[64], size_t used,
+                                     mintid_hash_block_fn compress, void *state, int little_endian);
 
-/* ---- ulid.c ---------------------------------------------------------------- */
-typedef struct { mintid_monotonic st; } mintid_ulid_state;
-MINTID_OPAQUE_STATE(mintid_ulid_gen, mintid_ulid_state, mintid_ulid_state_of)
-
-MINTID_INTERNAL int  mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
-MINTID_INTERNAL int64_t mintid_ulid_time(const uint8_t id[16]); /* bytes 0..5; also UUIDv7's */
-/* SPEC monotonic ULID: 10 fresh bytes when now > last_ms (or first call),
- * else the 80-bit counter + 1; EOVERFLOW / ERANGE leave g unchanged. */
-MINTID_INTERNAL int  mintid_ulid_gen_next(mintid_ulid_state *g, int64_t now_ms,
-                                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
-
-/* ---- uuid.c: RFC 9562 UUIDv4 / UUIDv7 -------------------------------------- */
-typedef struct { mintid_monotonic st; } mintid_uuid7_state;
-MINTID_OPAQUE_STATE(mintid_uuid7_gen, mintid_uuid7_state, mintid_uuid7_state_of)
-
-MINTID_INTERNAL unsigned mintid_uuid_version(const uint8_t id[16]); /* b[6] >> 4 */
-/* b[6] = (b[6] & 0x0F) | version << 4; b[8] = (b[8] & 0x3F) | 0x80 */
-MINTID_INTERNAL void mintid_uuid_set_version(uint8_t id[16], unsigned version);
-MINTID_INTERNAL int  mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
-MINTID_INTERNAL int  mintid_uuid7_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
-/* SPEC monotonic UUIDv7: the 74-bit counter rand_a << 62 | rand_b. */
-MINTID_INTERNAL int  mintid_uuid7_gen_next(mintid_uuid7_state *g, int64_t now_ms,
-                                           mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
-
-/* ---- sha256.c: FIPS 180-4 SHA-256 and RFC 2104 HMAC ------------------------ */
+/* ==== sha256.c: FIPS 180-4 SHA-256 and RFC 2104 HMAC ====================== */
 typedef struct {
     uint32_t h[8];
     uint64_t length;     /* bytes absorbed so far */
@@ -383,7 +435,56 @@ MINTID_INTERNAL void mintid_hmac_sha256_init(mintid_sha256_ctx *inner, mintid_sh
 MINTID_INTERNAL void mintid_hmac_sha256(const uint8_t *key, size_t key_len,
                                         const uint8_t *msg, size_t msg_len, uint8_t mac[32]);
 
-/* ---- relative.c: relative IDs (tag << 98 | ms << 50 | rand) ---------------- */
+/* ==== md5.c: RFC 1321 MD5, for UUIDv3 only ================================ */
+typedef struct { uint32_t h[4]; uint64_t length; uint8_t block[64]; size_t used; } mintid_md5_ctx;
+MINTID_INTERNAL void mintid_md5_init(mintid_md5_ctx *c);
+MINTID_INTERNAL void mintid_md5_update(mintid_md5_ctx *c, const uint8_t *data, size_t n);
+MINTID_INTERNAL void mintid_md5_final(mintid_md5_ctx *c, uint8_t digest[16]);
+MINTID_INTERNAL void mintid_md5(const uint8_t *data, size_t n, uint8_t digest[16]);
+
+/* ==== sha1.c: FIPS 180-4 SHA-1, for UUIDv5 only =========================== */
+typedef struct { uint32_t h[5]; uint64_t length; uint8_t block[64]; size_t used; } mintid_sha1_ctx;
+MINTID_INTERNAL void mintid_sha1_init(mintid_sha1_ctx *c);
+MINTID_INTERNAL void mintid_sha1_update(mintid_sha1_ctx *c, const uint8_t *data, size_t n);
+MINTID_INTERNAL void mintid_sha1_final(mintid_sha1_ctx *c, uint8_t digest[20]);
+MINTID_INTERNAL void mintid_sha1(const uint8_t *data, size_t n, uint8_t digest[20]);
+
+/* The kinds, in the order SPEC.md presents them. */
+
+/* ==== ulid.c ============================================================== */
+typedef struct { mintid_monotonic st; } mintid_ulid_state;
+MINTID_OPAQUE_STATE(mintid_ulid_gen, mintid_ulid_state, mintid_ulid_state_of)
+
+MINTID_INTERNAL int  mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
+MINTID_INTERNAL int64_t mintid_ulid_time(const uint8_t id[16]); /* bytes 0..5; also UUIDv7's */
+/* SPEC monotonic ULID: 10 fresh bytes when now > last_ms (or first call),
+ * else the 80-bit counter + 1; EOVERFLOW / ERANGE leave g unchanged. */
+MINTID_INTERNAL int  mintid_ulid_gen_next(mintid_ulid_state *g, int64_t now_ms,
+                                          mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+
+/* ==== uuid.c: UUIDv4 and v7, and any UUID's version and variant =========== */
+typedef struct { mintid_monotonic st; } mintid_uuid7_state;
+MINTID_OPAQUE_STATE(mintid_uuid7_gen, mintid_uuid7_state, mintid_uuid7_state_of)
+
+MINTID_INTERNAL unsigned mintid_uuid_version(const uint8_t id[16]); /* b[6] >> 4 */
+/* b[6] = (b[6] & 0x0F) | version << 4; b[8] = (b[8] & 0x3F) | 0x80 */
+MINTID_INTERNAL void mintid_uuid_set_version(uint8_t id[16], unsigned version);
+MINTID_INTERNAL int  mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+MINTID_INTERNAL int  mintid_uuid7_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err);
+/* SPEC monotonic UUIDv7: the 74-bit counter rand_a << 62 | rand_b. */
+MINTID_INTERNAL int  mintid_uuid7_gen_next(mintid_uuid7_state *g, int64_t now_ms,
+                                           mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
+
+/* The variant of any UUID, from the top bits of b[8]. */
+#define MINTID_UUID_VARIANT_NCS       0 /* 0xx */
+#define MINTID_UUID_VARIANT_RFC9562   1 /* 10x */
+#define MINTID_UUID_VARIANT_MICROSOFT 2 /* 110 */
+#define MINTID_UUID_VARIANT_FUTURE    3 /* 111 */
+MINTID_INTERNAL unsigned mintid_uuid_variant(const uint8_t id[16]);
+/* "ncs", "rfc9562", "microsoft" or "future" */
+MINTID_INTERNAL const char *mintid_uuid_variant_name(unsigned variant);
+
+/* ==== relative.c: relative IDs (tag << 98 | ms << 50 | rand) ============== */
 #define MINTID_RELATIVE_MAX_TAG  UINT32_C(0x3FFFFFFF)          /* 2^30 - 1 */
 #define MINTID_RELATIVE_MAX_RAND UINT64_C(0x3FFFFFFFFFFFF)     /* 2^50 - 1 */
 #define MINTID_RELATIVE_CACHED_KEY_MAX 64 /* longer keys are always hashed */
@@ -419,7 +520,7 @@ MINTID_INTERNAL int  mintid_relative_gen_next(mintid_relative_state *g, int64_t 
                                               const uint8_t *key, size_t key_len,
                                               mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
 
-/* ---- fence.c: the lease fence of a Snowflake generator ---------------------- */
+/* ==== fence.c: the lease fence of a Snowflake generator =================== */
 typedef struct {
     /* The Snowflake state of every generator on the fence, shared so that
      * two of them never make the same ID: last_ms << 12 | seq, last_ms in
@@ -445,7 +546,14 @@ MINTID_INTERNAL int mintid_fence_open(const mintid_fence_state *f, uint32_t *mac
                                       char *err);
 MINTID_INTERNAL int mintid_fence_refuse_floor(int64_t floor_ms, char *err);
 
-/* ---- snowflake.c ------------------------------------------------------------ */
+/* ==== lock_file.c: the lock-file lease ==================================== */
+/* lock_file.c: try to lock byte machine_id of f; when *got, *floor_ms is
+ * the wall ms read after the lock was taken (the floor of the new holder),
+ * and the wall clock has passed it (waited for, boundedly). */
+MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id, int *got, int64_t *floor_ms,
+                                          char *err);
+
+/* ==== snowflake.c ========================================================= */
 /* How long gen_next waits for the clock to pass an exhausted ms: SPEC's
  * spin, bounded so that a clock stepped back an hour, or one that stopped,
  * fails instead of blocking a worker for an hour. */
@@ -476,7 +584,7 @@ MINTID_OPAQUE_STATE(mintid_snowflake_gen, mintid_snowflake_state, mintid_snowfla
 
 /* The word g's IDs move (its own, or its fence's), for a caller that puts
  * it back when a result cannot be delivered (the binding). */
-static inline uint64_t *mintid_snowflake_word(mintid_snowflake_state *g)
+MINTID_MAYBE_UNUSED static inline uint64_t *mintid_snowflake_word(mintid_snowflake_state *g)
 {
     return g->fence != NULL ? &g->fence->word : &g->state;
 }
@@ -505,7 +613,7 @@ MINTID_INTERNAL int  mintid_snowflake_gen_next_on(mintid_snowflake_state *g, min
 MINTID_INTERNAL int  mintid_snowflake_gen_next(mintid_snowflake_state *g, uint64_t *id, char *err);
 MINTID_INTERNAL size_t mintid_snowflake_format_decimal(uint64_t id, char out[20]); /* returns length */
 
-/* ---- nanoid.c ---------------------------------------------------------------- */
+/* ==== nanoid.c ============================================================ */
 MINTID_INTERNAL const char mintid_nanoid_default_alphabet[65];
 
 typedef struct {
@@ -517,6 +625,8 @@ typedef struct {
 } mintid_nanoid_state;
 MINTID_OPAQUE_STATE(mintid_nanoid_spec, mintid_nanoid_state, mintid_nanoid_state_of)
 
+/* The default spec (SPEC "Nano ID": the default alphabet, 21 symbols). */
+MINTID_INTERNAL int  mintid_nanoid_spec_default(mintid_nanoid_spec *s, char *err);
 /* EARG unless 1 <= size <= MINTID_NANOID_MAX_SIZE. */
 MINTID_INTERNAL int  mintid_nanoid_check_size(int64_t size, char *err);
 /* The same alphabet at another size (the step depends on the size). */
@@ -525,135 +635,7 @@ MINTID_INTERNAL int  mintid_nanoid_spec_resize(mintid_nanoid_state *s, int64_t s
 MINTID_INTERNAL int  mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, void *ctx,
                                             uint8_t *out, char *err);
 
-/* ==== default.c: the process-wide default generators ====================== */
-/* Shared by every Lua state and thread of the process, each monotonic one
- * under a lock of its own held for the step alone; fresh in a forked
- * child, as every generator is (mintid_monotonic). */
-MINTID_INTERNAL int mintid_default_ulid(uint8_t out[16], char *err);
-MINTID_INTERNAL int mintid_default_uuid7(uint8_t out[16], char *err);
-MINTID_INTERNAL int mintid_default_uuid4(uint8_t out[16], char *err);
-MINTID_INTERNAL int mintid_default_uuid1(uint8_t *out, char *err); /* 16 bytes */
-MINTID_INTERNAL int mintid_default_uuid6(uint8_t *out, char *err); /* 16 bytes */
-MINTID_INTERNAL int mintid_default_ksuid(uint8_t *out, char *err); /* 20 bytes */
-
-/* Big-endian stores and loads by shifts, so byte order never depends on the host. */
-static inline void mintid_store_be48(uint8_t *p, uint64_t v)
-{
-    p[0] = (uint8_t)(v >> 40); p[1] = (uint8_t)(v >> 32); p[2] = (uint8_t)(v >> 24);
-    p[3] = (uint8_t)(v >> 16); p[4] = (uint8_t)(v >> 8);  p[5] = (uint8_t)v;
-}
-
-static inline uint64_t mintid_load_be48(const uint8_t *p)
-{
-    return (uint64_t)p[0] << 40 | (uint64_t)p[1] << 32 | (uint64_t)p[2] << 24 |
-           (uint64_t)p[3] << 16 | (uint64_t)p[4] << 8 | (uint64_t)p[5];
-}
-
-static inline uint32_t mintid_load_be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
-static inline void mintid_store_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
-}
-
-/* Written out byte by byte (not as two 32-bit halves), the form compilers
- * turn into one byte-swapped load or store. */
-static inline uint64_t mintid_load_be64(const uint8_t *p)
-{
-    return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
-           (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 | (uint64_t)p[6] << 8 | (uint64_t)p[7];
-}
-
-static inline void mintid_store_be64(uint8_t *p, uint64_t v)
-{
-    p[0] = (uint8_t)(v >> 56); p[1] = (uint8_t)(v >> 48); p[2] = (uint8_t)(v >> 40); p[3] = (uint8_t)(v >> 32);
-    p[4] = (uint8_t)(v >> 24); p[5] = (uint8_t)(v >> 16); p[6] = (uint8_t)(v >> 8);  p[7] = (uint8_t)v;
-}
-
-/* ---- formats: every RFC 9562 UUID version, KSUID and TypeID (SPEC.md) ----
- * The core of issue 16, in one block so that it moves as one piece. The
- * conventions are the rest of the core's: MINTID_OK or a negative code,
- * a one-line message in err, fixed-size outputs (not NUL-terminated),
- * nothing published and no state changed on an error. */
-
-/* hash_block.c: the 64-byte block framing of MD5, SHA-1 and SHA-256, over
- * a context's (length, block, used) fields: length counts the bytes
- * absorbed, block[0 .. used) waits for more. */
-typedef void (*mintid_hash_block_fn)(void *state, const uint8_t *block);
-MINTID_INTERNAL void mintid_hash_absorb(uint64_t *length, uint8_t block[64], size_t *used,
-                                        mintid_hash_block_fn compress, void *state,
-                                        const uint8_t *data, size_t n);
-/* 0x80, zeros and the 64-bit bit count (little-endian for MD5), then the
- * last blocks compressed; the context is spent. */
-MINTID_INTERNAL void mintid_hash_pad(uint64_t length, uint8_t block[64], size_t used,
-                                     mintid_hash_block_fn compress, void *state, int little_endian);
-
-/* md5.c (RFC 1321) and sha1.c (FIPS 180-4): for UUIDv3 and v5 only. */
-typedef struct { uint32_t h[4]; uint64_t length; uint8_t block[64]; size_t used; } mintid_md5_ctx;
-MINTID_INTERNAL void mintid_md5_init(mintid_md5_ctx *c);
-MINTID_INTERNAL void mintid_md5_update(mintid_md5_ctx *c, const uint8_t *data, size_t n);
-MINTID_INTERNAL void mintid_md5_final(mintid_md5_ctx *c, uint8_t digest[16]);
-MINTID_INTERNAL void mintid_md5(const uint8_t *data, size_t n, uint8_t digest[16]);
-
-typedef struct { uint32_t h[5]; uint64_t length; uint8_t block[64]; size_t used; } mintid_sha1_ctx;
-MINTID_INTERNAL void mintid_sha1_init(mintid_sha1_ctx *c);
-MINTID_INTERNAL void mintid_sha1_update(mintid_sha1_ctx *c, const uint8_t *data, size_t n);
-MINTID_INTERNAL void mintid_sha1_final(mintid_sha1_ctx *c, uint8_t digest[20]);
-MINTID_INTERNAL void mintid_sha1(const uint8_t *data, size_t n, uint8_t digest[20]);
-
-/* monotonic.c: the same rule over a counter of up to 16 bytes with any
- * time unit (KSUID: seconds, 128-bit payload). last is -1 for a new state;
- * now must already be range-checked by the caller. On success *last,
- * counter and *generation hold the new state (the values to encode); on
- * any error they are unchanged. */
-typedef struct {
-    const char *kind;  /* "KSUID", for messages */
-    const char *unit;  /* "s": "KSUID counter overflow at s 5" */
-    unsigned bits;     /* counter width, 1..8 * len */
-    size_t len;        /* counter bytes, 1..16 */
-    size_t draw_len;   /* fresh bytes per new time unit, 1..len */
-    mintid_counter_load_fn load; /* NULL: drawn bytes right-aligned */
-} mintid_counter_rule;
-MINTID_INTERNAL int mintid_counter_step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
-                                        uint32_t *generation, int64_t now,
-                                        mintid_random_fn rnd, void *ctx, char *err);
-/* The step in two halves, as mintid_monotonic_draws/_step (default.c):
- * whether a step at now in this generation installs a new time unit, and
- * the step with drawn holding rule->draw_len fresh bytes when it does (EARG
- * if drawn is NULL then; ignored otherwise). */
-MINTID_INTERNAL int mintid_counter_draws(int64_t last, uint32_t last_generation, int64_t now,
-                                         uint32_t generation);
-MINTID_INTERNAL int mintid_counter_commit(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
-                                          uint32_t *last_generation, int64_t now, uint32_t generation,
-                                          const uint8_t *drawn, char *err);
-
-/* uuid.c: the variant of any UUID, from the top bits of b[8]. */
-#define MINTID_UUID_VARIANT_NCS       0 /* 0xx */
-#define MINTID_UUID_VARIANT_RFC9562   1 /* 10x */
-#define MINTID_UUID_VARIANT_MICROSOFT 2 /* 110 */
-#define MINTID_UUID_VARIANT_FUTURE    3 /* 111 */
-MINTID_INTERNAL unsigned mintid_uuid_variant(const uint8_t id[16]);
-/* "ncs", "rfc9562", "microsoft" or "future" */
-MINTID_INTERNAL const char *mintid_uuid_variant_name(unsigned variant);
-
-/* uuid_name.c: name-based v3 (MD5), v5 (SHA-1), v8 (SHA-256, RFC 9562
- * B.2), the custom v8, and the RFC 9562 6.6 name spaces. name may be NULL
- * when name_len is 0. */
-MINTID_INTERNAL const uint8_t mintid_uuid_namespace_dns[16];
-MINTID_INTERNAL const uint8_t mintid_uuid_namespace_url[16];
-MINTID_INTERNAL const uint8_t mintid_uuid_namespace_oid[16];
-MINTID_INTERNAL const uint8_t mintid_uuid_namespace_x500[16];
-typedef void (*mintid_name_uuid_fn)(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
-MINTID_INTERNAL void mintid_uuid3(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
-MINTID_INTERNAL void mintid_uuid5(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
-MINTID_INTERNAL void mintid_uuid8_sha256(const uint8_t ns[16], const uint8_t *name, size_t name_len,
-                                         uint8_t out[16]);
-/* The 16 bytes with version 8 and the variant set, the other 122 bits kept. */
-MINTID_INTERNAL void mintid_uuid8(const uint8_t b[16], uint8_t out[16]);
-
+/* ==== uuid_time.c: UUIDv1 and v6 ========================================== */
 /* uuid_time.c: Gregorian-time UUIDs v1 and v6 (60-bit 100-ns ticks since
  * 1582-10-15). */
 #define MINTID_UUID_GREGORIAN_OFFSET UINT64_C(0x01B21DD213814000) /* ticks at 1970-01-01 */
@@ -709,6 +691,23 @@ MINTID_INTERNAL int mintid_uuid_time_gen_next_100ns(mintid_uuid_time_state *g, i
                                                     mintid_random_fn rnd, void *ctx, uint8_t out[16],
                                                     char *err);
 
+/* ==== uuid_name.c: UUIDv3, v5 and v8 ====================================== */
+/* uuid_name.c: name-based v3 (MD5), v5 (SHA-1), v8 (SHA-256, RFC 9562
+ * B.2), the custom v8, and the RFC 9562 6.6 name spaces. name may be NULL
+ * when name_len is 0. */
+MINTID_INTERNAL const uint8_t mintid_uuid_namespace_dns[16];
+MINTID_INTERNAL const uint8_t mintid_uuid_namespace_url[16];
+MINTID_INTERNAL const uint8_t mintid_uuid_namespace_oid[16];
+MINTID_INTERNAL const uint8_t mintid_uuid_namespace_x500[16];
+typedef void (*mintid_name_uuid_fn)(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
+MINTID_INTERNAL void mintid_uuid3(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
+MINTID_INTERNAL void mintid_uuid5(const uint8_t ns[16], const uint8_t *name, size_t name_len, uint8_t out[16]);
+MINTID_INTERNAL void mintid_uuid8_sha256(const uint8_t ns[16], const uint8_t *name, size_t name_len,
+                                         uint8_t out[16]);
+/* The 16 bytes with version 8 and the variant set, the other 122 bits kept. */
+MINTID_INTERNAL void mintid_uuid8(const uint8_t b[16], uint8_t out[16]);
+
+/* ==== base62.c ============================================================ */
 /* base62.c: the KSUID alphabet (ASCII order: text order is byte order). */
 MINTID_INTERNAL const char mintid_base62_alphabet[63];
 MINTID_INTERNAL int mintid_base62_value(unsigned char c); /* 0..61, or -1 */
@@ -718,6 +717,7 @@ MINTID_INTERNAL void mintid_base62_encode160(const uint8_t in[20], char out[27])
  * bytes; non-zero when the value passes 2^160 - 1, out then unwritten. */
 MINTID_INTERNAL int mintid_base62_decode160(const char text[27], uint8_t out[20]);
 
+/* ==== ksuid.c ============================================================= */
 /* ksuid.c: 32-bit seconds since 1400000000 | 128-bit payload. */
 #define MINTID_KSUID_BYTES    20
 #define MINTID_KSUID_EPOCH    INT64_C(1400000000)
@@ -741,6 +741,7 @@ MINTID_OPAQUE_STATE(mintid_ksuid_gen, mintid_ksuid_state, mintid_ksuid_state_of)
 MINTID_INTERNAL int mintid_ksuid_gen_next(mintid_ksuid_state *g, int64_t now_ms,
                                           mintid_random_fn rnd, void *ctx, uint8_t out[20], char *err);
 
+/* ==== typeid.c ============================================================ */
 /* typeid.c: prefix '_' suffix, the suffix a UUID's 16 bytes in lowercase
  * ULID base32. */
 /* code is returned with the message: EARG where a caller gave the prefix,
@@ -757,7 +758,6 @@ MINTID_INTERNAL int mintid_typeid_decode(const char *text, size_t len, size_t *p
 MINTID_INTERNAL int mintid_typeid_gen_next(mintid_uuid7_state *g, const char *prefix, size_t prefix_len,
                                            int64_t now_ms, mintid_random_fn rnd, void *ctx,
                                            char out[MINTID_TYPEID_MAX_TEXT_LEN], char *err);
-/* ---- end of formats ---- */
 
 /* ==== trace.c: W3C Trace Context ========================================== */
 #define MINTID_TRACE_ID_BYTES 16
@@ -769,6 +769,17 @@ MINTID_INTERNAL int mintid_trace_draw_id(mintid_random_fn rnd, void *ctx, size_t
 MINTID_INTERNAL int mintid_traceparent_make(const char *trace_id, size_t trace_id_len,
                                             const char *parent_id, size_t parent_id_len, int64_t flags,
                                             mintid_random_fn rnd, void *ctx, char out[55], char *err);
+
+/* ==== default.c: the process-wide default generators ====================== */
+/* Shared by every Lua state and thread of the process, each monotonic one
+ * under a lock of its own held for the step alone; fresh in a forked
+ * child, as every generator is (mintid_monotonic). */
+MINTID_INTERNAL int mintid_default_ulid(uint8_t out[16], char *err);
+MINTID_INTERNAL int mintid_default_uuid7(uint8_t out[16], char *err);
+MINTID_INTERNAL int mintid_default_uuid4(uint8_t out[16], char *err);
+MINTID_INTERNAL int mintid_default_uuid1(uint8_t *out, char *err); /* 16 bytes */
+MINTID_INTERNAL int mintid_default_uuid6(uint8_t *out, char *err); /* 16 bytes */
+MINTID_INTERNAL int mintid_default_ksuid(uint8_t *out, char *err); /* 20 bytes */
 
 #ifdef MINTID_VISIBILITY_PUSHED
 #pragma GCC visibility pop

@@ -4,7 +4,7 @@
  * `lease = l` mints inside: mintid._lease_fence() -> f, with f:hold,
  * f:drop, f:machine_id and f:state. Durations are seconds, as in ngx.
  */
-#include "lua_binding.h"
+#include "lua_fence.h"
 
 #include <math.h> /* HUGE_VAL */
 

@@ -1,107 +1,46 @@
 /*
- * lua_generators.c: the binding's generators (lua_binding.h): ULID, UUIDv7,
- * UUIDv4, UUIDv1/v6, relative ID, Snowflake, Nano ID, KSUID and TypeID
- * generator userdata (a header of flags, then the core state of their
- * kind), their clock and random hooks, options and methods, and the
- * module's calls of the process-wide default generators.
+ * lua_generators.c: the binding's generator kinds (lua_generators.h):
+ * ULID, UUIDv7, UUIDv4, UUIDv1/v6, relative ID, Snowflake, Nano ID, KSUID
+ * and TypeID generators, their options, constructors, methods and
+ * metatables. Every call goes through the hook machinery of lua_hooks.c;
+ * the one-shot calls of the default generators are lua_defaults.c's.
  */
-#include "lua_binding.h"
-
-#include <stdio.h>
+#include "lua_generators.h"
 
 /* Text of a Nano ID up to this size is built on the C stack. */
 #define NANOID_STACK_SIZE 256
 
 /* ---- generators: what tells the kinds apart ------------------------------ */
 
-/*
- * The clock and random options are user values of the generator's userdata
- * (UV_CLOCK, UV_RANDOM), as is the lease fence a Snowflake generator mints
- * inside (UV_LEASE, which keeps it alive: the core state points into it),
- * never registry references: a registry reference is
- * a root for the collector, so a hook that reaches its own generator (a
- * clock reading a field of the object that holds the generator) would keep
- * both alive forever. The flags say whether they are there, so a generator
- * without hooks never looks at its user values on the hot path.
- */
-enum { UV_CLOCK = 1, UV_RANDOM, UV_LEASE, UV_COUNT = UV_LEASE };
-
-typedef struct {
-    uint8_t has_clock;  /* user value UV_CLOCK is the clock option; else the OS clock */
-    uint8_t has_random; /* user value UV_RANDOM is the random option; else the pool */
-    uint8_t closed;     /* __gc or __close ran: the hooks (and a secret) are gone */
-    uint8_t busy;       /* inside a core call that may run the random option */
-} gen_hooks;
-
-/* resty.mintid reads the four flags as one uint32_t: zero when its FFI
- * method may serve the call, else it calls this module's method. */
-typedef char gen_hooks_is_four_bytes[sizeof(gen_hooks) == 4 ? 1 : -1];
-
-/* Every generator userdata starts with its hooks, so that the shared hooks,
- * __gc and __tostring serve all kinds; the state of its kind follows at
- * GEN_STATE_OFFSET, and only as many bytes as that kind's state are
- * allocated (gen_kind.state_size): a Snowflake generator is not as large as
- * a relative one's HMAC key schedule. */
-typedef struct {
-    gen_hooks h;
-} gen_ud;
-
-/* Only for the offset: one past the hooks, aligned for every kind's state. */
-typedef struct {
-    gen_hooks h;
-    union {
-        mintid_ulid_gen ulid;
-        mintid_uuid7_gen uuid7;
-        mintid_relative_gen relative;
-        mintid_snowflake_gen snowflake;
-        mintid_nanoid_spec nanoid;
-        mintid_uuid_time_gen uuid_time;
-        mintid_ksuid_gen ksuid;
-    } g;
-} gen_layout;
-
-#define GEN_STATE_OFFSET offsetof(gen_layout, g)
-
-static inline void *gen_state(gen_ud *u) { return (char *)u + GEN_STATE_OFFSET; }
-static inline mintid_ulid_gen *ulid_of(gen_ud *u) { return (mintid_ulid_gen *)gen_state(u); }
-static inline mintid_uuid7_gen *uuid7_of(gen_ud *u) { return (mintid_uuid7_gen *)gen_state(u); }
-static inline mintid_relative_gen *relative_of(gen_ud *u) { return (mintid_relative_gen *)gen_state(u); }
-static inline mintid_snowflake_gen *snowflake_of(gen_ud *u) { return (mintid_snowflake_gen *)gen_state(u); }
-static inline mintid_nanoid_spec *nanoid_of(gen_ud *u) { return (mintid_nanoid_spec *)gen_state(u); }
+/* The state of each kind, after the hooks (lua_hooks.h's gen_layout). */
+static inline mintid_ulid_gen *ulid_of(gen_ud *u)
+{
+    return (mintid_ulid_gen *)mintid_lua_gen_state(u);
+}
+static inline mintid_uuid7_gen *uuid7_of(gen_ud *u)
+{
+    return (mintid_uuid7_gen *)mintid_lua_gen_state(u);
+}
+static inline mintid_relative_gen *relative_of(gen_ud *u)
+{
+    return (mintid_relative_gen *)mintid_lua_gen_state(u);
+}
+static inline mintid_snowflake_gen *snowflake_of(gen_ud *u)
+{
+    return (mintid_snowflake_gen *)mintid_lua_gen_state(u);
+}
+static inline mintid_nanoid_spec *nanoid_of(gen_ud *u)
+{
+    return (mintid_nanoid_spec *)mintid_lua_gen_state(u);
+}
 static inline mintid_uuid_time_state *uuid_time_of(gen_ud *u)
 {
-    return mintid_uuid_time_state_of((mintid_uuid_time_gen *)gen_state(u));
+    return mintid_uuid_time_state_of((mintid_uuid_time_gen *)mintid_lua_gen_state(u));
 }
-static inline mintid_ksuid_gen *ksuid_of(gen_ud *u) { return (mintid_ksuid_gen *)gen_state(u); }
-
-/* The inputs of one core call of a generator of 16-byte IDs. */
-typedef struct {
-    int64_t now_ms;
-    const uint8_t *key; /* relative IDs only */
-    size_t key_len;
-    mintid_random_fn rnd;
-    void *ctx;
-} id_args;
-
-/* Upvalue 1 of a generator kind's metamethods and methods. */
-typedef struct {
-    const char *tname;
-    size_t state_size;        /* bytes of state after the hooks */
-    /* A kind with no use for the clock or random option accepts it (every
-     * constructor does) but does not keep it. */
-    int uses_clock;
-    int uses_random;
-    void (*init)(gen_ud *u);  /* NULL: the constructor fills the state */
-    void (*wipe)(gen_ud *u);  /* secret-equivalent state, erased on __gc */
-    /* Generators of IDs of fixed size (:next and :next_value) only: */
-    const value_kind *value;
-    int takes_key;            /* :next(key) */
-    int (*make)(gen_ud *u, const id_args *a, uint8_t *out, char *err);
-    /* The state `make` moves on (NULL: none) and its size, put back while
-     * the ID is pushed, which may raise "not enough memory". */
-    void *(*state)(gen_ud *u);
-    size_t state_bytes;
-} gen_kind;
+static inline mintid_ksuid_gen *ksuid_of(gen_ud *u)
+{
+    return (mintid_ksuid_gen *)mintid_lua_gen_state(u);
+}
 
 static void init_ulid(gen_ud *u) { mintid_ulid_gen_init(ulid_of(u)); }
 static void init_uuid7(gen_ud *u) { mintid_uuid7_gen_init(uuid7_of(u)); }
@@ -199,265 +138,19 @@ static const gen_kind nanoid_gen_kind = {
     .tname = "mintid.NanoIDGenerator", .state_size = sizeof(mintid_nanoid_spec), .uses_random = 1
 };
 
-static const gen_kind *upvalue_gen_kind(lua_State *L)
-{
-    return (const gen_kind *)lua_touserdata(L, lua_upvalueindex(1));
-}
-
-/* ---- generators: the clock and random hooks ------------------------------ */
-
-/* Every method and metamethod of a generator takes it as argument 1. */
-#define GEN_ARG 1
-
-/*
- * The random option as the core's random source (a mintid_random_fn). It
- * runs under lua_pcall; what it returned is checked in random_from_lua,
- * next to the copy of the bytes, and a refusal is raised by random_end once
- * the core has returned. No C function of this binding is on the stack for
- * this, and no pointer ever reaches Lua: a hook can fetch anything the
- * stack holds (debug.getlocal) and call it with any arguments.
- */
-enum { RANDOM_GOOD, RANDOM_NOT_STRING, RANDOM_WRONG_LENGTH, RANDOM_CLOSED };
-
-typedef struct {
-    lua_State *L;
-    int fn;     /* stack index of the random option, 0 for the pool */
-    int raised; /* an error object waits on the stack top */
-    int refused;           /* RANDOM_*: why the option's result was refused */
-    const char *got_type;  /* RANDOM_NOT_STRING: its type */
-    size_t want, got_len;  /* the n of the refused call; RANDOM_WRONG_LENGTH: the length */
-    const gen_hooks *h;
-    const char *tname; /* of the generator, for the message of a closed one */
-} random_ctx;
-
-/* A closed generator would quietly fall back to the OS clock and random
- * (or, for relative IDs, a wiped key). */
-static void gen_check_open(lua_State *L, const gen_kind *k, const gen_ud *u)
-{
-    if (u->h.closed)
-        luaL_error(L, "attempt to use a closed %s", k->tname);
-}
-
-/*
- * The generator of kind k at GEN_ARG. Its userdata has one of the kind's
- * two metatables, upvalues 2 and 3 (createmeta): this module's, or the
- * one of the objects resty.mintid serves. One raw comparison each instead
- * of luaL_checkudata's registry lookup by name, which stays the way to a
- * non-generator's error message.
- */
-static gen_ud *find_gen(lua_State *L, const gen_kind *k)
-{
-    gen_ud *u = (gen_ud *)lua_touserdata(L, GEN_ARG);
-    int same = 0;
-
-    if (u != NULL && lua_getmetatable(L, GEN_ARG)) {
-        same = lua_rawequal(L, -1, lua_upvalueindex(2)) || lua_rawequal(L, -1, lua_upvalueindex(3));
-        lua_pop(L, 1);
-    }
-    return same ? u : (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
-}
-
-/* Raises unless u may make an ID now. Checked again after anything that
- * may have run Lua code (a hook, a finalizer during an allocation): that
- * code may have closed the generator. A re-entrant call from the
- * generator's own random option would interleave two updates of one
- * state: it raises, as a closed one does. */
-static void gen_ready(lua_State *L, const gen_kind *k, const gen_ud *u)
-{
-    gen_check_open(L, k, u);
-    if (u->h.busy)
-        luaL_error(L, "%s called again from its own random function", k->tname);
-}
-
-static gen_ud *check_gen(lua_State *L, const gen_kind *k)
-{
-    gen_ud *u = find_gen(L, k);
-
-    gen_ready(L, k, u);
-    return u;
-}
-
-/* Nothing here allocates outside a lua_pcall (a "not enough memory" would
- * cross core frames): the option was pushed before the core ran, and the
- * checks of its result read a type, a length and a flag. The result must
- * be a string of n bytes, and the option must have left its generator open
- * (a closed one must not publish an ID made from its wiped state). Checked
- * here, never in a wrapper of the option: the debug library can replace a
- * user value with anything. */
-static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
-{
-    random_ctx *c = (random_ctx *)ctx;
-    lua_State *L = c->L;
-    const char *bytes;
-    size_t len = 0;
-
-    if (c->raised || c->refused != RANDOM_GOOD)
-        return MINTID_ERANDOM;
-    lua_pushvalue(L, c->fn);
-    lua_pushinteger(L, (lua_Integer)n);
-    if (lua_pcall(L, 1, 1, 0) != 0) {
-        c->raised = 1;
-        return MINTID_ERANDOM;
-    }
-    c->want = n;
-    bytes = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
-    if (bytes == NULL) {
-        c->refused = RANDOM_NOT_STRING;
-        c->got_type = luaL_typename(L, -1);
-    } else if (len != n) {
-        c->refused = RANDOM_WRONG_LENGTH;
-        c->got_len = len;
-    } else if (c->h->closed) {
-        c->refused = RANDOM_CLOSED;
-    } else {
-        memcpy(buf, bytes, n);
-    }
-    lua_pop(L, 1);
-    return c->refused == RANDOM_GOOD ? MINTID_OK : MINTID_ERANDOM;
-}
-
-/*
- * The random source of one core call of the generator u of kind k at stack
- * index gen (u NULL for a one-shot call): its option if it has one (pushed,
- * so that it lives through the call whatever the option does), else the
- * pool, with err as its ctx to keep the OS's reason. The generator's last
- * check before the core: nothing between it and the core call runs Lua
- * code. From here to random_end the generator is busy: a call of it from
- * its own random option (which can reach it, even half built in its
- * constructor, through the debug library) raises.
- */
-static void random_begin(lua_State *L, const gen_kind *k, gen_ud *u, int gen, random_ctx *c,
-                         mintid_random_fn *fn, void **ctx, char *err)
-{
-    int hooked = u != NULL && u->h.has_random;
-
-    c->L = L;
-    c->fn = 0;
-    c->raised = 0;
-    c->refused = RANDOM_GOOD;
-    c->h = u != NULL ? &u->h : NULL;
-    c->tname = k != NULL ? k->tname : NULL;
-    if (hooked) {
-        /* Room for the option, then its copy and n. */
-        luaL_checkstack(L, 3, "mintid random");
-        compat_getuservalue(L, gen, UV_RANDOM);
-        c->fn = lua_gettop(L);
-    }
-    if (u != NULL)
-        gen_ready(L, k, u);
-    if (!hooked) {
-        *fn = mintid_random_pool;
-        *ctx = err;
-        return;
-    }
-    *fn = random_from_lua;
-    *ctx = c;
-    u->h.busy = 1;
-}
-
-/* After the core call: raises what the option raised, or why its result
- * was refused. */
-static void random_end(lua_State *L, gen_ud *u, const random_ctx *c)
-{
-    char want[24], got[24];
-
-    if (c->fn == 0)
-        return;
-    u->h.busy = 0;
-    if (c->raised)
-        lua_error(L);
-    lua_pop(L, 1);
-    if (c->refused == RANDOM_GOOD)
-        return;
-    mintid_lua_i64str(want, (int64_t)c->want);
-    switch (c->refused) {
-    case RANDOM_NOT_STRING:
-        luaL_error(L, "random(%s) returned %s, want %s bytes", want, c->got_type, want);
-        break;
-    case RANDOM_WRONG_LENGTH:
-        luaL_error(L, "random(%s) returned %s bytes, want %s", want, mintid_lua_i64str(got, (int64_t)c->got_len),
-                   want);
-        break;
-    default: /* RANDOM_CLOSED */
-        luaL_error(L, "attempt to use a closed %s", c->tname);
-        break;
-    }
-}
-
-static int64_t os_now(lua_State *L)
-{
-    int64_t now = 0;
-    char err[MINTID_ERRMSG_SIZE];
-
-    err[0] = '\0';
-    if (mintid_os_clock_ms(&now, err) != MINTID_OK)
-        luaL_error(L, "%s", err[0] != '\0' ? err : mintid_strerror(MINTID_ECLOCK));
-    return now;
-}
-
-/* The clock option runs here, before any core call, so it may raise. */
-static int64_t hook_now(lua_State *L, const gen_kind *k, const gen_ud *u)
-{
-    int64_t now = 0;
-
-    /* Whatever ran since the last check (a finalizer at a GC step before
-     * this call) may have closed the generator, and taken its clock. */
-    gen_check_open(L, k, u);
-    compat_getuservalue(L, GEN_ARG, UV_CLOCK);
-    lua_call(L, 0, 1);
-    if (!compat_toint64(L, -1, &now))
-        luaL_error(L, "clock must return an integer (ms), got %s", mintid_lua_describe(L, -1));
-    lua_pop(L, 1);
-    /* The clock may have closed its own generator (__gc, __close). */
-    gen_check_open(L, k, u);
-    return now;
-}
-
-/* The time of the generator at GEN_ARG, from its clock option if it has one. */
-static inline int64_t gen_now(lua_State *L, const gen_kind *k, const gen_ud *u)
-{
-    return u->h.has_clock ? hook_now(L, k, u) : os_now(L);
-}
-
 static int gen_tostring(lua_State *L)
 {
-    const gen_kind *k = upvalue_gen_kind(L);
+    const gen_kind *k = mintid_lua_upvalue_gen_kind(L);
 
-    lua_pushfstring(L, "%s (%p)", k->tname, (void *)find_gen(L, k));
+    lua_pushfstring(L, "%s (%p)", k->tname, (void *)mintid_lua_find_gen(L, k));
     return 1;
-}
-
-/*
- * Also __close, so it may run twice. Only the generator's own random
- * option can reach it while busy: by hand, or through lua_close when the
- * option calls os.exit(0, true), where refusing would free the key
- * unwiped. So it wipes even then; random_from_lua sees `closed` when the
- * option returns and fails the running call, which never gets to use the
- * wiped key.
- */
-static void gen_close(lua_State *L, const gen_kind *k, gen_ud *u, int gen)
-{
-    if (k->wipe != NULL)
-        k->wipe(u);
-    /* Let the hooks go now, not when the userdata itself is collected. */
-    if (u->h.has_clock) {
-        lua_pushnil(L);
-        compat_setuservalue(L, gen, UV_CLOCK);
-    }
-    if (u->h.has_random) {
-        lua_pushnil(L);
-        compat_setuservalue(L, gen, UV_RANDOM);
-    }
-    u->h.has_clock = 0;
-    u->h.has_random = 0;
-    u->h.closed = 1;
 }
 
 static int gen_gc(lua_State *L)
 {
-    const gen_kind *k = upvalue_gen_kind(L);
+    const gen_kind *k = mintid_lua_upvalue_gen_kind(L);
 
-    gen_close(L, k, find_gen(L, k), GEN_ARG);
+    mintid_lua_gen_close(L, k, mintid_lua_find_gen(L, k), GEN_ARG);
     return 0;
 }
 
@@ -673,7 +366,7 @@ static int m_snowflake_generator(lua_State *L)
 }
 
 /* The size is checked before the alphabet, so that an error blames it. */
-static void check_nanoid_size(lua_State *L, int arg, int64_t size)
+void mintid_lua_check_nanoid_size(lua_State *L, int arg, int64_t size)
 {
     char err[MINTID_ERRMSG_SIZE];
 
@@ -695,7 +388,7 @@ static int m_nanoid_generator(lua_State *L)
     gen_options(L, known);
     size = opt_int64(L, 4, "size", MINTID_NANOID_DEFAULT_SIZE);
     alphabet = opt_string(L, 5, "alphabet", mintid_nanoid_default_alphabet, &alen);
-    check_nanoid_size(L, 1, size);
+    mintid_lua_check_nanoid_size(L, 1, size);
     err[0] = '\0';
     if (mintid_nanoid_spec_init(&s, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
@@ -732,13 +425,13 @@ static int new_uuid_time_gen(lua_State *L, const gen_kind *k, unsigned version)
         return opt_error(L, "0..16383", "clock_seq", mintid_lua_describe(L, 5));
     u = gen_new(L, k);
     gen = lua_gettop(L);
-    random_begin(L, k, u, gen, &c, &fn, &ctx, err);
+    mintid_lua_random_begin(L, k, u, gen, &c, &fn, &ctx, err);
     err[0] = '\0';
     rc = mintid_uuid_time_state_init(uuid_time_of(u), version, (const uint8_t *)node, node_len, clock_seq,
                                      fn, ctx, err);
     if (rc != MINTID_OK)
-        gen_close(L, k, u, gen);
-    random_end(L, u, &c);
+        mintid_lua_gen_close(L, k, u, gen);
+    mintid_lua_random_end(L, u, &c);
     if (rc == MINTID_EARG)
         return luaL_argerror(L, 1, err);
     if (rc != MINTID_OK)
@@ -752,101 +445,6 @@ static int m_ksuid_generator(lua_State *L) { return new_hooks_only_gen(L, &ksuid
 static int m_typeid_generator(lua_State *L) { return new_hooks_only_gen(L, &typeid_gen_kind); }
 
 /* ---- making IDs (the hot path) ------------------------------------------- */
-
-/* mintid.ulid(), uuid7(), uuid4(): text from a process-wide generator. */
-static inline int push_default_id(lua_State *L, int (*make)(uint8_t *out, char *err), const value_kind *k)
-{
-    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
-    char err[MINTID_ERRMSG_SIZE];
-    int rc;
-
-    err[0] = '\0';
-    rc = make(id, err);
-    if (rc != MINTID_OK)
-        return mintid_lua_fail(L, rc, err);
-    mintid_lua_push_text(L, id, k);
-    return 1;
-}
-
-static int m_ulid(lua_State *L) { return push_default_id(L, mintid_default_ulid, &mintid_lua_ulid_kind); }
-static int m_uuid7(lua_State *L) { return push_default_id(L, mintid_default_uuid7, &mintid_lua_uuid_kind); }
-static int m_uuid4(lua_State *L) { return push_default_id(L, mintid_default_uuid4, &mintid_lua_uuid_kind); }
-static int m_uuid1(lua_State *L) { return push_default_id(L, mintid_default_uuid1, &mintid_lua_uuid_kind); }
-static int m_uuid6(lua_State *L) { return push_default_id(L, mintid_default_uuid6, &mintid_lua_uuid_kind); }
-static int m_ksuid(lua_State *L) { return push_default_id(L, mintid_default_ksuid, &mintid_lua_ksuid_kind); }
-
-/* mintid.typeid(prefix): over the default UUIDv7 generator. */
-static int m_typeid(lua_State *L)
-{
-    size_t len;
-    const char *prefix = mintid_lua_check_typeid_prefix(L, 1, &len);
-    char out[MINTID_TYPEID_MAX_TEXT_LEN], err[MINTID_ERRMSG_SIZE];
-    int n;
-
-    err[0] = '\0';
-    n = mintid_typeid_text(prefix, len, out, err);
-    if (n < 0)
-        return mintid_lua_fail(L, n, err);
-    lua_pushlstring(L, out, (size_t)n);
-    return 1;
-}
-
-/* One attempt at a generator's ID: it moves the state from *saved (which
- * an attempt that runs Lua code first updates) and keeps the ID in arg. */
-typedef int (*attempt_fn)(lua_State *L, void *arg, void *saved, char *err);
-typedef void (*push_made_fn)(lua_State *L, void *arg);
-
-/*
- * The ID of one call of the generator u, made by attempt and pushed by
- * push; st is the state (size bytes, NULL: none) the call moves. A call
- * that fails leaves the state as it was, even when the push raises "not
- * enough memory": the state the core made is held aside, the old one put
- * back for the push, and the new one committed only after it. A push may
- * also run a finalizer that uses this generator; then the ID, made from a
- * state that is no longer current, is dropped and made again, but only
- * PUSH_TRIES times in all: a finalizer that mints from it at every
- * collection cycle, in a collector that runs one at every allocation,
- * would otherwise keep this call from ever returning.
- */
-#define PUSH_TRIES 4
-
-static int push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, size_t size,
-                          attempt_fn attempt, push_made_fn push, void *arg)
-{
-    /* room for any such state */
-    union { mintid_monotonic m; uint64_t snowflake; mintid_uuid_time_state t; mintid_ksuid_state k; } saved, made;
-    char err[MINTID_ERRMSG_SIZE];
-    int rc, tries;
-
-    for (tries = 1;; tries++) {
-        if (st != NULL)
-            memcpy(&saved, st, size);
-        err[0] = '\0';
-        rc = attempt(L, arg, &saved, err);
-        if (rc != MINTID_OK)
-            return mintid_lua_fail(L, rc, err);
-        if (st == NULL) {
-            push(L, arg);
-            gen_check_open(L, k, u); /* a finalizer the push ran closed it */
-            return 1;
-        }
-        memcpy(&made, st, size);
-        memcpy(st, &saved, size);
-        push(L, arg);
-        /* A finalizer the push ran may have closed the generator: it
-         * raises then, the state as it was, the ID never returned. */
-        gen_check_open(L, k, u);
-        if (memcmp(st, &saved, size) == 0) {
-            memcpy(st, &made, size);
-            return 1;
-        }
-        lua_pop(L, 1);
-        gen_check_open(L, k, u);
-        if (tries == PUSH_TRIES)
-            return luaL_error(L, "%s used by a finalizer during each of %d tries to make its ID", k->tname,
-                              PUSH_TRIES);
-    }
-}
 
 /* A call of a generator of 16-byte IDs. */
 typedef struct {
@@ -864,9 +462,9 @@ static int id_attempt(lua_State *L, void *arg, void *saved, char *err)
     int rc;
 
     (void)saved;
-    random_begin(L, c->k, c->u, GEN_ARG, &r, &c->a.rnd, &c->a.ctx, err);
+    mintid_lua_random_begin(L, c->k, c->u, GEN_ARG, &r, &c->a.rnd, &c->a.ctx, err);
     rc = c->k->make(c->u, &c->a, c->id, err);
-    random_end(L, c->u, &r);
+    mintid_lua_random_end(L, c->u, &r);
     return rc;
 }
 
@@ -882,18 +480,18 @@ static void id_push(lua_State *L, void *arg)
 static inline int id_gen_push_next(lua_State *L, push_id_fn push)
 {
     id_call c;
-    char keybuf[KEY_NUMBER_SIZE];
+    char keybuf[MINTID_LUA_INT_TEXT_SIZE];
 
-    c.k = upvalue_gen_kind(L);
-    c.u = check_gen(L, c.k);
+    c.k = mintid_lua_upvalue_gen_kind(L);
+    c.u = mintid_lua_check_gen(L, c.k);
     c.push = push;
     c.a.key = NULL;
     c.a.key_len = 0;
     if (c.k->takes_key)
         c.a.key = mintid_lua_check_key(L, 2, keybuf, &c.a.key_len);
-    c.a.now_ms = c.k->uses_clock ? gen_now(L, c.k, c.u) : 0;
-    return push_committed(L, c.k, c.u, c.k->state != NULL ? c.k->state(c.u) : NULL,
-                          c.k->state_bytes, id_attempt, id_push, &c);
+    c.a.now_ms = c.k->uses_clock ? mintid_lua_gen_now(L, c.k, c.u) : 0;
+    return mintid_lua_push_committed(L, c.k, c.u, c.k->state != NULL ? c.k->state(c.u) : NULL,
+                                     c.k->state_bytes, id_attempt, id_push, &c);
 }
 
 static int id_gen_next(lua_State *L) { return id_gen_push_next(L, mintid_lua_push_text); }
@@ -902,12 +500,12 @@ static int id_gen_next_value(lua_State *L) { return id_gen_push_next(L, mintid_l
 /* The tag of relative_gen:prefix(key) and relative_gen:tag(key). */
 static uint32_t relative_gen_key_tag(lua_State *L)
 {
-    gen_ud *u = check_gen(L, &relative_gen_kind);
-    char keybuf[KEY_NUMBER_SIZE];
+    gen_ud *u = mintid_lua_check_gen(L, &relative_gen_kind);
+    char keybuf[MINTID_LUA_INT_TEXT_SIZE];
     size_t key_len;
     const uint8_t *key = mintid_lua_check_key(L, 2, keybuf, &key_len);
 
-    gen_ready(L, &relative_gen_kind, u); /* the key's conversion may allocate */
+    mintid_lua_gen_ready(L, &relative_gen_kind, u); /* the key's conversion may allocate */
     return mintid_relative_gen_tag(relative_of(u), key, key_len);
 }
 
@@ -917,7 +515,8 @@ static int relative_gen_prefix(lua_State *L)
 
     mintid_relative_prefix(relative_gen_key_tag(L), out);
     lua_pushlstring(L, out, sizeof out);
-    gen_check_open(L, &relative_gen_kind, (gen_ud *)lua_touserdata(L, GEN_ARG)); /* the push may run a finalizer */
+    /* the push may run a finalizer */
+    mintid_lua_gen_check_open(L, &relative_gen_kind, (gen_ud *)lua_touserdata(L, GEN_ARG));
     return 1;
 }
 
@@ -945,10 +544,10 @@ static int typeid_attempt(lua_State *L, void *arg, void *saved, char *err)
     void *ctx;
 
     (void)saved;
-    random_begin(L, &typeid_gen_kind, c->u, GEN_ARG, &r, &fn, &ctx, err);
+    mintid_lua_random_begin(L, &typeid_gen_kind, c->u, GEN_ARG, &r, &fn, &ctx, err);
     c->len = mintid_typeid_gen_next(mintid_uuid7_state_of(uuid7_of(c->u)), c->prefix, c->prefix_len,
                                     c->now_ms, fn, ctx, c->out, err);
-    random_end(L, c->u, &r);
+    mintid_lua_random_end(L, c->u, &r);
     return c->len < 0 ? c->len : MINTID_OK;
 }
 
@@ -963,106 +562,12 @@ static int typeid_gen_next(lua_State *L)
 {
     typeid_call c;
 
-    c.u = check_gen(L, &typeid_gen_kind);
+    c.u = mintid_lua_check_gen(L, &typeid_gen_kind);
     /* The clock first, as every call of the generator reads it. */
-    c.now_ms = gen_now(L, &typeid_gen_kind, c.u);
+    c.now_ms = mintid_lua_gen_now(L, &typeid_gen_kind, c.u);
     c.prefix = mintid_lua_check_typeid_prefix(L, 2, &c.prefix_len);
-    return push_committed(L, &typeid_gen_kind, c.u, state_uuid7(c.u), sizeof(mintid_monotonic),
-                          typeid_attempt, typeid_push, &c);
-}
-
-/* The clock option as the core's clock (a mintid_clock_fn): the Lua clock
- * runs under lua_pcall, so its errors never cross core frames; the error
- * stays on the stack and is raised once the core has returned. */
-typedef struct {
-    lua_State *L;
-    int call;          /* stack index of the snowflake_clock_call closure */
-    gen_ud *u;
-    uint64_t *saved;   /* the state as the clock left it */
-    int raised;        /* an error object waits on the stack top */
-    int no_reading;    /* the call returned no reading (a hook replaced it) */
-} clock_ctx;
-
-/*
- * Under lua_pcall, a closure with the upvalues of the generator's methods:
- * argument 1 is the generator (GEN_ARG, where hook_now finds it); returns
- * the clock's reading as the 8 bytes of an int64_t. hook_now checks what
- * the clock returned and that it did not close its own generator. A hook
- * can fetch this function from the stack and call it with anything, so it
- * checks its generator as a method does, and takes no pointer: its caller
- * keeps the call's state in C.
- */
-static int snowflake_clock_call(lua_State *L)
-{
-    const gen_kind *k = upvalue_gen_kind(L);
-    gen_ud *u = find_gen(L, k);
-    int64_t now;
-
-    gen_check_open(L, k, u);
-    if (!u->h.has_clock)
-        return luaL_error(L, "%s has no clock option", k->tname);
-    now = hook_now(L, k, u);
-    lua_pushlstring(L, (const char *)&now, sizeof now);
-    return 1;
-}
-
-static int clock_from_lua(void *ctx, int64_t *now_ms, char *err)
-{
-    clock_ctx *c = (clock_ctx *)ctx;
-    lua_State *L = c->L;
-    const char *reading;
-    size_t len = 0;
-
-    (void)err;
-    lua_pushvalue(L, c->call);
-    lua_pushvalue(L, GEN_ARG);
-    if (lua_pcall(L, 1, 1, 0) != 0) {
-        c->raised = 1;
-        return MINTID_ECLOCK;
-    }
-    reading = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
-    if (reading == NULL || len != sizeof *now_ms) {
-        lua_pop(L, 1);
-        c->no_reading = 1;
-        return MINTID_ECLOCK;
-    }
-    memcpy(now_ms, reading, sizeof *now_ms);
-    lua_pop(L, 1);
-    /* Taken after the clock ran, which could have used this generator. */
-    *c->saved = *mintid_snowflake_word(mintid_snowflake_state_of(snowflake_of(c->u)));
-    return MINTID_OK;
-}
-
-/* One ID of a Snowflake generator with a clock option: the core's loop
- * (mintid_snowflake_gen_next_on) on the Lua clock. *saved is the state
- * before the attempt that made the ID. */
-static int snowflake_hook_next(lua_State *L, gen_ud *u, uint64_t *saved, uint64_t *id, char *err)
-{
-    clock_ctx c;
-    int rc;
-
-    /* Room for the closure's upvalues, then the closure, its copy and its
-     * argument; the closure is made before the core runs: nothing the
-     * callback does then allocates outside lua_pcall. */
-    luaL_checkstack(L, 4, "mintid clock");
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_pushvalue(L, lua_upvalueindex(2));
-    lua_pushvalue(L, lua_upvalueindex(3));
-    lua_pushcclosure(L, snowflake_clock_call, 3);
-    c.L = L;
-    c.call = lua_gettop(L);
-    c.u = u;
-    c.saved = saved;
-    c.raised = 0;
-    c.no_reading = 0;
-    rc = mintid_snowflake_gen_next_on(mintid_snowflake_state_of(snowflake_of(u)), clock_from_lua, &c,
-                                      id, err);
-    if (c.raised)
-        lua_error(L);
-    lua_pop(L, 1);
-    if (c.no_reading)
-        return luaL_error(L, "snowflake clock call gave no reading");
-    return rc;
+    return mintid_lua_push_committed(L, &typeid_gen_kind, c.u, state_uuid7(c.u), sizeof(mintid_monotonic),
+                                     typeid_attempt, typeid_push, &c);
 }
 
 typedef struct {
@@ -1076,7 +581,7 @@ static int snowflake_attempt(lua_State *L, void *arg, void *saved, char *err)
 
     if (!c->u->h.has_clock)
         return mintid_snowflake_gen_next(mintid_snowflake_state_of(snowflake_of(c->u)), &c->id, err);
-    return snowflake_hook_next(L, c->u, (uint64_t *)saved, &c->id, err);
+    return mintid_lua_snowflake_hook_next(L, c->u, (uint64_t *)saved, &c->id, err);
 }
 
 static void snowflake_push(lua_State *L, void *arg)
@@ -1095,17 +600,18 @@ static int snowflake_gen_next(lua_State *L)
 {
     snowflake_call c;
 
-    c.u = check_gen(L, &snowflake_gen_kind);
+    c.u = mintid_lua_check_gen(L, &snowflake_gen_kind);
     c.id = 0;
-    return push_committed(L, &snowflake_gen_kind, c.u, mintid_snowflake_word(mintid_snowflake_state_of(snowflake_of(c.u))),
-                          sizeof c.id, snowflake_attempt, snowflake_push, &c);
+    return mintid_lua_push_committed(L, &snowflake_gen_kind, c.u,
+                                     mintid_snowflake_word(mintid_snowflake_state_of(snowflake_of(c.u))), sizeof c.id,
+                                     snowflake_attempt, snowflake_push, &c);
 }
 
 /* A Nano ID of spec s, from the random option of the generator u at
  * GEN_ARG if it has one (u NULL: a one-shot call), else from the pool: on
  * the C stack when small, else in a scratch userdata that the GC reclaims
  * even if an error is raised. */
-static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind *k, gen_ud *u)
+int mintid_lua_push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind *k, gen_ud *u)
 {
     char stackbuf[NANOID_STACK_SIZE];
     char err[MINTID_ERRMSG_SIZE];
@@ -1118,90 +624,24 @@ static int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind
 
     if (size > sizeof stackbuf)
         out = (char *)compat_newuserdatauv(L, size, 0);
-    random_begin(L, k, u, GEN_ARG, &c, &fn, &ctx, err); /* after the allocation, which may run a finalizer */
+    /* after the allocation, which may run a finalizer */
+    mintid_lua_random_begin(L, k, u, GEN_ARG, &c, &fn, &ctx, err);
     err[0] = '\0';
     rc = mintid_nanoid_generate(mintid_nanoid_state_of_const(s), fn, ctx, (uint8_t *)out, err);
-    random_end(L, u, &c);
+    mintid_lua_random_end(L, u, &c);
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);
     lua_pushlstring(L, out, size);
     if (u != NULL)
-        gen_check_open(L, k, u); /* the push may run a finalizer that closes it */
+        mintid_lua_gen_check_open(L, k, u); /* the push may run a finalizer that closes it */
     return 1;
 }
 
 static int nanoid_gen_next(lua_State *L)
 {
-    gen_ud *u = check_gen(L, &nanoid_gen_kind);
+    gen_ud *u = mintid_lua_check_gen(L, &nanoid_gen_kind);
 
-    return push_nanoid(L, nanoid_of(u), &nanoid_gen_kind, u);
-}
-
-/* The spec of nanoid(size, alphabet) at arguments 1 and 2: def (the
- * default size and alphabet, checked once at load) or *spec, written here;
- * or a raised argument error. */
-static const mintid_nanoid_spec *check_nanoid_args(lua_State *L, const mintid_nanoid_spec *def,
-                                                   mintid_nanoid_spec *spec)
-{
-    int64_t size = MINTID_NANOID_DEFAULT_SIZE;
-    const char *alphabet;
-    size_t alen;
-    char err[MINTID_ERRMSG_SIZE];
-
-    if (lua_isnoneornil(L, 1) && lua_isnoneornil(L, 2))
-        return def;
-    if (!lua_isnoneornil(L, 1)) {
-        size = compat_checkint64(L, 1);
-        check_nanoid_size(L, 1, size);
-    }
-    if (lua_isnoneornil(L, 2)) {
-        /* The default alphabet at another size. */
-        *spec = *def;
-        mintid_nanoid_spec_resize(mintid_nanoid_state_of(spec), size, NULL); /* the size is valid */
-        return spec;
-    }
-    alphabet = mintid_lua_check_text(L, 2, &alen);
-    err[0] = '\0';
-    /* The size is valid by now, so any complaint is about the alphabet. */
-    if (mintid_nanoid_spec_init(spec, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
-        luaL_argerror(L, 2, err);
-    return spec;
-}
-
-static const mintid_nanoid_spec *upvalue_default_spec(lua_State *L)
-{
-    return (const mintid_nanoid_spec *)lua_touserdata(L, lua_upvalueindex(1));
-}
-
-/* mintid.nanoid([size [, alphabet]]); upvalue 1 holds the default spec, so
- * the common call validates nothing. */
-static int m_nanoid(lua_State *L)
-{
-    mintid_nanoid_spec spec;
-
-    return push_nanoid(L, check_nanoid_args(L, upvalue_default_spec(L), &spec), NULL, NULL);
-}
-
-/* A userdata holding the spec of nanoid(size, alphabet); raises as nanoid. */
-static int new_nanoid_spec(lua_State *L)
-{
-    mintid_nanoid_spec spec, *ud;
-    const mintid_nanoid_spec *s = check_nanoid_args(L, upvalue_default_spec(L), &spec);
-
-    ud = (mintid_nanoid_spec *)compat_newuserdatauv(L, sizeof *ud, 0);
-    *ud = *s;
-    return 1;
-}
-
-/* _ffi.nanoid_spec(size, alphabet): new_nanoid_spec, or nothing where
- * nanoid would raise (resty.mintid then calls nanoid for the error). */
-static int ffi_nanoid_spec(lua_State *L)
-{
-    lua_settop(L, 2);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_pushcclosure(L, new_nanoid_spec, 1);
-    lua_insert(L, 1);
-    return lua_pcall(L, 2, 1, 0) == 0 ? 1 : 0;
+    return mintid_lua_push_nanoid(L, nanoid_of(u), &nanoid_gen_kind, u);
 }
 
 /* ---- the metatables and the module's generator functions ---------------- */
@@ -1241,23 +681,12 @@ static const struct {
     { "typeid_generator", m_typeid_generator, &typeid_gen_kind, typeid_gen_methods },
 };
 
-static const luaL_Reg default_funcs[] = {
-    { "ulid", m_ulid },
-    { "uuid4", m_uuid4 },
-    { "uuid7", m_uuid7 },
-    { "uuid1", m_uuid1 },
-    { "uuid6", m_uuid6 },
-    { "ksuid", m_ksuid },
-    { "typeid", m_typeid },
-    { NULL, NULL }
-};
-
 /*
  * A generator kind's two metatables: this module's, registered under its
  * name, and one for the objects of resty.mintid, with the same __name,
  * metamethods and methods in an __index table of its own that
  * resty.mintid fills with its FFI methods; every C function of the kind
- * takes objects of both (find_gen). Sets module[name] and
+ * takes objects of both (mintid_lua_find_gen). Sets module[name] and
  * ffi.new[name] to the constructors of each, and ffi.meta[name] and
  * ffi.methods[name] to the second metatable and this module's methods.
  * module, new, meta and methods: absolute indexes.
@@ -1287,18 +716,14 @@ static void create_gen_kind(lua_State *L, size_t i, int module, int new, int met
     lua_pop(L, 2);
 }
 
-/* The Nano ID default spec, checked once here, is the upvalue of nanoid
- * and _ffi.nanoid_spec, and _ffi.nanoid_default. */
+/* The generator kinds (gen_kinds) in the module table at module; their
+ * constructors, metatables and methods for resty.mintid, and the state
+ * offset, in the table at ffi. */
 void mintid_lua_open_generators(lua_State *L, int module, int ffi)
 {
-    mintid_nanoid_spec *def;
-    char err[MINTID_ERRMSG_SIZE];
     int new, meta, methods;
     size_t i;
 
-    lua_pushvalue(L, module);
-    luaL_setfuncs(L, default_funcs, 0);
-    lua_pop(L, 1);
     lua_newtable(L);
     new = lua_gettop(L);
     lua_newtable(L);
@@ -1311,18 +736,6 @@ void mintid_lua_open_generators(lua_State *L, int module, int ffi)
     lua_setfield(L, ffi, "meta");
     lua_setfield(L, ffi, "new");
 
-    def = (mintid_nanoid_spec *)compat_newuserdatauv(L, sizeof *def, 0);
-    err[0] = '\0';
-    if (mintid_nanoid_spec_init(def, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
-                                MINTID_NANOID_DEFAULT_SIZE, err) != MINTID_OK)
-        luaL_error(L, "mintid: %s", err);
-    lua_pushvalue(L, -1);
-    lua_pushcclosure(L, m_nanoid, 1);
-    lua_setfield(L, module, "nanoid");
-    lua_pushvalue(L, -1);
-    lua_setfield(L, ffi, "nanoid_default");
-    lua_pushcclosure(L, ffi_nanoid_spec, 1);
-    lua_setfield(L, ffi, "nanoid_spec");
     lua_pushinteger(L, (lua_Integer)GEN_STATE_OFFSET);
     lua_setfield(L, ffi, "state_offset");
 }

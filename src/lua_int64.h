@@ -26,8 +26,9 @@
 #define MINTID_ISTYPE_KEY "mintid.ffi.istype"
 #define MINTID_INT64_KEY "mintid.ffi.int64_t"
 #define MINTID_UINT64_KEY "mintid.ffi.uint64_t"
-/* '-', 20 digits and the NUL */
-#define MINTID_CDATA_DIGITS_SIZE 24
+/* Room for the decimal text of any 64-bit integer, signed or unsigned, and
+ * its NUL ('-', 20 digits, NUL): the binding's one size of such a buffer. */
+#define MINTID_LUA_INT_TEXT_SIZE 24
 
 /* Under LuaJIT, keeps what compat_cdata_value needs, from the ffi module of
  * this state; elsewhere (no ffi module) does nothing, and no value is a
@@ -101,11 +102,11 @@ static inline int compat_cdata_value(lua_State *L, int idx, uint64_t *bits, int 
 
 /* The decimal digits (with '-' if negative) of a LuaJIT int64_t or uint64_t
  * cdata at idx, written to buf, or NULL for any other value. */
-static inline const char *compat_cdata_digits(lua_State *L, int idx, char buf[MINTID_CDATA_DIGITS_SIZE])
+static inline const char *compat_cdata_digits(lua_State *L, int idx, char buf[MINTID_LUA_INT_TEXT_SIZE])
 {
     uint64_t bits, mag;
     int is_signed, neg;
-    char rev[MINTID_CDATA_DIGITS_SIZE];
+    char rev[MINTID_LUA_INT_TEXT_SIZE];
     size_t n = 0, i = 0;
 
     if (!compat_cdata_value(L, idx, &bits, &is_signed))

@@ -4,7 +4,7 @@
  * module functions that parse, build or convert them, or derive a UUID
  * from a name or from bytes.
  */
-#include "lua_binding.h"
+#include "lua_values.h"
 
 #include <stdio.h>
 
@@ -118,6 +118,13 @@ static int value_as(lua_State *L, const value_kind *from, const value_kind *to)
 static int ulid_uuid(lua_State *L) { return value_as(L, &mintid_lua_ulid_kind, &mintid_lua_uuid_kind); }
 static int uuid_ulid(lua_State *L) { return value_as(L, &mintid_lua_uuid_kind, &mintid_lua_ulid_kind); }
 
+/* SPEC "ULID": the randomness is bytes 6..15, after the 48-bit time. */
+static int ulid_random(lua_State *L)
+{
+    lua_pushlstring(L, (const char *)check_value(L, 1, &mintid_lua_ulid_kind) + 6, 10);
+    return 1;
+}
+
 static int ulid_time(lua_State *L)
 {
     compat_pushint64(L, mintid_ulid_time(check_value(L, 1, &mintid_lua_ulid_kind)));
@@ -209,6 +216,16 @@ static int relative_tag_method(lua_State *L)
     return 1;
 }
 
+/* The tag's text, as relative_generator:prefix gives it for the key. */
+static int relative_prefix_method(lua_State *L)
+{
+    char prefix[MINTID_RELATIVE_PREFIX_LEN];
+
+    mintid_relative_prefix(check_relative_parts(L).tag, prefix);
+    lua_pushlstring(L, prefix, sizeof prefix);
+    return 1;
+}
+
 static int relative_rand(lua_State *L)
 {
     compat_pushint64(L, (int64_t)check_relative_parts(L).rand);
@@ -242,6 +259,20 @@ static int m_ulid_to_uuid(lua_State *L) { return reparse(L, &mintid_lua_ulid_kin
 static int m_uuid_to_ulid(lua_State *L) { return reparse(L, &mintid_lua_uuid_kind, &mintid_lua_ulid_kind, mintid_lua_push_text); }
 static int m_parse_ksuid(lua_State *L) { return reparse(L, &mintid_lua_ksuid_kind, &mintid_lua_ksuid_kind, mintid_lua_push_value); }
 
+/* kind_of(text) -> the name of the kind whose shape the text has */
+static int m_kind_of(lua_State *L)
+{
+    size_t len;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+    char err[MINTID_KIND_ERRMSG_SIZE];
+    const char *kind = mintid_kind_of(text, len, err);
+
+    if (kind == NULL)
+        return mintid_lua_fail_msg(L, err);
+    lua_pushstring(L, kind);
+    return 1;
+}
+
 /* parse_snowflake(id [, epoch]) -> timestamp, machine_id, sequence */
 static int m_parse_snowflake(lua_State *L)
 {
@@ -249,7 +280,7 @@ static int m_parse_snowflake(lua_State *L)
     int64_t epoch = 0, timestamp;
     uint32_t machine_id, sequence;
     char err[MINTID_ERRMSG_SIZE];
-    char buf[MINTID_CDATA_DIGITS_SIZE];
+    char buf[MINTID_LUA_INT_TEXT_SIZE];
     const char *text = NULL; /* decimal text for the core to parse */
     size_t len = 0;
 
@@ -260,10 +291,10 @@ static int m_parse_snowflake(lua_State *L)
 #if MINTID_LUA_INT64
         v = compat_checkint64(L, 1);
 #else
-        /* A double holds every integer only up to 2^53; above it the ID
-         * the caller meant may already be lost. */
+        /* A double holds every integer only up to MINTID_LUA_MAX_EXACT;
+         * above it the ID the caller meant may already be lost. */
         lua_Number x = lua_tonumber(L, 1);
-        if (!(x < 9007199254740992.0) || !compat_toint64(L, 1, &v))
+        if (!(x <= (lua_Number)MINTID_LUA_MAX_EXACT) || !compat_toint64(L, 1, &v))
             return luaL_argerror(L, 1, "a number snowflake ID must be an integer below 2^53 "
                                        "on this Lua; pass larger IDs as decimal text");
 #endif
@@ -302,6 +333,26 @@ static int m_parse_snowflake(lua_State *L)
     return 3;
 }
 
+/* The byte string at arg when it holds want bytes; else NULL, with nil and
+ * the message pushed (the caller returns 2). A part of an ID is named as a
+ * part ("ULID randomness must be 10 bytes, got 1"), a whole ID's bytes by
+ * their kind ("invalid ULID bytes: length 5, want 16"). */
+static const uint8_t *check_bytes(lua_State *L, int arg, size_t want, const char *part, const char *kind)
+{
+    size_t len;
+    const char *b = mintid_lua_check_text(L, arg, &len);
+    char err[MINTID_ERRMSG_SIZE];
+
+    if (len == want)
+        return (const uint8_t *)b;
+    if (part != NULL)
+        snprintf(err, sizeof err, "%s must be %zu bytes, got %zu", part, want, len);
+    else
+        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want %zu", kind, len, want);
+    mintid_lua_fail_msg(L, err);
+    return NULL;
+}
+
 /* A value of kind k from a time integer at 1 and a byte string of want
  * bytes at 2 (what names it in the message), by the core's make. */
 typedef int (*from_parts_fn)(int64_t t, const uint8_t *b, uint8_t *out, char *err);
@@ -309,18 +360,15 @@ typedef int (*from_parts_fn)(int64_t t, const uint8_t *b, uint8_t *out, char *er
 static int from_parts(lua_State *L, from_parts_fn make, size_t want, const char *what, const value_kind *k)
 {
     int64_t t = compat_checkint64(L, 1);
-    size_t len;
-    const char *b = mintid_lua_check_text(L, 2, &len);
+    const uint8_t *b = check_bytes(L, 2, want, what, NULL);
     uint8_t id[VALUE_MAX_SIZE];
     char err[MINTID_ERRMSG_SIZE];
     int rc;
 
-    if (len != want) {
-        snprintf(err, sizeof err, "%s must be %zu bytes, got %zu", what, want, len);
-        return mintid_lua_fail_msg(L, err);
-    }
+    if (b == NULL)
+        return 2;
     err[0] = '\0';
-    rc = make(t, (const uint8_t *)b, id, err);
+    rc = make(t, b, id, err);
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);
     mintid_lua_push_value(L, id, k);
@@ -340,15 +388,11 @@ static int m_ksuid_from(lua_State *L)
 
 static int from_bytes(lua_State *L, const value_kind *k)
 {
-    size_t len;
-    const char *b = mintid_lua_check_text(L, 1, &len);
-    char err[MINTID_ERRMSG_SIZE];
+    const uint8_t *b = check_bytes(L, 1, k->size, NULL, k->name);
 
-    if (len != k->size) {
-        snprintf(err, sizeof err, "invalid %s bytes: length %zu, want %zu", k->name, len, k->size);
-        return mintid_lua_fail_msg(L, err);
-    }
-    mintid_lua_push_value(L, (const uint8_t *)b, k);
+    if (b == NULL)
+        return 2;
+    mintid_lua_push_value(L, b, k);
     return 1;
 }
 
@@ -402,16 +446,12 @@ static int m_uuid8_sha256(lua_State *L) { return name_uuid(L, mintid_uuid8_sha25
 
 static int m_uuid8(lua_State *L)
 {
-    size_t len;
-    const char *b = mintid_lua_check_text(L, 1, &len);
+    const uint8_t *b = check_bytes(L, 1, 16, NULL, "UUIDv8");
     uint8_t id[16];
-    char err[MINTID_ERRMSG_SIZE];
 
-    if (len != 16) {
-        snprintf(err, sizeof err, "invalid UUIDv8 bytes: length %zu, want 16", len);
-        return mintid_lua_fail_msg(L, err);
-    }
-    mintid_uuid8((const uint8_t *)b, id);
+    if (b == NULL)
+        return 2;
+    mintid_uuid8(b, id);
     mintid_lua_push_text(L, id, &mintid_lua_uuid_kind);
     return 1;
 }
@@ -496,7 +536,7 @@ static int m_relative_tag(lua_State *L)
 {
     size_t secret_len, salt_len = 0, key_len;
     const char *secret, *salt = "";
-    char keybuf[KEY_NUMBER_SIZE];
+    char keybuf[MINTID_LUA_INT_TEXT_SIZE];
     const uint8_t *key;
     uint32_t tag;
     char err[MINTID_ERRMSG_SIZE];
@@ -598,7 +638,8 @@ static const luaL_Reg value_meta[] = {
     { NULL, NULL }
 };
 static const luaL_Reg ulid_methods[] = {
-    { "bytes", value_bytes }, { "time", ulid_time }, { "uuid", ulid_uuid }, { NULL, NULL }
+    { "bytes", value_bytes }, { "time", ulid_time }, { "uuid", ulid_uuid }, { "random", ulid_random },
+    { NULL, NULL }
 };
 static const luaL_Reg uuid_methods[] = {
     { "bytes", value_bytes }, { "time", uuid_time }, { "version", uuid_version }, { "ulid", uuid_ulid },
@@ -613,7 +654,7 @@ static const luaL_Reg typeid_methods[] = {
 };
 static const luaL_Reg relative_methods[] = {
     { "bytes", value_bytes }, { "time", relative_time }, { "tag", relative_tag_method },
-    { "rand", relative_rand }, { NULL, NULL }
+    { "rand", relative_rand }, { "prefix", relative_prefix_method }, { NULL, NULL }
 };
 
 static const luaL_Reg value_funcs[] = {
@@ -640,6 +681,7 @@ static const luaL_Reg value_funcs[] = {
     { "ksuid_from_bytes", m_ksuid_from_bytes },
     { "parse_typeid", m_parse_typeid },
     { "typeid_from", m_typeid_from },
+    { "kind_of", m_kind_of },
     { NULL, NULL }
 };
 

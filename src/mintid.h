@@ -300,6 +300,16 @@ MINTID_API int  mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *al
 /* The symbols per ID of s: the bytes mintid_nanoid_text writes. */
 MINTID_API size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
 
+/* ---- the kind of an ID text (kind.c) ------------------------------------ */
+/* The kind whose text form the text has the shape of: "ulid", "uuid",
+ * "relative", "ksuid", "typeid", "snowflake" or "traceparent" (kind.c
+ * holds the rule; a 26-char text is "ulid", whatever else it could be).
+ * NULL when no kind has its shape, with why in err (of
+ * MINTID_KIND_ERRMSG_SIZE bytes; err may be NULL). A shape, not a check:
+ * the kind's parser says whether the text is valid. */
+#define MINTID_KIND_ERRMSG_SIZE 256
+MINTID_API const char *mintid_kind_of(const char *text, size_t len, char *err);
+
 /* ---- whole calls for foreign callers (abi.c) -----------------------------
  * Each reads the OS clock, draws from the calling thread's pool and writes the
  * text form in one call, so a caller through an FFI makes one crossing per

@@ -152,6 +152,12 @@ int mintid_nanoid_spec_init(mintid_nanoid_spec *pub, const uint8_t *alphabet, si
     return MINTID_OK;
 }
 
+int mintid_nanoid_spec_default(mintid_nanoid_spec *s, char *err)
+{
+    return mintid_nanoid_spec_init(s, (const uint8_t *)mintid_nanoid_default_alphabet,
+                                   sizeof mintid_nanoid_default_alphabet - 1, MINTID_NANOID_DEFAULT_SIZE, err);
+}
+
 size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s)
 {
     return mintid_nanoid_state_of_const(s)->size;

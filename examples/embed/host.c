@@ -3,7 +3,7 @@
  * a game engine or a router daemon does: no dlopen, no package.cpath, no
  * Lua file of mintid. Built from the single file (build/amalgamation/mintid.c)
  * or from build/libmintid.a, against Lua 5.1 to 5.4 (see the Makefile's
- * embed rules and the README's "Embedding").
+ * embed rules and doc/guide.md "Embedding").
  *
  *   host script.lua
  *

@@ -1,6 +1,6 @@
 /*
  * mint.c: mintid from C with no Lua at all, through the MINTID_API functions
- * of mintid.h (the README's "Embedding", third way). Built from the single
+ * of mintid.h (doc/guide.md "Embedding", third way). Built from the single
  * file compiled with -DMINTID_NO_LUA:
  *
  *   cc -DMINTID_NO_LUA -Ibuild/amalgamation -o mint examples/embed/mint.c \

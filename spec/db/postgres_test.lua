@@ -1,4 +1,4 @@
--- IDs as keys in a real PostgreSQL, through LuaSQL (README "IDs in
+-- IDs as keys in a real PostgreSQL, through LuaSQL (doc/guide.md "IDs in
 -- databases"). spec/db/with_postgres.sh starts a throwaway cluster and gives
 -- its connection string in MINTID_PG; without it this spec fails, it does not
 -- skip.

@@ -1,4 +1,4 @@
--- IDs as keys in a real SQLite database, through LuaSQL (README "IDs in
+-- IDs as keys in a real SQLite database, through LuaSQL (doc/guide.md "IDs in
 -- databases"). Run by spec/run.sh under one Lua that Debian's
 -- lua-sql-sqlite3 is built for; a missing driver fails, it is not skipped.
 local mintid = require "mintid"

@@ -14,10 +14,13 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "lua_mintid.c"
+#include "lua_helpers.c"
 #include "lua_values.c"
-#include "lua_generators.c"
-#include "lua_trace.c"
 #include "lua_fence.c"
+#include "lua_hooks.c"
+#include "lua_generators.c"
+#include "lua_defaults.c"
+#include "lua_trace.c"
 #include "lua_lock_file.c"
 
 #include <stdlib.h>

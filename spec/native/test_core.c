@@ -516,8 +516,7 @@ static void check_random_failures(void)
     int own, rc = 0;
 
     memset(secret, 7, sizeof secret);
-    mintid_nanoid_spec_init(&spec, (const uint8_t *)mintid_nanoid_default_alphabet, 64,
-                            MINTID_NANOID_DEFAULT_SIZE, NULL);
+    mintid_nanoid_spec_default(&spec, NULL);
     for (own = 0; own < 2; own++) {
         for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
             f.err = err;
@@ -676,7 +675,7 @@ static void check_snowflake_wait(void)
     check(rc == MINTID_EAGAIN && g->state == ahead, "snowflake: max_wait_ms 0 never waits: %s", err);
 }
 
-/* ---- more formats: MD5, SHA-1, UUID v1/v6, KSUID, TypeID ----------------- */
+/* ---- MD5 and SHA-1 (for UUIDv3 and v5) ------------------------------------ */
 
 /* The digest of n bytes of 'a', fed in uneven chunks. */
 static void million_a(int sha1, size_t n, uint8_t *digest)
@@ -723,9 +722,11 @@ static void check_digest_published(void)
     check(memcmp(digest, sha1_million, 20) == 0, "SHA-1: RFC 3174 test 3, a million 'a' in 997-byte chunks");
 }
 
+/* ---- UUIDv1/v6, KSUID and TypeID: decoders and errors ---------------------- */
+
 /* Each decoder on heap copies of exactly len bytes (no NUL after them), so
  * that the sanitized build sees any read past the text. */
-static void check_formats_exact_buffers(void)
+static void check_typeid_ksuid_exact_buffers(void)
 {
     static const char *const texts[] = {
         "user_01h455vb4pex5vsknk084sn02q", "01h455vb4pex5vsknk084sn02q", "prefix__00000000000000000000000000",
@@ -760,18 +761,15 @@ static void check_formats_exact_buffers(void)
 
 /* Arguments outside their fields, and failing sources: an error, and the
  * state as it was. */
-static void check_formats_errors(void)
+static void check_uuid_time_errors(void)
 {
     static const uint8_t node[6] = { 1, 2, 3, 4, 5, 6 };
-    char err[MINTID_ERRMSG_SIZE], text[MINTID_TYPEID_MAX_TEXT_LEN];
-    uint8_t id[20], zero[16];
+    char err[MINTID_ERRMSG_SIZE];
+    uint8_t id[16];
     mintid_uuid_time_state g, before;
-    mintid_ksuid_gen k, kbefore;
-    mintid_uuid7_gen v;
     failing_ctx f;
     uint64_t ticks = 0;
 
-    memset(zero, 0, sizeof zero);
     check(mintid_uuid_time_from_parts(4, 0, 0, node, id, err) == MINTID_EARG &&
           mintid_uuid_time_from_parts(1, MINTID_UUID_MAX_TICKS + 1, 0, node, id, err) == MINTID_ERANGE &&
           mintid_uuid_time_from_parts(6, 0, 16384, node, id, err) == MINTID_ERANGE &&
@@ -796,14 +794,35 @@ static void check_formats_errors(void)
           mintid_uuid_time_state_init(&g, 1, node, 7, -1, failing_random, &f, err) == MINTID_EARG &&
           strstr(err, "node must be 6 bytes, got 7") != NULL,
           "uuid_time_gen_init: version 2 or a 7-byte node is EARG (%s)", err);
+}
 
+static void check_ksuid_errors(void)
+{
+    char err[MINTID_ERRMSG_SIZE];
+    uint8_t id[20];
+    mintid_ksuid_gen k, kbefore;
+    failing_ctx f;
+
+    f.err = err;
+    f.msg = NULL;
     memset(&k, 0, sizeof k);
     mintid_ksuid_gen_init(&k);
     memcpy(&kbefore, &k, sizeof k);
     check(mintid_ksuid_gen_next(mintid_ksuid_state_of(&k), INT64_C(1700000000000), failing_random, &f, id, err) == MINTID_ERANDOM &&
           memcmp(&k, &kbefore, sizeof k) == 0 && strcmp(err, "KSUID random source failed") == 0,
           "ksuid_gen_next: a failing source is ERANDOM and leaves the state as it was (%s)", err);
+}
 
+static void check_typeid_errors(void)
+{
+    char err[MINTID_ERRMSG_SIZE], text[MINTID_TYPEID_MAX_TEXT_LEN];
+    uint8_t zero[16];
+    mintid_uuid7_gen v;
+    failing_ctx f;
+
+    f.err = err;
+    f.msg = NULL;
+    memset(zero, 0, sizeof zero);
     mintid_uuid7_gen_init(&v);
     check(mintid_typeid_gen_next(mintid_uuid7_state_of(&v), "Bad", 3, 1, failing_random, &f, text, err) == MINTID_EARG &&
           mintid_uuid7_state_of(&v)->st.last_ms == -1 && strstr(err, "invalid TypeID prefix: bad character 'B' at 1") != NULL,
@@ -830,8 +849,10 @@ int main(int argc, char **argv)
     check_nanoid_rejecting_source();
     check_pool_reseed();
     check_digest_published();
-    check_formats_exact_buffers();
-    check_formats_errors();
+    check_typeid_ksuid_exact_buffers();
+    check_uuid_time_errors();
+    check_ksuid_errors();
+    check_typeid_errors();
 
     return tap_done();
 }

@@ -1,6 +1,6 @@
 /*
  * test_default.c: the process-wide default generators and random pool under
- * threads and fork (README "Details worth knowing": safe from several OS
+ * threads and fork (doc/design.md "Details worth knowing": safe from several OS
  * threads; a forked child never continues its parent's pool or counter).
  * Prints TAP; exits 1 on a failure.
  *
@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "mintid.h"
-#include "internal.h" /* the generators of more formats (v1/v6, KSUID, TypeID) */
+#include "internal.h" /* the UUIDv1/v6, KSUID and TypeID generators */
 #include "tap.h"
 #include "child.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_threads.c: the process-wide defaults under many threads, and threads
- * that fork while others mint (README "Threads"). Prints TAP; exits 1 on a
+ * that fork while others mint (doc/design.md "Threads"). Prints TAP; exits 1 on a
  * failure. With the argument "helgrind" it runs only the tests without a
  * fork, shorter, with the core's one-time set-up done before any thread
  * starts (helgrind cannot see that the atomic flags guarding it order the

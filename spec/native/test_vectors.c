@@ -725,7 +725,7 @@ static int hmac_row(const row *r)
     return same_hex(mac, 32, r->col[2]) ? 1 : (diag(r, "mac"), 0);
 }
 
-/* ---- more formats: MD5, SHA-1, every UUID version, KSUID, TypeID --------- */
+/* ---- MD5 and SHA-1 (for UUIDv3 and v5) ---------------------------------- */
 
 static void md5_whole(const uint8_t *d, size_t n, uint8_t *out) { mintid_md5(d, n, out); }
 static void sha1_whole(const uint8_t *d, size_t n, uint8_t *out) { mintid_sha1(d, n, out); }
@@ -762,6 +762,8 @@ static int digest_row(const row *r, int sha1)
 
 static int md5_row(const row *r) { return digest_row(r, 0); }
 static int sha1_row(const row *r) { return digest_row(r, 1); }
+
+/* ---- UUID: every other version (v1, v6, v3, v5, v8) ---------------------- */
 
 /* Parses a canonical UUID column into id; 0 (reported) when it does not. */
 static int uuid_col(const row *r, const char *text, uint8_t id[16])
@@ -944,6 +946,8 @@ static int uuid_time_monotonic_row(const row *r)
     return 1;
 }
 
+/* ---- KSUID --------------------------------------------------------------- */
+
 /* ksuid.txt: text bytes_hex unix_s */
 static int ksuid_row(const row *r)
 {
@@ -990,6 +994,19 @@ static int ksuid_monotonic_row(const row *r)
     }
     return 1;
 }
+
+static int ksuid_decode16(const char *text, size_t len, uint8_t out[16], char *err)
+{
+    uint8_t id[20];
+    int rc = mintid_ksuid_decode(text, len, id, err);
+
+    memcpy(out, id, 16);
+    return rc;
+}
+
+static int ksuid_invalid_row(const row *r) { return invalid_row(r, ksuid_decode16); }
+
+/* ---- TypeID -------------------------------------------------------------- */
 
 /* typeid.txt: text prefix uuid ("-": no prefix) */
 static int typeid_row(const row *r)
@@ -1039,15 +1056,6 @@ static int typeid_monotonic_row(const row *r)
     return 1;
 }
 
-static int ksuid_decode16(const char *text, size_t len, uint8_t out[16], char *err)
-{
-    uint8_t id[20];
-    int rc = mintid_ksuid_decode(text, len, id, err);
-
-    memcpy(out, id, 16);
-    return rc;
-}
-
 static int typeid_decode16(const char *text, size_t len, uint8_t out[16], char *err)
 {
     size_t plen;
@@ -1055,7 +1063,6 @@ static int typeid_decode16(const char *text, size_t len, uint8_t out[16], char *
     return mintid_typeid_decode(text, len, &plen, out, err);
 }
 
-static int ksuid_invalid_row(const row *r) { return invalid_row(r, ksuid_decode16); }
 static int typeid_invalid_row(const row *r) { return invalid_row(r, typeid_decode16); }
 
 /* ---- W3C Trace Context ---------------------------------------------------- */
@@ -1228,7 +1235,7 @@ static int compare_ids(const void *a, const void *b)
     return memcmp(a, b, 16);
 }
 
-/* The defaults of more formats as 16 bytes in their order: v1 as its v6
+/* The other defaults as 16 bytes in their order: v1 as its v6
  * (the same fields, time first); a KSUID's seconds and the low 96 bits of
  * its payload, which within a second is a counter (its top 32 bits change
  * only after 2^96 increments). */

@@ -1,7 +1,7 @@
 /*
  * test_wipe.c: a relative generator's secret-equivalent state (HMAC key
  * schedule, tag cache, counter) is wiped when __gc or __close runs
- * (lua_mintid.c gen_gc), and the generator refuses further use. Embeds
+ * (lua_generators.c gen_gc), and the generator refuses further use. Embeds
  * Lua 5.4 and reads the generator's own userdata bytes while it is still
  * alive, which no Lua-level test can do. Prints TAP; exits 1 on a failure.
  *
@@ -12,10 +12,13 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "lua_mintid.c"
+#include "lua_helpers.c"
 #include "lua_values.c"
-#include "lua_generators.c"
-#include "lua_trace.c"
 #include "lua_fence.c"
+#include "lua_hooks.c"
+#include "lua_generators.c"
+#include "lua_defaults.c"
+#include "lua_trace.c"
 #include "lua_lock_file.c"
 
 #include <stddef.h>

@@ -2,10 +2,10 @@
 -- stopped: reads the logs and answers of the run and prints TAP, numbered
 -- from FIRST + 1. Uses the C API module (require "mintid") as the reference
 -- the module under test (resty.mintid, in nginx) is compared with.
--- luajit check.lua FIRST TMPDIR README NGINX_CONF
+-- luajit check.lua FIRST TMPDIR GUIDE NGINX_CONF
 local mintid = require "mintid"
 
-local first, tmp, readme_path, conf_path = tonumber(arg[1]), arg[2], arg[3], arg[4]
+local first, tmp, guide_path, conf_path = tonumber(arg[1]), arg[2], arg[3], arg[4]
 local secret = assert(os.getenv("MINTID_SECRET"), "MINTID_SECRET is not set")
 local node = tonumber(os.getenv("MINTID_NODE") or "0")
 local WORKERS, LOAD_MIN = 4, 60000
@@ -197,19 +197,19 @@ for _, r in ipairs(records) do
 end
 check(#records > 0 and #malformed == 0, "every response carries one X-Request-Id, a ULID", malformed)
 
--- The README's access log has the same request IDs.
-local readme_log_ids = {}
+-- The guide's access log has the same request IDs.
+local guide_log_ids = {}
 for _, line in ipairs(lines(tmp .. "/logs/access.log")) do
-    readme_log_ids[#readme_log_ids + 1] = line:match(" (%S+)$")
+    guide_log_ids[#guide_log_ids + 1] = line:match(" (%S+)$")
 end
-table.sort(readme_log_ids)
+table.sort(guide_log_ids)
 local sorted_ids = {}
 for i, id in ipairs(request_ids) do sorted_ids[i] = id end
 table.sort(sorted_ids)
-local readme_log_ok = #readme_log_ids == #sorted_ids
-for i = 1, #sorted_ids do readme_log_ok = readme_log_ok and sorted_ids[i] == readme_log_ids[i] end
-check(readme_log_ok, "access.log (the README's format) logs the same request IDs",
-    { ("%d lines, %d request IDs"):format(#readme_log_ids, #sorted_ids) })
+local guide_log_ok = #guide_log_ids == #sorted_ids
+for i = 1, #sorted_ids do guide_log_ok = guide_log_ok and sorted_ids[i] == guide_log_ids[i] end
+check(guide_log_ok, "access.log (the guide's format) logs the same request IDs",
+    { ("%d lines, %d request IDs"):format(#guide_log_ids, #sorted_ids) })
 
 local ok, diag = unique(request_ids, { [in_master.requests or ""] = true, [in_master.ulid or ""] = true })
 check(ok and in_master.requests ~= nil,
@@ -371,7 +371,7 @@ do
         { ("%s %q"):format(missing.status, missing.body) })
 end
 
--- README "Trace context": a valid incoming trace continued as a new span,
+-- doc/guide.md "Trace context": a valid incoming trace continued as a new span,
 -- anything else a new trace; the client and the upstream see one header.
 do
     local T, P = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
@@ -389,18 +389,18 @@ do
     end
     local none = answers["trace-none"] or {}
     if #none ~= 2 or none[1].header == none[2].header then bad[#bad + 1] = "two new traces are not distinct" end
-    check(#bad == 0, "/api/ (README): a valid traceparent continued as a new span, an invalid or missing one "
+    check(#bad == 0, "/api/ (doc/guide.md): a valid traceparent continued as a new span, an invalid or missing one "
         .. "starts a trace; client and upstream see the same header", bad)
 end
 
 ---------------------------------------------------------------------------
--- The README's nginx.conf is a subset of the one tested: every line but
+-- The guide's nginx.conf is a subset of the one tested: every line but
 -- comments, paths, listen and proxy_pass appears in spec/nginx/nginx.conf.
 do
     local tested = {}
     for _, line in ipairs(lines(conf_path)) do tested[line:match("^%s*(.-)%s*$")] = true end
     local snippet, inside, missing = 0, false, {}
-    for _, line in ipairs(lines(readme_path)) do
+    for _, line in ipairs(lines(guide_path)) do
         if line:match("^```nginx") then
             inside = true
         elseif inside and line:match("^```") then
@@ -414,7 +414,7 @@ do
         end
     end
     check(snippet > 20 and #missing == 0,
-        ("README's nginx.conf (%d lines) is a subset of spec/nginx/nginx.conf"):format(snippet), missing)
+        ("doc/guide.md's nginx.conf (%d lines) is a subset of spec/nginx/nginx.conf"):format(snippet), missing)
 end
 
 do

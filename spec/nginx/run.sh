@@ -160,7 +160,7 @@ tap "$([ -z "$left" ] && echo 0 || echo 1)" "nginx stopped, no process of this r
 master=
 
 LUA_PATH="$root/lua/?.lua;;" LUA_CPATH="$build/jit/?.so;;" \
-    luajit "$root/spec/nginx/check.lua" "$n" "$tmp" "$root/README.md" "$root/spec/nginx/nginx.conf"
+    luajit "$root/spec/nginx/check.lua" "$n" "$tmp" "$root/doc/guide.md" "$root/spec/nginx/nginx.conf"
 rc=$?
 echo "# test-nginx took $(($(date +%s) - started)) s"
 [ "$fails" -eq 0 ] && [ "$rc" -eq 0 ]

@@ -75,6 +75,13 @@ return function(M, on)
         GEN_EPOCHS[GEN_EPOCHS.n] = EPOCHS[EPOCHS.n]
     end
     local RANGES = { "FJCZPD-", "fjczpd-", "3F8KQZ-01J8Y4Q9M3-X3B0N6E3P8", "FJCZPD", "FJCZP!-", 7 }
+    local KSUIDS = { "0ujtsYcgvSTl8PAuAdqWYSMnLOv", "000000000000000000000000000", "aWgEPTl1tmebfsQzFP4bxwgy80V",
+        "aWgEPTl1tmebfsQzFP4bxwgy80W", "0ujtsYcgvSTl8PAuAdqWYSMnLO", 5 }
+    local TYPEIDS = { "prefix_01h455vb4pex5vsknk084sn02q", "01h455vb4pex5vsknk084sn02q", "_01h455vb4pex5vsknk084sn02q",
+        "prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz", 5 }
+    local PREFIXES = { "user", "", "a_b", ("a"):rep(63), "User", ("a"):rep(64), 5 }
+    local NAMESPACES = { M.NAMESPACE_DNS, M.NAMESPACE_URL, M.parse_uuid(M.NAMESPACE_OID), "dns", 5 }
+    local V1S = { "c232ab00-9414-11ec-b3c8-9f6bdeced846", "1ec9414c-232a-6b00-b3c8-9f6bdeced846", UUIDS[1], 5 }
 
     ---------------------------------------------------------------------------
     -- What a result that is not deterministic is compared by.
@@ -137,6 +144,14 @@ return function(M, on)
                 return M.nanoid(size, h.pick({ "", 5, "aa", ALL_BYTES .. "x" }))
             end)
             h.step("nanoid(size, 'x') again", function() return M.nanoid(size, "x") end)
+        end)
+
+        case("uuid1, uuid6, ksuid and typeid of the process-wide generators", function(h)
+            local prefix = h.pick(PREFIXES)
+            h.step("uuid1()", function() return M.uuid1() end, uuid_shape)
+            h.step("uuid6()", function() return M.uuid6() end, uuid_shape)
+            h.step("ksuid()", function() return M.ksuid() end, shape)
+            h.step("typeid(prefix)", function() return M.typeid(prefix) end, shape)
         end)
     end)
 
@@ -379,10 +394,10 @@ return function(M, on)
         case("parse_ulid and the value's methods", function(h)
             local text = h.pick(ULIDS)
             h.step("parse_ulid(text)", function() return M.parse_ulid(text) end)
-            h.step("parse_ulid(text):bytes(), :time(), :uuid()", function()
+            h.step("parse_ulid(text):bytes(), :time(), :uuid(), :random()", function()
                 local v, msg = M.parse_ulid(text)
                 if not v then return v, msg end
-                return v:bytes(), v:time(), v:uuid()
+                return v:bytes(), v:time(), v:uuid(), v:random()
             end)
         end)
 
@@ -399,10 +414,10 @@ return function(M, on)
         case("parse_relative and the value's methods", function(h)
             local text = h.pick(RELATIVES)
             h.step("parse_relative(text)", function() return M.parse_relative(text) end)
-            h.step("parse_relative(text):bytes(), :time(), :tag(), :rand()", function()
+            h.step("parse_relative(text):bytes(), :time(), :tag(), :rand(), :prefix()", function()
                 local v, msg = M.parse_relative(text)
                 if not v then return v, msg end
-                return v:bytes(), v:time(), v:tag(), v:rand()
+                return v:bytes(), v:time(), v:tag(), v:rand(), v:prefix()
             end)
         end)
 
@@ -413,10 +428,35 @@ return function(M, on)
             h.step("parse_snowflake(id) again", function() return M.parse_snowflake(id) end)
         end)
 
+        case("kind_of", function(h)
+            local text = h.pick({ h.pick(ULIDS), h.pick(UUIDS), h.pick(RELATIVES), h.pick(SNOWFLAKES), "x_y", "",
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" })
+            h.step("kind_of(text)", function() return M.kind_of(text) end)
+        end)
+
         case("ulid_to_uuid and uuid_to_ulid", function(h)
             local ulid, uuid = h.pick(ULIDS), h.pick(UUIDS)
             h.step("ulid_to_uuid(text)", function() return M.ulid_to_uuid(ulid) end)
             h.step("uuid_to_ulid(text)", function() return M.uuid_to_ulid(uuid) end)
+        end)
+
+        case("KSUID and TypeID values", function(h)
+            local k, t, prefix = h.pick(KSUIDS), h.pick(TYPEIDS), h.pick(PREFIXES)
+            h.step("parse_ksuid(text) and its methods", function()
+                local v, msg = M.parse_ksuid(k)
+                if not v then return v, msg end
+                return v:bytes(), v:payload(), v:time(), tostring(v)
+            end)
+            h.step("ksuid_from(s, p16), ksuid_from_bytes(b20)", function()
+                return M.ksuid_from(h.pick(NUMBERS), h.pick({ ALL_BYTES:sub(1, 16), "short" })),
+                    M.ksuid_from_bytes(h.pick({ ALL_BYTES:sub(1, 20), "short" }))
+            end)
+            h.step("parse_typeid(text) and its methods", function()
+                local v, msg = M.parse_typeid(t)
+                if not v then return v, msg end
+                return v:prefix(), v:uuid(), v:bytes(), v:time(), tostring(v)
+            end)
+            h.step("typeid_from(prefix, uuid)", function() return M.typeid_from(prefix, h.pick(UUIDS)) end)
         end)
     end)
 
@@ -442,6 +482,21 @@ return function(M, on)
             h.step("relative_tag(secret, salt, key)", function() return M.relative_tag(secret, salt, key) end)
             h.step("relative_range(text)", function() return M.relative_range(range) end)
         end)
+
+        case("name-based and custom UUIDs, conversions", function(h)
+            local ns, name, v1 = h.pick(NAMESPACES), h.pick({ "www.example.com", "", ALL_BYTES, 5 }), h.pick(V1S)
+            h.step("uuid3(ns, name)", function() return M.uuid3(ns, name) end)
+            h.step("uuid5(ns, name)", function() return M.uuid5(ns, name) end)
+            h.step("uuid8_sha256(ns, name)", function() return M.uuid8_sha256(ns, name) end)
+            h.step("uuid8(b16)", function() return M.uuid8(h.pick({ ALL_BYTES:sub(1, 16), "short", 16 })) end)
+            h.step("uuid1_to_uuid6(text)", function() return M.uuid1_to_uuid6(v1) end)
+            h.step("uuid6_to_uuid1(text)", function() return M.uuid6_to_uuid1(v1) end)
+            h.step("parse_uuid(text):variant()", function()
+                local v, msg = M.parse_uuid(v1)
+                if not v then return v, msg end
+                return v:variant(), v:time()
+            end)
+        end)
     end)
 
     ---------------------------------------------------------------------------
@@ -465,59 +520,7 @@ return function(M, on)
     end)
 
     ---------------------------------------------------------------------------
-    -- Every UUID version, KSUID and TypeID.
-    local KSUIDS = { "0ujtsYcgvSTl8PAuAdqWYSMnLOv", "000000000000000000000000000", "aWgEPTl1tmebfsQzFP4bxwgy80V",
-        "aWgEPTl1tmebfsQzFP4bxwgy80W", "0ujtsYcgvSTl8PAuAdqWYSMnLO", 5 }
-    local TYPEIDS = { "prefix_01h455vb4pex5vsknk084sn02q", "01h455vb4pex5vsknk084sn02q", "_01h455vb4pex5vsknk084sn02q",
-        "prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz", 5 }
-    local PREFIXES = { "user", "", "a_b", ("a"):rep(63), "User", ("a"):rep(64), 5 }
-    local NAMESPACES = { M.NAMESPACE_DNS, M.NAMESPACE_URL, M.parse_uuid(M.NAMESPACE_OID), "dns", 5 }
-    local V1S = { "c232ab00-9414-11ec-b3c8-9f6bdeced846", "1ec9414c-232a-6b00-b3c8-9f6bdeced846", UUIDS[1], 5 }
-
-    section("more formats: one-shot calls", function()
-        case("uuid1, uuid6, ksuid and typeid of the process-wide generators", function(h)
-            local prefix = h.pick(PREFIXES)
-            h.step("uuid1()", function() return M.uuid1() end, uuid_shape)
-            h.step("uuid6()", function() return M.uuid6() end, uuid_shape)
-            h.step("ksuid()", function() return M.ksuid() end, shape)
-            h.step("typeid(prefix)", function() return M.typeid(prefix) end, shape)
-        end)
-
-        case("name-based and custom UUIDs, conversions", function(h)
-            local ns, name, v1 = h.pick(NAMESPACES), h.pick({ "www.example.com", "", ALL_BYTES, 5 }), h.pick(V1S)
-            h.step("uuid3(ns, name)", function() return M.uuid3(ns, name) end)
-            h.step("uuid5(ns, name)", function() return M.uuid5(ns, name) end)
-            h.step("uuid8_sha256(ns, name)", function() return M.uuid8_sha256(ns, name) end)
-            h.step("uuid8(b16)", function() return M.uuid8(h.pick({ ALL_BYTES:sub(1, 16), "short", 16 })) end)
-            h.step("uuid1_to_uuid6(text)", function() return M.uuid1_to_uuid6(v1) end)
-            h.step("uuid6_to_uuid1(text)", function() return M.uuid6_to_uuid1(v1) end)
-            h.step("parse_uuid(text):variant()", function()
-                local v, msg = M.parse_uuid(v1)
-                if not v then return v, msg end
-                return v:variant(), v:time()
-            end)
-        end)
-
-        case("KSUID and TypeID values", function(h)
-            local k, t, prefix = h.pick(KSUIDS), h.pick(TYPEIDS), h.pick(PREFIXES)
-            h.step("parse_ksuid(text) and its methods", function()
-                local v, msg = M.parse_ksuid(k)
-                if not v then return v, msg end
-                return v:bytes(), v:payload(), v:time(), tostring(v)
-            end)
-            h.step("ksuid_from(s, p16), ksuid_from_bytes(b20)", function()
-                return M.ksuid_from(h.pick(NUMBERS), h.pick({ ALL_BYTES:sub(1, 16), "short" })),
-                    M.ksuid_from_bytes(h.pick({ ALL_BYTES:sub(1, 20), "short" }))
-            end)
-            h.step("parse_typeid(text) and its methods", function()
-                local v, msg = M.parse_typeid(t)
-                if not v then return v, msg end
-                return v:prefix(), v:uuid(), v:bytes(), v:time(), tostring(v)
-            end)
-            h.step("typeid_from(prefix, uuid)", function() return M.typeid_from(prefix, h.pick(UUIDS)) end)
-        end)
-    end)
-
+    -- The UUIDv1, UUIDv6, KSUID and TypeID generators.
     for _, ctor in ipairs({ "uuid1_generator", "uuid6_generator", "ksuid_generator", "typeid_generator" }) do
         section(ctor, function()
             local function next_of(g, prefix)

@@ -12,6 +12,7 @@ log=$(mktemp)
 trace=$(mktemp)
 # $trace.lock: the lock file of spec/storm/cases.lua's lease cases.
 trap 'rm -f "$log" "$trace" "$trace.lock"' EXIT
+. spec/tap.sh
 passed=0
 failed=0
 
@@ -28,12 +29,7 @@ storm() {
     cat "$log"
     [ "$rc" -eq 137 ] && echo "# $label: killed after $limit s"
     [ "$rc" -ne 0 ] && echo "# $label: the last call under the storm: $(tail -1 "$trace")"
-    ok=$(grep -c '^ok ' "$log")
-    notok=$(grep -c '^not ok ' "$log")
-    if [ "$rc" -ne 0 ] || [ $((ok + notok)) -eq 0 ]; then
-        echo "not ok - $label: exited with status $rc"
-        notok=$((notok + 1))
-    fi
+    tap_count "$label" "$rc" "$log"
     passed=$((passed + ok))
     failed=$((failed + notok))
 }

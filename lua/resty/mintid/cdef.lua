@@ -63,6 +63,7 @@ int mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, c
 int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
     int64_t size, char *err);
 size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
+const char *mintid_kind_of(const char *text, size_t len, char *err);
 int mintid_ulid_text(char out[26], char *err);
 int mintid_uuid7_text(char out[36], char *err);
 int mintid_uuid4_text(char out[36], char *err);
@@ -137,6 +138,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_snowflake_parse_decimal",
         "mintid_nanoid_spec_init",
         "mintid_nanoid_spec_size",
+        "mintid_kind_of",
         "mintid_ulid_text",
         "mintid_uuid7_text",
         "mintid_uuid4_text",
@@ -176,6 +178,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_ERANGE = -2,
         MINTID_ERRMSG_SIZE = 128,
         MINTID_FENCE_SIZE = 64,
+        MINTID_KIND_ERRMSG_SIZE = 256,
         MINTID_KSUID_GEN_SIZE = 64,
         MINTID_KSUID_TEXT_LEN = 27,
         MINTID_MAX_MS = 281474976710655,
