@@ -18,7 +18,7 @@ foreign_triplet_armhf = arm-linux-gnueabihf
 foreign_lua_armhf     = 5.1
 foreign_qemu_armhf    = qemu-arm
 foreign_debs_armhf    = libc6 libgcc-s1 libstdc++6 libreadline8 libtinfo6 liblua5.1-0 liblua5.1-0-dev \
-                        lua5.1 lua-filesystem lua-system lua-term
+                        lua5.1 lua-filesystem lua-system lua-term lua-socket
 
 foreign_root = $(BUILD)/$1/root
 TEST_DEPS += $(FOREIGN:%=foreign-lua-%)

@@ -1,6 +1,8 @@
 -- The command-line tool bin/mintid (doc/guide.md "Command line"), run as a
 -- subprocess (helper.lua's cli_run) by the Lua running this suite.
 local h = require "helper"
+-- os.date takes a 64-bit time_t: 2^40 s is in the year 36812, not wrapped
+local WIDE_TIME_T = pcall(os.date, "!%Y", 2 ^ 40) and os.date("!%Y", 2 ^ 40) == "36812"
 local mintid = require "mintid"
 
 local SECRET = "0123456789abcdef0123"
@@ -633,9 +635,10 @@ describe("mintid command", function()
                 assert.are.equal(ms, t.unix_ms)
                 local got = t.time
                 assert.are.equal("." .. ms:sub(-3) .. "Z", got:sub(-5), got)
-                -- os.date's year may not reach that far
+                -- os.date's year may not reach that far, and a 32-bit time_t
+                -- (armhf) wraps at 2038: compared only where it holds 2^40 s
                 local ok, date = pcall(os.date, "!%Y-%m-%dT%H:%M:%S", tonumber(ms:sub(1, -4)))
-                if ok then assert.are.equal(date, got:sub(1, -6), ms) end
+                if ok and WIDE_TIME_T then assert.are.equal(date, got:sub(1, -6), ms) end
             end
         end)
 

@@ -60,7 +60,9 @@ for _, bad in ipairs { "", "ff-" .. T .. "-" .. P .. "-01", "00-" .. T .. "-" ..
    assert(not m.parse_traceparent(bad)); assert(not m.traceparent(bad:sub(4, 35)) or bad:sub(4, 35) == T)
 end
 assert(m.parse_traceparent("01-" .. T .. "-" .. P .. "-01-" .. ("x"):rep(5000)))
-raises(m.traceparent, nil, nil, 256); raises(m.traceparent, 5); raises(m.parse_traceparent, nil)
+raises("flags must be an integer 0..255, got 256", m.traceparent, nil, nil, 256)
+raises("string expected, got number", m.traceparent, 5)
+raises("string expected, got nil", m.parse_traceparent, nil)
 -- leases: a fence kept by its generators, the anchor kept by the fence, and
 -- lock file handles (malloc'd by the platform layer) closed and collected
 local lock_path = os.tmpname()
@@ -73,7 +75,7 @@ for i = 1, 50 do
    f:hold(i % 8, i % 2 == 0 and math.huge or 30, 0, lf)
    for _ = 1, 100 do assert(gen:next()) end
    assert(f:state() == "held" and f:machine_id() == i % 8 and tostring(f))
-   raises(f.hold, f, 1024, 1, 0)
+   raises("machine_id must be 0..1023, got 1024", f.hold, f, 1024, 1, 0)
    if i % 3 == 0 then lf:close() end -- else collected once the fence lets it go
    f:drop("released")
    assert(not gen:next())
