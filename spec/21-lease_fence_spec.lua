@@ -51,6 +51,18 @@ describe("lease fence", function()
             assert.are.equal(nil, f:machine_id())
         end)
 
+        it("f:clock() is the monotonic clock of the deadlines, in seconds", function()
+            local f = mintid._lease_fence()
+            local t0 = f:clock()
+            assert.are.equal(true, f:hold(3, 0.3, 0))
+            sleep(0.1)
+            local elapsed = f:clock() - t0
+            assert(elapsed >= 0.09 and elapsed < 0.3, "0.1 s slept, the clock moved " .. elapsed .. " s")
+            local _, left = f:state()
+            assert(math.abs(left - (0.3 - elapsed)) < 0.02,
+                ("the seconds left (%s) are the validity less the clock's elapsed seconds (%s)"):format(left, elapsed))
+        end)
+
         it("held: the machine id, and the seconds left to the deadline as a 2nd result", function()
             local f = mintid._lease_fence()
             assert.are.equal(true, f:hold(7, 30, 0))

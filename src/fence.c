@@ -30,6 +30,11 @@ const char *mintid_fence_state_name(int state)
     return state_names[state];
 }
 
+int64_t mintid_fence_clock_ms(void)
+{
+    return mintid_os_deadline_ms();
+}
+
 void mintid_fence_init(mintid_fence *pub)
 {
     mintid_fence_state *f = mintid_fence_state_of(pub);

@@ -2,7 +2,7 @@
  * lua_fence.c: the binding's lease fence (fence.c), the userdata a lease
  * object keeps as its field _fence and a Snowflake generator made with
  * `lease = l` mints inside: mintid._lease_fence() -> f, with f:hold,
- * f:drop, f:machine_id and f:state. Durations are seconds, as in ngx.
+ * f:drop, f:machine_id, f:state and f:clock. Durations are seconds, as in ngx.
  */
 #include "lua_fence.h"
 
@@ -109,6 +109,15 @@ static int fence_state(lua_State *L)
     return 2;
 }
 
+/* Seconds on the deadlines' monotonic clock: what a lease reads before it
+ * sends a renewal (its validity counts from then). */
+static int fence_clock(lua_State *L)
+{
+    check_fence(L);
+    lua_pushnumber(L, (lua_Number)mintid_fence_clock_ms() / 1000);
+    return 1;
+}
+
 static int fence_tostring(lua_State *L)
 {
     const mintid_fence *f = check_fence(L);
@@ -127,7 +136,7 @@ void mintid_lua_open_fence(lua_State *L, int module)
     static const luaL_Reg meta[] = { { "__tostring", fence_tostring }, { NULL, NULL } };
     static const luaL_Reg methods[] = {
         { "hold", fence_hold }, { "drop", fence_drop }, { "machine_id", fence_machine_id },
-        { "state", fence_state }, { NULL, NULL }
+        { "state", fence_state }, { "clock", fence_clock }, { NULL, NULL }
     };
 
     mintid_lua_new_class(L, module, FENCE_TNAME, meta, methods, "_lease_fence", new_fence);

@@ -267,6 +267,11 @@ MINTID_API int  mintid_fence_drop(mintid_fence *f, int reason, char *err);
  * left to the deadline (MINTID_FENCE_FOREVER for none). */
 MINTID_API int  mintid_fence_state_now(const mintid_fence *f, int64_t *ms_left);
 MINTID_API const char *mintid_fence_state_name(int state);
+/* The monotonic clock that deadlines are counted on, in ms (coarse: a few
+ * ms a step, never behind what a deadline is compared with). A lease reads
+ * it before it sends a renewal, so that the validity it then holds counts
+ * from the sending, not from the reply. */
+MINTID_API int64_t mintid_fence_clock_ms(void);
 /* The machine id while held (or waiting) inside the deadline in this
  * process, else -1. */
 MINTID_API int  mintid_fence_machine_id(const mintid_fence *f);

@@ -156,26 +156,6 @@ local function system_ms()
     return mintid.parse_ulid(mintid.ulid()):time()
 end
 
-
--- A monotonic stopwatch (seconds), read through a fence of its own held
--- for a long time: its seconds left fall with the monotonic clock.
-local WATCH_SPAN = 1e8
-local function new_watch()
-    local w = { fence = mintid._lease_fence(), base = 0 }
-    w.fence:hold(0, WATCH_SPAN, 0)
-    return w
-end
-
-local function watch_now(w)
-    local state, left = w.fence:state()
-    if state ~= "held" then -- after WATCH_SPAN seconds: start a new span
-        w.base = w.base + WATCH_SPAN
-        w.fence:hold(0, WATCH_SPAN, 0)
-        left = WATCH_SPAN
-    end
-    return w.base + WATCH_SPAN - left
-end
-
 ---------------------------------------------------------------------------
 -- Randomness: tokens and scan starts from mintid's CSPRNG.
 
@@ -264,7 +244,6 @@ function M.new(opts)
     local ns = o.namespace
     local self = setmetatable({
         _fence = mintid._lease_fence(),
-        _watch = new_watch(),
         _connect = o.connect,
         _lo = o.lo, _hi = o.hi,
         _ttl = ttl, _ttl_ms = floor(ttl * 1000 + 0.5),
@@ -315,10 +294,10 @@ end
 
 local FORKED = "lease: made in another process (before fork()): make one in each process"
 
--- How long a renewal sent at `sent` (stopwatch seconds) keeps the lease:
+-- How long a renewal sent at `sent` (the fence's clock, seconds) keeps the lease:
 -- the deadline counts from the sending, minus drift and margin.
 function Lease:_valid_for(sent)
-    return self._valid - (watch_now(self._watch) - sent)
+    return self._valid - (self._fence:clock() - sent)
 end
 
 -- One claim on the store: the fence held with the id (waiting for its
@@ -330,7 +309,7 @@ function Lease:_claim()
     -- same way, and so finds the key it took.
     self._start = self._start or random_below(n)
     local prefer = self._prefer and self._prefer - self._lo or -1
-    local sent, wall = watch_now(self._watch), self._clock()
+    local sent, wall = self._fence:clock(), self._clock()
     local res, err = eval(self._connect, M.CLAIM, self._claim_keys, {
         self._token, self._ttl_ms, ms_text(wall + self._ttl_ms), self._lo, n, self._start, prefer,
     })
@@ -388,14 +367,14 @@ function Lease:acquire()
     end
     local id, err = self:_claim()
     if not id then return nil, err end
-    self._next_renew = watch_now(self._watch) + self._renew_every
+    self._next_renew = self._fence:clock() + self._renew_every
     -- Wait out the floor, renewing on time, if something can sleep; a floor
     -- further off than the quarantine (a previous holder's clock far ahead)
     -- is left to the fence, whose generators refuse until then.
     local sleep = self._wait and self:_sleeper()
     local limit = self._clock() + self._ttl_ms + self._skew_ms + 1000
     while sleep and self._fence:state() == "waiting" and self._floor < limit do
-        local now = watch_now(self._watch)
+        local now = self._fence:clock()
         if now >= self._next_renew then
             local ok, rerr = self:renew()
             if not ok and not self._id then return nil, rerr end
@@ -411,7 +390,7 @@ function Lease:renew()
     if self:_forked() then return nil, FORKED end
     local id = self._id
     if not id then return nil, "lease: not held" end
-    local sent, wall = watch_now(self._watch), self._clock()
+    local sent, wall = self._fence:clock(), self._clock()
     local res, err = eval(self._connect, M.RENEW, { self._prefix .. id, self._floor_key },
         { self._token, self._ttl_ms, id, ms_text(wall + self._ttl_ms) })
     if not res then
@@ -472,7 +451,7 @@ end
 -- seconds until it has something to do again. A loop of plain Lua calls it
 -- now and then; start() calls it from ngx timers. Never waits for a floor.
 function Lease:step()
-    local now = watch_now(self._watch)
+    local now = self._fence:clock()
     if now < self._next_step then return self._next_step - now end
     local had = self._id
     local ok

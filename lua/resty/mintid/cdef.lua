@@ -51,6 +51,7 @@ int mintid_fence_hold(mintid_fence *f, int64_t machine_id, int64_t valid_for_ms,
 int mintid_fence_drop(mintid_fence *f, int reason, char *err);
 int mintid_fence_state_now(const mintid_fence *f, int64_t *ms_left);
 const char *mintid_fence_state_name(int state);
+int64_t mintid_fence_clock_ms(void);
 int mintid_fence_machine_id(const mintid_fence *f);
 int mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *g, mintid_fence *f, int64_t epoch,
     char *err);
@@ -130,6 +131,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_fence_drop",
         "mintid_fence_state_now",
         "mintid_fence_state_name",
+        "mintid_fence_clock_ms",
         "mintid_fence_machine_id",
         "mintid_snowflake_gen_init_fenced",
         "mintid_snowflake_check_epoch",
