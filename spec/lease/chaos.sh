@@ -55,7 +55,7 @@ echo "# redis-server $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/') on
 
 lua=lua$LEASE_LUA
 [ "$LEASE_LUA" = jit ] && lua=luajit
-export LUA_PATH="$root/lua/?.lua;;" LUA_CPATH="$build/$LEASE_LUA/?.so;;"
+export LUA_PATH="$root/lua/?.lua;$root/spec/?.lua;;" LUA_CPATH="$build/$LEASE_LUA/?.so;;"
 n=0
 start_worker() {
     n=$((n + 1))

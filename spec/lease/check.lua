@@ -6,15 +6,8 @@ local mintid = require "mintid"
 
 local dir, ttl = arg[1], tonumber(arg[2])
 local TTL_MS = ttl * 1000
-local n, failed = 0, 0
-local function check(ok, name, diagnostics)
-    n = n + 1
-    print((ok and "ok " or "not ok ") .. n .. " - " .. name)
-    if not ok then
-        failed = failed + 1
-        for _, line in ipairs(diagnostics or {}) do print("# " .. tostring(line)) end
-    end
-end
+local tap = require("tap").new()
+local function check(ok, name, diagnostics) tap:check(ok, name, diagnostics) end
 
 local function read(path)
     local f = io.open(path, "rb")
@@ -168,5 +161,4 @@ for _, s in ipairs(at("start")) do
     check((minted[s.who] or 0) > 0, ("%s, started after a kill -9, minted %d IDs"):format(s.who, minted[s.who] or 0))
 end
 
-print("1.." .. n)
-os.exit(failed == 0 and 0 or 1)
+tap:finish()

@@ -111,7 +111,7 @@ left=$(nginx_pids)
 [ -z "$left" ] && echo "ok 2 - every nginx stopped" || echo "not ok 2 - nginx processes left: $left"
 masters=
 
-LUA_PATH="$root/lua/?.lua;;" LUA_CPATH="$build/jit/?.so;;" \
+LUA_PATH="$root/lua/?.lua;$root/spec/?.lua;;" LUA_CPATH="$build/jit/?.so;;" \
     luajit "$root/spec/lease/fleet_check.lua" 2 "$tmp" "$TTL" "$(cat "$tmp/reload_ms")" \
     "$root/doc/fleet.md" "$root/spec/lease/fleet.conf"
 rc=$?

@@ -8,24 +8,9 @@ local mintid = require "mintid"
 local first, dir, ttl, reload_ms, doc_path, conf_path =
     tonumber(arg[1]), arg[2], tonumber(arg[3]), tonumber(arg[4]), arg[5], arg[6]
 local EPOCH = 1288834974657
-local n, failed = first, 0
-local function check(ok, name, diagnostics)
-    n = n + 1
-    print((ok and "ok " or "not ok ") .. n .. " - " .. name)
-    if not ok then
-        failed = failed + 1
-        for _, line in ipairs(diagnostics or {}) do print("# " .. tostring(line)) end
-    end
-end
-local function lines(path)
-    local t = {}
-    local f = io.open(path)
-    if f then
-        for line in f:lines() do t[#t + 1] = line end
-        f:close()
-    end
-    return t
-end
+local tap = require("tap").new(first)
+local function check(ok, name, diagnostics) tap:check(ok, name, diagnostics) end
+local lines = require("tap").lines
 
 local seen, repeats, duplicates, total = {}, {}, 0, 0
 local by_machine = {}
@@ -165,5 +150,4 @@ do
     check(#bad == 0, "no [alert], [crit], [emerg] or Lua error in any error.log", bad)
 end
 
-print("1.." .. n)
-os.exit(failed == 0 and 0 or 1)
+tap:finish()

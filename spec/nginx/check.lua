@@ -10,27 +10,10 @@ local secret = assert(os.getenv("MINTID_SECRET"), "MINTID_SECRET is not set")
 local node = tonumber(os.getenv("MINTID_NODE") or "0")
 local WORKERS, LOAD_MIN = 4, 60000
 
-local n, failed = first, 0
-local function check(ok, name, diagnostics)
-    n = n + 1
-    print((ok and "ok " or "not ok ") .. n .. " - " .. name)
-    if not ok then
-        failed = failed + 1
-        for _, line in ipairs(diagnostics or {}) do
-            print("# " .. tostring(line))
-        end
-    end
-end
+local tap = require("tap").new(first)
+local function check(ok, name, diagnostics) tap:check(ok, name, diagnostics) end
 
-local function lines(path)
-    local t = {}
-    local f = io.open(path)
-    if f then
-        for line in f:lines() do t[#t + 1] = line end
-        f:close()
-    end
-    return t
-end
+local lines = require("tap").lines
 
 local function split(s, sep)
     local t = {}
@@ -428,5 +411,4 @@ do
     check(#bad == 0, "no [warn], [error], [crit], [alert] or [emerg] in error.log", bad)
 end
 
-print("1.." .. n)
-os.exit(failed == 0 and 0 or 1)
+tap:finish()

@@ -159,7 +159,7 @@ left=$(nginx_left)
 tap "$([ -z "$left" ] && echo 0 || echo 1)" "nginx stopped, no process of this run left" "left: $left"
 master=
 
-LUA_PATH="$root/lua/?.lua;;" LUA_CPATH="$build/jit/?.so;;" \
+LUA_PATH="$root/lua/?.lua;$root/spec/?.lua;;" LUA_CPATH="$build/jit/?.so;;" \
     luajit "$root/spec/nginx/check.lua" "$n" "$tmp" "$root/doc/guide.md" "$root/spec/nginx/nginx.conf"
 rc=$?
 echo "# test-nginx took $(($(date +%s) - started)) s"
