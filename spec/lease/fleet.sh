@@ -5,7 +5,8 @@
 # load (wrk, spec/lease/fleet_load.lua). While a slow request keeps one of
 # node 1's workers busy, node 1 is reloaded (`nginx -s reload`): that old
 # worker stops renewing and must refuse after its deadline, while the new
-# workers take ids (one of them an id the old workers held). Then every
+# workers take ids. The ids are 0..8, one per worker of the three nodes,
+# so every new worker mints only with an id an old worker held. Then every
 # server is stopped and spec/lease/fleet_check.lua reads the logs. Prints
 # TAP. Every process it starts is stopped on every way out.
 BUILD=${BUILD:-build}
