@@ -17,6 +17,7 @@ TTL=2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 case $BUILD in /*) build=$BUILD ;; *) build=$root/$BUILD ;; esac
 tmp=$(mktemp -d)
+. "$root/spec/lease/redis.sh"
 redis_pid=
 pids=
 started=$(date +%s)
@@ -29,27 +30,12 @@ stop_all() {
 trap stop_all EXIT
 trap 'exit 1' HUP INT TERM
 
-bail() {
-    echo "not ok 1 - $1"
-    [ -n "${2:-}" ] && sed 's/^/# /' "$2"
-    exit 1
-}
 
 now_ms() { date +%s%3N; }
 cli() { timeout 10 redis-cli -h 127.0.0.1 -p "$port" "$@"; }
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-start_redis() {
-    redis-server --bind 127.0.0.1 --port "$port" --save "" --appendonly no \
-        --enable-debug-command yes --dir "$tmp" --logfile "$tmp/redis.log" &
-    redis_pid=$!
-    i=0
-    until cli ping >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -ge 100 ] && bail "redis-server starts on 127.0.0.1:$port" "$tmp/redis.log"
-        sleep 0.1
-    done
-}
+port=$(free_port)
+start_redis() { start_redis_on "$port" --enable-debug-command yes; }
 start_redis
 echo "# redis-server $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/') on 127.0.0.1:$port"
 

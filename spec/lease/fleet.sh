@@ -15,14 +15,12 @@ NODES="1 2 3"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 case $BUILD in /*) build=$BUILD ;; *) build=$root/$BUILD ;; esac
 tmp=$(mktemp -d)
+. "$root/spec/lease/redis.sh"
 redis_pid=
 masters=
 clients=
 started=$(date +%s)
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 # nginx_pids: every nginx process whose prefix is in this run's folder
 nginx_pids() {
     for pid in $masters $(for m in $masters; do pgrep -P "$m"; done); do
@@ -42,22 +40,9 @@ stop_all() {
 trap stop_all EXIT
 trap 'exit 1' HUP INT TERM
 
-bail() {
-    echo "not ok 1 - $1"
-    [ -n "${2:-}" ] && sed 's/^/# /' "$2" 2>/dev/null
-    exit 1
-}
 
 redis_port=$(free_port)
-redis-server --bind 127.0.0.1 --port "$redis_port" --save "" --appendonly no --dir "$tmp" \
-    --logfile "$tmp/redis.log" &
-redis_pid=$!
-i=0
-until timeout 5 redis-cli -p "$redis_port" ping >/dev/null 2>&1; do
-    i=$((i + 1))
-    [ $i -ge 100 ] && bail "redis-server starts" "$tmp/redis.log"
-    sleep 0.1
-done
+start_redis_on "$redis_port"
 
 user=
 [ "$(id -u)" -eq 0 ] && user="user $(id -un) $(id -gn);"
