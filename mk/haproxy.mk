@@ -1,0 +1,7 @@
+# ---- Debian's haproxy (2.6, which embeds Lua 5.3) under load, 4 threads:
+# spec/haproxy/run.sh, alone (`make test-haproxy`) or as a stage of `make
+# test`, which so needs the Lua 5.3 module even when TEST_LUAS has no 5.3.
+TEST_DEPS += $(BUILD)/5.3/mintid.so
+.PHONY: test-haproxy
+test-haproxy: $(BUILD)/5.3/mintid.so
+	BUILD='$(BUILD)' sh spec/haproxy/run.sh
