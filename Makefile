@@ -83,7 +83,7 @@ TEST_DEPS = $(foreach v,$(TEST_LUAS),$(BUILD)/$v/mintid.so $(BUILD)/$v/testfork.
 RUN_ENV   = BUILD='$(BUILD)' CC='$(CC)' TEST_LUAS='$(TEST_LUAS)'
 include mk/native.mk mk/sanitize.mk mk/fuzz.mk mk/platform.mk mk/foreign.mk \
         mk/embed.mk mk/db.mk mk/nginx.mk mk/threads.mk mk/npm.mk mk/lease.mk \
-        mk/haproxy.mk
+        mk/haproxy.mk mk/love.mk
 
 # test-plan: the stages of `make test`, as spec/run.sh names them (each
 # one's comment there says what it checks).
