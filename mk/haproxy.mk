@@ -5,3 +5,9 @@ TEST_DEPS += $(BUILD)/5.3/mintid.so
 .PHONY: test-haproxy
 test-haproxy: $(BUILD)/5.3/mintid.so
 	BUILD='$(BUILD)' sh spec/haproxy/run.sh
+# make bench prints HAProxy's requests/s with %[uuid] (its own) and with
+# mintid's ulid() in a Lua fetch, measured in one run (bench/haproxy.sh).
+.PHONY: bench-haproxy
+bench: bench-haproxy
+bench-haproxy: $(BUILD)/5.3/mintid.so
+	BUILD='$(BUILD)' sh bench/haproxy.sh
