@@ -211,6 +211,8 @@ time.sleep(30)' "$port" "$dir/holding" &
         load "$REQUESTS"
         echo "$old" > "$dir/old"
         note_dropped "$old"
+        # the old worker held its machine ids until at least this ms
+        date +%s%3N > "$dir/old-alive-ms"
         kill "$holder"
         wait "$holder" 2>/dev/null
         holder=
