@@ -36,9 +36,3 @@ function request()
     end
     return wrk.format("GET", "/", headers)
 end
-
-function done(summary)
-    local e = summary.errors
-    io.write(("wrk: requests %d connect %d read %d write %d status %d timeout %d\n"):format(
-        summary.requests, e.connect, e.read, e.write, e.status, e.timeout))
-end

@@ -21,6 +21,7 @@ master=
 client=
 holder=
 . "$root/spec/tap.sh"
+. "$root/spec/server.sh"
 
 for tool in haproxy wrk curl; do
     if ! command -v $tool > /dev/null; then
@@ -35,16 +36,10 @@ if [ ! -f "$build/5.3/mintid.so" ]; then
     exit 1
 fi
 
-# alive PID: the process exists and is not a zombie
-alive() {
-    [ -e "/proc/$1" ] && ! grep -q ') Z ' "/proc/$1/stat" 2>/dev/null
-}
-
 # workers: the haproxy processes whose parent is the master
 workers() {
-    for stat in /proc/[0-9]*/stat; do
-        read -r pid comm state ppid rest 2>/dev/null < "$stat" || continue
-        [ "$ppid" = "$master" ] && [ "$comm" = "(haproxy)" ] && echo "$pid"
+    for pid in $(children "$master"); do
+        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = haproxy ] && echo "$pid"
     done
 }
 
@@ -66,17 +61,7 @@ note_workers() {
 stop_haproxy() {
     [ -n "$master" ] || return 0
     note_workers
-    kill -USR1 "$master" 2>/dev/null
-    i=0
-    while [ -n "$(haproxy_left)" ] && [ $i -lt 100 ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    for pid in $(haproxy_left); do
-        echo "# haproxy process $pid did not stop: killed"
-        kill -KILL "$pid" 2>/dev/null
-    done
-    wait "$master" 2>/dev/null
+    stop_server haproxy USR1 "$master" haproxy_left
     master=
 }
 
