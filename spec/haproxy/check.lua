@@ -219,6 +219,24 @@ local function check_ids(run)
         ("%s: %d valid incoming traceparents continued as a new span of their trace, %d missing or "
         .. "invalid ones started a trace"):format(label, continued, started), broken)
 
+    -- The record of a state is in mint order: the process-wide ULID and
+    -- UUIDv7 sequences, and the state's Snowflake generator, strictly
+    -- increase in it (equal-length text: byte order is the order).
+    local unordered = {}
+    for _, state in ipairs(run.states) do
+        for _, kind in ipairs { "ulid", "uuid7", "snowflake" } do
+            local list = state[kind]
+            for i = 2, #list do
+                if not (#list[i - 1] == #list[i] and list[i - 1] < list[i]) then
+                    add(unordered, ("state %s: %s %s then %s"):format(state.name, kind, list[i - 1], list[i]))
+                    break
+                end
+            end
+        end
+    end
+    check(#unordered == 0, label .. ": in each Lua state's mint order, ULIDs, UUIDv7s and Snowflake IDs "
+        .. "strictly increase", unordered)
+
     -- Snowflake machine ids: one per state; two states with one machine id
     -- never minted in the same ms range (the lock file's promise: a new
     -- holder only after the old one's end).
