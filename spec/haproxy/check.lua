@@ -331,9 +331,10 @@ do
             end
         end
     end
-    check(#pids == 2 and old_states >= 2 and new_states >= 2 and #problems == 0,
-        ("per-thread: a reload: the old worker's %d states and the new worker's %d each minted with a "
-        .. "machine id of its own, none taken while an old state held it (%d ids held by old and new in turn)")
+    check(#pids == 2 and old_states == 4 and new_states == 4 and #problems == 0,
+        ("per-thread: a reload: the old worker's %d states and the new worker's %d (want 4 each; their IDs "
+        .. "unique together, above) each minted with a machine id of its own, none taken while an old state "
+        .. "held it (%d ids held by old and new in turn)")
         :format(old_states, new_states, shared_ids), add(problems, table.concat(pids, "; ")))
     local faults, unexplained, dropped = compare(run)
     for _, f in ipairs(unexplained) do faults[#faults + 1] = f end

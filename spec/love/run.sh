@@ -95,5 +95,13 @@ naive=$(cat "$save/entities-1.save" "$save/entities-2.save" 2>/dev/null | sed -n
 check "math.random's entity IDs of the two clients are the same ($naive): one seed in every process" \
     sh -c "set -- $naive; [ \$# -eq 2 ] && [ \"\$1\" = \"\$2\" ]"
 
+# doc/guide.md "Game engines": its package.cpath line is the game's.
+guide_cpath() {
+    line=$(sed -n '/^## Game engines/,/^## /s/^\(package\.cpath = .*\)$/\1/p' "$root/doc/guide.md")
+    echo "guide: $line"
+    [ -n "$line" ] && grep -qxF "$line" "$root/spec/love/main.lua"
+}
+check "doc/guide.md's package.cpath line (Game engines) is the one the game runs" guide_cpath
+
 echo "# test-love took $(($(date +%s) - started)) s"
 tap_done
