@@ -11,15 +11,12 @@
 # record.lua keeps what each Lua state returned; once haproxy has stopped,
 # spec/haproxy/check.lua compares it with HAProxy's log and checks the IDs.
 # Prints TAP. haproxy is stopped on every way out, a failing check included.
+# KEEP=1 keeps the run's folder (logs, records) and prints its path.
 BUILD=${BUILD:-build}
 REQUESTS=${REQUESTS:-40000}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 case $BUILD in /*) build=$BUILD ;; *) build=$root/$BUILD ;; esac
 started=$(date +%s)
-tmp=$(mktemp -d)
-master=
-client=
-holder=
 . "$root/spec/tap.sh"
 . "$root/spec/server.sh"
 
@@ -35,6 +32,10 @@ if [ ! -f "$build/5.3/mintid.so" ]; then
     echo "1..1"
     exit 1
 fi
+tmp=$(mktemp -d)
+master=
+client=
+holder=
 
 # workers: the haproxy processes whose parent is the master
 workers() {
@@ -88,8 +89,8 @@ while out and not out.endswith(b"\n\n"):
 sys.stdout.write(out.decode("latin-1"))' "$dir/master.sock" "$1"
 }
 
-# note_dropped PID...: the log lines each worker dropped so far (HAProxy
-# drops a line when another thread is writing to its log), into $dir/dropped
+# note_dropped PID...: the log lines each worker dropped so far (under load
+# HAProxy drops one now and then, and counts it), into $dir/dropped
 note_dropped() {
     for pid in "$@"; do
         for try in 1 2 3; do
