@@ -10,8 +10,9 @@ local tmp, requests, guide_path, cfg_path, ids_path = arg[2], tonumber(arg[3]), 
 local function check(ok, name, diagnostics) tap:check(ok, name, diagnostics) end
 
 -- HAProxy's own faults allowed in lua-load mode (one state for 4 threads):
--- values logged that differ from what the Lua code returned, per 10,000
--- answers (seen here: up to 2 per 100,000, with plain-Lua fetches as well; at least 2 are allowed).
+-- logged values that differ from what the Lua code returned, per 10,000
+-- answers, and at least 2 (seen here: 1 in about 250,000; reported with
+-- plain-Lua fetches too, which the control run serves).
 local HOST_FAULTS_PER_10000 = 2
 local KINDS = { "ulid", "uuid7", "snowflake", "traceparent" }
 
@@ -287,8 +288,9 @@ for _, name in ipairs { "per-thread", "shared", "control" } do
     check(ok >= requests and #wrk_bad == 0, ("%s: %d answers 200 logged (want >= %d; %d states, "
         .. "wrk sent %d), wrk saw no socket, HTTP or timeout error"):format(name, ok, requests,
         #run.states, total), add(wrk_bad, "other statuses: " .. table.concat(others, ", ")))
-    check(stderr_clean(run), name .. ": haproxy's stderr has no [ALERT], no Lua error, no worker exiting "
-        .. "with a code other than 0", select(2, stderr_clean(run)))
+    local clean, alerts = stderr_clean(run)
+    check(clean, name .. ": haproxy's stderr has no [ALERT], no Lua error, no worker exiting "
+        .. "with a code other than 0", alerts)
 end
 
 -- lua-load-per-thread: 4 states per worker, a reload, the IDs exact.
