@@ -93,7 +93,7 @@ sys.stdout.write(out.decode("latin-1"))' "$dir/master.sock" "$1"
 # HAProxy drops one now and then, and counts it), into $dir/dropped
 note_dropped() {
     for pid in "$@"; do
-        for try in 1 2 3; do
+        for _ in 1 2 3; do
             count=$(cli "@!$pid show info" | sed -n 's/^DroppedLogs: //p')
             [ -n "$count" ] && break
             sleep 0.5

@@ -11,8 +11,9 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 case $BUILD in /*) build=$BUILD ;; *) build=$root/$BUILD ;; esac
 started=$(date +%s)
 tmp=$(mktemp -d)
-pids=
-trap 'for pid in $pids; do kill "$pid" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+pid1=
+pid2=
+trap 'kill $pid1 $pid2 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 . "$root/spec/tap.sh"
 
@@ -35,18 +36,20 @@ cp -R "$root/lua/resty" "$root/lua/mintid" "$tmp/game/"
 cp "$build/jit/mintid.so" "$tmp/"
 
 # Two clients started together, 60 s at most each.
-for client in 1 2; do
+client() {
     XDG_DATA_HOME=$tmp/data SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
-        timeout 60 love "$tmp/game" "$client" > "$tmp/client$client.out" 2>&1 &
-    pids="$pids $!"
-done
-for client in 1 2; do
-    set -- $pids
-    shift $((client - 1))
-    wait "$1"
-    echo $? > "$tmp/client$client.status"
-done
-pids=
+        exec timeout 60 love "$tmp/game" "$1" > "$tmp/client$1.out" 2>&1
+}
+client 1 &
+pid1=$!
+client 2 &
+pid2=$!
+wait "$pid1"
+echo $? > "$tmp/client1.status"
+wait "$pid2"
+echo $? > "$tmp/client2.status"
+pid1=
+pid2=
 
 # Each client's TAP, numbered here; its exit status.
 for client in 1 2; do
