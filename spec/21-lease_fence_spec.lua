@@ -251,17 +251,30 @@ describe("lease fence", function()
             assert_refuses(g2, RELEASED, "g2")
         end)
 
-        it("generators of other epochs on one fence: each ID in its own epoch's time", function()
+        it("one fence, one epoch: the first generator's; another epoch raises naming both", function()
+            -- One sequence word in Unix ms: an epoch 1000 generator would
+            -- make at MS + 1000 the very IDs an epoch 0 one made at MS.
             local l, f = new_lease()
             local c = h.clock_var()
             c.now = MS
             local g0 = mintid.snowflake_generator { lease = l, clock = c.fn }
-            local ge = mintid.snowflake_generator { lease = l, clock = c.fn, epoch = MS - 1000 }
+            h.raises(function() mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 1000 } end,
+                "bad argument #1", "snowflake: this lease's generators have epoch 0 (its first generator's); "
+                .. "one lease, one epoch: epoch 1000 refused")
+            local same = mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 0 }
             f:hold(21, 30, 0)
-            assert.are.equal(MS, (assert_mints(g0, "epoch 0")))
-            local ts, _, seq = assert_mints(ge, "epoch MS - 1000", MS - 1000)
-            assert.are.equal(MS, ts)
-            assert.are.equal(1, seq)
+            assert.are.equal(0, select(3, assert_mints(g0, "epoch 0")))
+            assert.are.equal(1, select(3, assert_mints(same, "a second generator of epoch 0")))
+        end)
+
+        it("one fence, one epoch: a fence bound while unheld stays bound after a drop", function()
+            local l, f = new_lease()
+            mintid.snowflake_generator { lease = l, epoch = 1288834974657 }
+            f:hold(22, 30, 0)
+            f:drop("released")
+            h.raises(function() mintid.snowflake_generator { lease = l } end,
+                "bad argument #1", "snowflake: this lease's generators have epoch 1288834974657 (its first "
+                .. "generator's); one lease, one epoch: epoch 0 refused")
         end)
 
         it("keeps its fence alive: the lease table may go", function()

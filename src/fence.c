@@ -45,6 +45,21 @@ void mintid_fence_init(mintid_fence *pub)
     f->machine_id = 0;
     f->generation = 0;
     f->held = MINTID_FENCE_UNHELD;
+    f->epoch = 0;
+    f->epoch_bound = 0;
+}
+
+int mintid_fence_bind_epoch(mintid_fence_state *f, int64_t epoch, char *err)
+{
+    if (!f->epoch_bound) {
+        f->epoch = epoch;
+        f->epoch_bound = 1;
+    } else if (f->epoch != epoch) {
+        return mintid_fail(err, MINTID_EARG, "snowflake: this lease's generators have epoch %" PRId64
+                           " (its first generator's); one lease, one epoch: epoch %" PRId64 " refused",
+                           f->epoch, epoch);
+    }
+    return MINTID_OK;
 }
 
 int mintid_fence_hold(mintid_fence *pub, int64_t machine_id, int64_t valid_for_ms, int64_t floor_ms,

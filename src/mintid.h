@@ -276,7 +276,8 @@ MINTID_API int64_t mintid_fence_clock_ms(void);
  * process, else -1. */
 MINTID_API int  mintid_fence_machine_id(const mintid_fence *f);
 /* A generator on the fence f (which must outlive it); EARG for a negative
- * epoch. Every generator on one fence moves one sequence, kept in the
+ * epoch, or for an epoch other than that of f's first generator (one fence,
+ * one epoch). Every generator on one fence moves one sequence, kept in the
  * fence: two of them never make the same ID. Unlike a generator of
  * gen_init, it may be used in a forked child once the child holds f
  * itself: the fence is what keeps processes apart. */
