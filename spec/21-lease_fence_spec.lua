@@ -310,6 +310,24 @@ describe("lease fence", function()
             assert_mints(g, "the parent still mints")
         end)
 
+        it("a fence made before fork() reads forked in the child whatever its state there", function()
+            local out = {}
+            for _, case in ipairs({ "unheld", "released", "lost" }) do
+                local l, f = new_lease()
+                local g = mintid.snowflake_generator { lease = l }
+                if case ~= "unheld" then
+                    f:hold(34, 30, 0)
+                    f:drop(case)
+                end
+                out[#out + 1] = h.in_child(function()
+                    local _, msg = g:next()
+                    return f:state() .. ":" .. tostring(f:machine_id()) .. ":" .. msg
+                end)
+                assert.are.equal(case, f:state(), "the parent's fence is as it was")
+            end
+            assert.are.same({ "forked:nil:" .. FORKED, "forked:nil:" .. FORKED, "forked:nil:" .. FORKED }, out)
+        end)
+
         it("a generator made in the child on the parent's fence refuses too", function()
             local l, f = new_lease()
             f:hold(31, 30, 0)

@@ -159,6 +159,50 @@ describe("lease.redis on a fake store", function()
         end)
     end)
 
+    describe("acquire", function()
+        it("returns nil, message when the lease expired while it waited out the quarantine", function()
+            local store = new_store()
+            local l = new_lease(store) -- the quarantine (0.45 s) outlasts the validity (0.346 s)
+            store.on_reply = function() store.down = true end -- unreachable right after the claim
+            local id, err = l:acquire()
+            assert.are.equal(nil, id)
+            assert.is_truthy(err and err:match("^lease: machine id 5 expired while waiting out its floor %(lease: "
+                .. "store unreachable %(cannot connect: connection refused%); machine id 5 [^)]*%)$"), err)
+            assert.are.equal("snowflake: lease expired", select(2, generator(l):next()))
+            store.down = false
+            assert.are.equal(5, l:acquire(), "the key is still ours once the store is back")
+            assert.are.equal("held", (l:state()))
+        end)
+    end)
+
+    describe("release stops the background work", function()
+        it("step() claims nothing after release() until acquire() is called again", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            assert.is_true(l:release())
+            for _ = 1, 3 do
+                l._next_step = 0 -- every step due at once
+                l:step()
+            end
+            assert.are.equal("released", (l:state()))
+            assert.is_nil(store:get("mintid:{spec}:m:5"), "no key claimed by step()")
+            assert.are.equal(5, l:acquire())
+            l._next_step = 0
+            l:step()
+            assert.are.equal("held", (l:state()), "renewed by step() again after acquire()")
+        end)
+
+        it("release() with nothing held stops step() too", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.same({ nil, "lease: not held" }, { l:release() })
+            l:step()
+            assert.are.equal("unheld", (l:state()))
+            assert.is_nil(next(store.keys), "no key claimed by step()")
+        end)
+    end)
+
     describe("deadline", function()
         it("a holder that stops renewing refuses after ttl * (1 - drift) - margin", function()
             local l = new_lease(new_store(), { quarantine = false })
@@ -204,6 +248,55 @@ describe("lease.redis on a fake store", function()
             -- the key is still ours: the next renewal holds it again
             assert.is_true(l:renew())
             assert.is_truthy(g:next(), "minting again after a good renewal")
+        end)
+    end)
+
+    -- A client that yields between send and reply (a cosocket) lets a
+    -- request's call run while the timer's renewal or claim is on its way:
+    -- the caller's last word wins, a reply that comes after it changes nothing.
+    describe("a reply that arrives after the caller's last word", function()
+        local LATE_RENEWAL = "lease: the renewal's reply came after a release, a loss or another claim: dropped"
+        local LATE_CLAIM = "lease: the claim's reply came after a release: dropped"
+
+        it("a renewal's reply after release() changes nothing", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            local g = generator(l)
+            store.on_reply = function() assert.is_true(l:release()) end
+            local ok, err = l:renew()
+            assert.are.equal(nil, ok)
+            assert.are.equal(LATE_RENEWAL, err)
+            assert.are.equal("released", (l:state()))
+            assert.are.equal(nil, l:machine_id())
+            assert.are.equal("snowflake: lease released", select(2, g:next()))
+            assert.is_nil(store:get("mintid:{spec}:m:5"), "no key in the store")
+        end)
+
+        it("a renewal's reply after a loss changes nothing", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            store.on_reply = function()
+                store:flush()
+                assert.are.equal(nil, (l:renew()))
+            end
+            local ok, err = l:renew()
+            assert.are.equal(nil, ok)
+            assert.are.equal(LATE_RENEWAL, err)
+            assert.are.equal("lost", (l:state()))
+            assert.are.equal("snowflake: lease lost", select(2, generator(l):next()))
+        end)
+
+        it("a claim's reply after release() changes nothing", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false, wait = false })
+            store.on_reply = function() l:release() end
+            local id, err = l:acquire()
+            assert.are.equal(nil, id)
+            assert.are.equal(LATE_CLAIM, err)
+            assert.are.equal("unheld", (l:state()))
+            assert.are.equal("snowflake: lease not held yet", select(2, generator(l):next()))
         end)
     end)
 
@@ -287,6 +380,44 @@ describe("lease.redis on a fake store", function()
             assert.is_truthy(a_last, "a minted until its deadline")
             assert.is_truthy(b_first, "b minted after its quarantine")
             assert.is_true(parts(b_first) > parts(a_last), "b's first ID after a's last")
+        end)
+
+        -- The quarantine counts from after the claim's reply: a claimer
+        -- slow to connect (or paused) while the old holder renews must not
+        -- let that holder mint past the new one's floor once the store
+        -- forgets the key.
+        it("with quarantine, a claim slow to reach the store still never overlaps the holder it forgot", function()
+            local store = new_store()
+            local a = new_lease(store, { quarantine = false })
+            local b = new_lease(store, { wait = false })
+            assert.are.equal(5, a:acquire())
+            local ga = generator(a)
+            store.on_connect = function()
+                sleep(0.3) -- more than ttl * drift + max_skew: a renews meanwhile
+                assert.is_true(a:renew())
+                store:flush()
+            end
+            assert.are.equal(5, b:acquire())
+            local gb = generator(b)
+            local seen, a_last, b_first, twice = {}, nil, nil, 0
+            local t0 = real_ms()
+            while real_ms() - t0 < 2000 and not (b_first and a_last and not ga:next()) do
+                b:step()
+                for _, g in ipairs { ga, gb } do
+                    local id = g:next()
+                    if id then
+                        if seen[id] then twice = twice + 1 end
+                        seen[id] = true
+                        if g == ga then a_last = id elseif not b_first then b_first = id end
+                    end
+                end
+                sleep(0.002)
+            end
+            assert.is_truthy(a_last, "a minted until its deadline")
+            assert.is_truthy(b_first, "b minted after its quarantine")
+            assert.is_true(parts(b_first) > parts(a_last),
+                ("b's first ms %d after a's last %d"):format(parts(b_first), parts(a_last)))
+            assert.are.equal(0, twice, "IDs minted by both")
         end)
 
         it("quarantine = false is unsafe when the store loses writes: the two overlap", function()
@@ -409,6 +540,41 @@ describe("lease.redis on a fake store", function()
             end)
             assert.are.equal("lease: made in another process (before fork()): make one in each process|nil", out)
         end)
+
+        -- Its token is the parent's, drawn at construction, and a claim
+        -- treats a key holding our token as ours: a child of a lease never
+        -- held (or released, or lost) would take the very id the parent
+        -- holds. Refused whatever the state, by every call.
+        local FORKED = "lease: made in another process (before fork()): make one in each process"
+        for _, case in ipairs({ "never acquired", "released", "lost" }) do
+            it("a lease made before fork() and " .. case .. " there refuses every call in the child", function()
+                local store = new_store()
+                local l = new_lease(store, { quarantine = false })
+                if case ~= "never acquired" then
+                    assert.are.equal(5, l:acquire())
+                    if case == "released" then
+                        assert.is_true(l:release())
+                    else
+                        store:flush()
+                        assert.is_nil(l:renew())
+                    end
+                end
+                local out = h.in_child(function()
+                    local got = {}
+                    for _, method in ipairs({ "acquire", "renew", "release" }) do
+                        local v, err = l[method](l)
+                        got[#got + 1] = method .. "=" .. tostring(v) .. ":" .. tostring(err)
+                    end
+                    got[#got + 1] = "step=" .. tostring(pcall(l.step, l)) .. ":" .. tostring(l:machine_id())
+                    got[#got + 1] = "state=" .. l:state()
+                    got[#got + 1] = "keys=" .. tostring(next(store.keys) ~= nil)
+                    return table.concat(got, " ")
+                end)
+                assert.are.equal("acquire=nil:" .. FORKED .. " renew=nil:" .. FORKED .. " release=nil:" .. FORKED
+                    .. " step=true:nil state=forked keys=false", out)
+            end)
+        end
+
     end)
 
     describe("holders", function()

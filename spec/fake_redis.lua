@@ -5,7 +5,10 @@
 -- script; a reply array stops at its first nil). Keys expire by the
 -- store's own clock, which a test moves on at will, and faults are set by
 -- hand: the store down, a reply lost after the script ran, a slow reply,
--- every key lost (a restart without persistence).
+-- a slow connect (store.on_connect, run once before the next connect
+-- completes), a reply on its way while the caller does something else
+-- (store.on_reply, run once after the next script ran), every key lost (a
+-- restart without persistence).
 local M = {}
 M.__index = M
 
@@ -157,6 +160,13 @@ function M:client(style)
         store.evals = store.evals + 1
         local reply = store:run(script, keys, argv)
         if store.reply_delay > 0 then store.sleep(store.reply_delay) end
+        -- A client that yields between send and reply (a cosocket): the
+        -- test's hook runs (once) while this reply is on its way.
+        local hook = store.on_reply
+        if hook then
+            store.on_reply = nil
+            hook()
+        end
         if store.lose_replies > 0 then
             store.lose_replies = store.lose_replies - 1
             return fail("timeout")
@@ -171,6 +181,12 @@ end
 function M:connector(style)
     return function()
         self.connects = self.connects + 1
+        -- A slow connect: the test's hook runs (once) before it completes.
+        local hook = self.on_connect
+        if hook then
+            self.on_connect = nil
+            hook()
+        end
         if self.down then
             if style == "raise" then error("could not connect to 127.0.0.1:6379 [connection refused]") end
             return nil, "connection refused"

@@ -537,7 +537,7 @@ typedef struct {
      * must have (mintid_fence_bind_epoch); valid once epoch_bound. */
     int64_t epoch;
     uint32_t machine_id;
-    uint32_t generation;  /* the process (fork generation) that holds it */
+    uint32_t generation;  /* the process (fork generation) that made or last held it */
     int held;             /* UNHELD, HELD, RELEASED or LOST */
     int epoch_bound;      /* 0 until a generator is made on the fence */
 } mintid_fence_state;

@@ -259,6 +259,9 @@ function M.new(opts)
         _floor_key = "mintid:{" .. ns .. "}:floor",
         _prefix = "mintid:{" .. ns .. "}:m:",
         _next_step = 0,
+        -- Moved on by every claim, loss and release: a reply to a call sent
+        -- in an earlier turn is dropped.
+        _turn = 0,
         _reported = { store = "reachable", lease = "unheld" },
     }, Lease)
     self._claim_keys = M.keys(ns, o.lo, o.hi)
@@ -309,10 +312,14 @@ function Lease:_claim()
     -- same way, and so finds the key it took.
     self._start = self._start or random_below(n)
     local prefer = self._prefer and self._prefer - self._lo or -1
+    local turn = self._turn
     local sent, wall = self._fence:clock(), self._clock()
     local res, err = eval(self._connect, M.CLAIM, self._claim_keys, {
         self._token, self._ttl_ms, ms_text(wall + self._ttl_ms), self._lo, n, self._start, prefer,
     })
+    -- A release while the claim was on its way (a client that yields): the
+    -- caller's last word wins; a key we took meanwhile expires by itself.
+    if self._turn ~= turn then return nil, "lease: the claim's reply came after a release: dropped" end
     if not res then
         self:_report("store", "unreachable", "warn", "store unreachable while claiming: " .. err)
         return nil, "lease: store unreachable (" .. err .. ")"
@@ -330,12 +337,16 @@ function Lease:_claim()
         return nil, "lease: the claim's reply came after the lease's validity"
     end
     -- The quarantine: a holder whose key the store lost may mint until its
-    -- deadline, at most ttl after our claim, by a clock up to max_skew
-    -- ahead of ours.
+    -- deadline, which its last renewal, run in the store before our claim,
+    -- set at most ttl after it, by a clock up to max_skew ahead of ours.
+    -- Counted from the wall read after the reply, never from `wall`: a slow
+    -- connect or a pause between that reading and the claim's run would let
+    -- the old holder renew meanwhile and mint past our floor.
     local fence_floor = before
-    if self._quarantine then fence_floor = max(before, wall + self._ttl_ms + self._skew_ms) end
+    if self._quarantine then fence_floor = max(before, self._clock() + self._ttl_ms + self._skew_ms) end
     self._fence:hold(id, valid_for, fence_floor)
     self._id, self._floor, self._start, self._prefer = id, fence_floor, nil, id
+    self._turn = self._turn + 1
     self:_reachable()
     self:_report("lease", "held", "notice", ("holds machine id %d%s"):format(id,
         fence_floor > 0 and " (minting after ms " .. ms_text(fence_floor) .. ")" or ""))
@@ -357,42 +368,67 @@ end
 
 function Lease:acquire()
     if self:_forked() then return nil, FORKED end
-    if self._id then
+    self._stopped = nil -- start()'s timers may work again
+    local id = self._id
+    if id then
         local state = self._fence:state()
-        if state == "held" or state == "waiting" then return self._id end
-        -- past its deadline: renewed if the key is still ours, else claimed anew
-        local ok, err = self:renew()
-        if ok then return self._id end
-        if self._id then return nil, err end
+        if state == "held" then return id end
+        if state ~= "waiting" then
+            -- past its deadline: renewed if the key is still ours, else claimed anew
+            local ok, err = self:renew()
+            if not ok and self._id then return nil, err end
+            id = self._id
+            if ok then self._next_renew = self._fence:clock() + self._renew_every end
+        end
     end
-    local id, err = self:_claim()
-    if not id then return nil, err end
-    self._next_renew = self._fence:clock() + self._renew_every
+    if not id then
+        local err
+        id, err = self:_claim()
+        if not id then return nil, err end
+        self._next_renew = self._fence:clock() + self._renew_every
+    end
     -- Wait out the floor, renewing on time, if something can sleep; a floor
     -- further off than the quarantine (a previous holder's clock far ahead)
     -- is left to the fence, whose generators refuse until then.
     local sleep = self._wait and self:_sleeper()
     local limit = self._clock() + self._ttl_ms + self._skew_ms + 1000
+    local last_err
     while sleep and self._fence:state() == "waiting" and self._floor < limit do
         local now = self._fence:clock()
         if now >= self._next_renew then
             local ok, rerr = self:renew()
             if not ok and not self._id then return nil, rerr end
+            last_err = not ok and rerr or nil
             self._next_renew = now + (ok and self._renew_every or self._renew_every / 4)
         end
         local until_floor = (self._floor - self._clock() + 1) / 1000
         sleep(max(0.001, min(until_floor, self._next_renew - now)))
     end
-    return self._id
+    -- Only an id minting with is safe: held, or waiting for a floor left
+    -- to the fence (no sleep, wait = false, or further off than the
+    -- quarantine). Past its deadline (renewals failed meanwhile), or
+    -- released or claimed anew by a call made while this one slept: nil.
+    local state = self._fence:state()
+    if self._id ~= id or not (state == "held" or state == "waiting") then
+        return nil, ("lease: machine id %d %s while waiting out its floor%s"):format(id, state,
+            last_err and " (" .. last_err .. ")" or "")
+    end
+    return id
 end
 
 function Lease:renew()
     if self:_forked() then return nil, FORKED end
     local id = self._id
     if not id then return nil, "lease: not held" end
+    local turn = self._turn
     local sent, wall = self._fence:clock(), self._clock()
     local res, err = eval(self._connect, M.RENEW, { self._prefix .. id, self._floor_key },
         { self._token, self._ttl_ms, id, ms_text(wall + self._ttl_ms) })
+    -- A release, a loss or another claim while this was on its way (a
+    -- client that yields): the reply is about a lease that is no more.
+    if self._turn ~= turn then
+        return nil, "lease: the renewal's reply came after a release, a loss or another claim: dropped"
+    end
     if not res then
         local state, left = self._fence:state()
         local until_ = (state == "held" or state == "waiting")
@@ -404,6 +440,7 @@ function Lease:renew()
     if tonumber(res) ~= 1 then
         self._fence:drop("lost")
         self._id = nil
+        self._turn = self._turn + 1
         self:_reachable()
         self:_report("lease", "lost", "error", ("machine id %d lost: its key expired or has another holder"):format(id))
         return nil, ("lease: machine id %d lost (its key expired or has another holder)"):format(id)
@@ -420,6 +457,11 @@ end
 
 function Lease:release()
     if self:_forked() then return nil, FORKED end
+    -- The caller's last word, even with nothing held: a claim on its way
+    -- is dropped, and start()'s timers claim nothing until acquire() or
+    -- start() is called again.
+    self._turn = self._turn + 1
+    self._stopped = true
     local id = self._id
     if not id then return nil, "lease: not held" end
     -- Refuse first: from here on nothing is minted with id, so the floor
@@ -452,6 +494,8 @@ end
 -- now and then; start() calls it from ngx timers. Never waits for a floor.
 function Lease:step()
     local now = self._fence:clock()
+    -- After release(): nothing until acquire() or start() is called again.
+    if self._stopped then return self._renew_every end
     if now < self._next_step then return self._next_step - now end
     local had = self._id
     local ok
@@ -480,8 +524,13 @@ end
 -- generators refuse after the lease's deadline.
 function Lease:start()
     if not (ngx and ngx.timer) then error("lease:start() needs OpenResty (ngx.timer)", 2) end
-    if self._started then error("lease:start(): already started", 2) end
     if self:_forked() then error(FORKED, 2) end
+    if self._started then
+        -- After release(): the timers run on; they may claim again.
+        if not self._stopped then error("lease:start(): already started", 2) end
+        self._stopped, self._next_step = nil, 0
+        return true
+    end
     self._started = true
     local function run(premature)
         if premature or ngx.worker.exiting() then
