@@ -287,6 +287,20 @@ describe("lease fence", function()
             assert.are.equal(21, select(2, assert_mints(g, "after a full collection")))
         end)
 
+        it("keeps its fence alive whatever the debug library does to its user values", function()
+            local l, f = new_lease()
+            f:hold(23, 30, 0)
+            local g = mintid.snowflake_generator { lease = l }
+            h.clear_user_values(g)
+            l, f = nil, nil -- luacheck: ignore 311
+            collectgarbage()
+            collectgarbage()
+            -- fences of the same size, unheld, where the freed one was
+            local others = {}
+            for i = 1, 200 do others[i] = mintid._lease_fence() end
+            assert.are.equal(23, select(2, assert_mints(g, "after its user values were cleared and a collection")))
+        end)
+
         it("the lease is read as Lua reads a field (an __index is honoured)", function()
             local f = mintid._lease_fence()
             f:hold(22, 30, 0)

@@ -10,9 +10,9 @@
 
 #define FENCE_TNAME "mintid.LeaseFence"
 
-/* A fence userdata holds the core's fence and nothing else: no __gc, so a
- * generator that keeps it as a user value can read it for as long as the
- * generator's own memory lives. */
+/* A fence userdata holds the core's fence and nothing else: no __gc. Its
+ * generators point into it; a registry table of weak keys (lua_generators.c)
+ * keeps it for as long as any of them lives. */
 static mintid_fence *check_fence(lua_State *L)
 {
     return (mintid_fence *)luaL_checkudata(L, 1, FENCE_TNAME);

@@ -239,13 +239,12 @@ static int64_t opt_int64(lua_State *L, int idx, const char *name, int64_t def)
  * ID key) runs whatever happens next. Only a generator with hooks gets
  * room for them (below 5.4, a table).
  */
-static gen_ud *gen_new_uv(lua_State *L, const gen_kind *k, int with_lease)
+static gen_ud *gen_new(lua_State *L, const gen_kind *k)
 {
     int with_clock = k->uses_clock && !lua_isnil(L, 2);
     int with_random = k->uses_random && !lua_isnil(L, 3);
     size_t size = GEN_STATE_OFFSET + k->state_size;
-    gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size,
-                                               with_clock || with_random || with_lease ? UV_COUNT : 0);
+    gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size, with_clock || with_random ? UV_COUNT : 0);
 
     memset(u, 0, size);
     /* The constructor's upvalue 1: this module's metatable of the kind, or
@@ -265,11 +264,6 @@ static gen_ud *gen_new_uv(lua_State *L, const gen_kind *k, int with_lease)
         u->h.has_random = 1;
     }
     return u;
-}
-
-static gen_ud *gen_new(lua_State *L, const gen_kind *k)
-{
-    return gen_new_uv(L, k, 0);
 }
 
 /* ULID, UUIDv7 and UUIDv4 generators take no option but the two hooks. */
@@ -328,6 +322,32 @@ static mintid_fence *opt_lease_fence(lua_State *L, int idx)
     return f;
 }
 
+/* The fence at fence outlives the generator at gen, whatever becomes of
+ * the generator's user values (the debug library can clear them, and the
+ * core state points into the fence): registry[FENCES_KEY], a table of weak
+ * keys, maps each leased generator to its fence. An ephemeron from Lua 5.2
+ * on; below, a strong value of a key it never reaches (a fence's anchor is
+ * a lock file handle), so it goes with the generator either way. */
+#define FENCES_KEY "mintid.lease_fences"
+static void keep_fence(lua_State *L, int gen, int fence)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, FENCES_KEY);
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, FENCES_KEY);
+    }
+    lua_pushvalue(L, gen);
+    lua_pushvalue(L, fence);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
 /* machine_id at 4 and lease at 7 exclude each other: a lease gives the id. */
 static int m_snowflake_generator(lua_State *L)
 {
@@ -356,12 +376,10 @@ static int m_snowflake_generator(lua_State *L)
     if (rc != MINTID_OK ||
         mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
-    u = gen_new_uv(L, &snowflake_gen_kind, fence != NULL);
+    u = gen_new(L, &snowflake_gen_kind);
     *snowflake_of(u) = g;
-    if (fence != NULL) {
-        lua_pushvalue(L, 8);
-        compat_setuservalue(L, -2, UV_LEASE);
-    }
+    if (fence != NULL)
+        keep_fence(L, lua_gettop(L), 8);
     return 1;
 }
 
