@@ -35,6 +35,7 @@ describe("mintid lease", function()
             { { "--lock-file", "x", "--namespace", "n" }, "lease: --namespace goes with --redis" },
             { { "--lock-file", "x", "--ids", "5-3" }, "--ids wants LO-HI within 0-1023, got '5-3'" },
             { { "--lock-file", "x", "--ids", "0-1024" }, "--ids wants LO-HI within 0-1023, got '0-1024'" },
+            { { "--lock-file", "" }, "lease: path must be a non-empty string, got \"\"" },
         }
         for _, case in ipairs(cases) do
             it("exit 2: " .. case[2], function()
