@@ -378,6 +378,13 @@ describe("lease.lock_file", function()
                 "bad argument #1 to 'lock_file' (path must be a non-empty string, got \"\")")
         end)
 
+        it("a path holding a zero byte raises in the constructor, naming the option", function()
+            h.raises(function() lease.lock_file { path = "a\0b" } end,
+                "bad argument #1 to 'lock_file' (path must hold no zero byte)")
+            h.raises(function() lease.lock_file_holders { path = "a\0b" } end,
+                "bad argument #1 to 'lock_file_holders' (path must hold no zero byte)")
+        end)
+
         it("machine_ids must be {lo, hi} of integers with 0 <= lo <= hi <= 1023", function()
             h.raises(function() lease.lock_file { path = "x", machine_ids = 3 } end,
                 "bad argument #1 to 'lock_file' (machine_ids must be a table {lo, hi}, got number)")

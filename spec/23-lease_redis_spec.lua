@@ -577,6 +577,161 @@ describe("lease.redis on a fake store", function()
 
     end)
 
+    -- A broken store or client never makes a call raise, and never reaches
+    -- the fence with a value it has not checked: nil, message.
+    describe("a broken store or client", function()
+        -- A lease over ids 5..5 whose connect() gives what `give` returns.
+        local function lease_of(give, opts)
+            opts = opts or {}
+            opts.connect = give
+            opts.quarantine = false
+            return new_lease(new_store(), opts)
+        end
+        local function replying(reply)
+            return function() return { eval = function() return reply end } end
+        end
+
+        local claims = {
+            { "connect() returning true", function() return true end,
+                "lease: store unreachable (cannot connect: connect() returned a boolean, not a client with :eval)" },
+            { "connect() returning a number", function() return 5 end,
+                "lease: store unreachable (cannot connect: connect() returned a number, not a client with :eval)" },
+            { "a claim replying a number", replying(7), "lease: unexpected reply to a claim: a number (7)" },
+            { "a claim replying true", replying(true), "lease: unexpected reply to a claim: a boolean (true)" },
+            { "a claim replying an empty table", replying({}), "lease: unexpected reply to a claim: {}" },
+            { "a claim replying a table of strings", replying({ "x", "y" }),
+                "lease: unexpected reply to a claim: {\"x\", \"y\"}" },
+            { "a claim replying an id outside the range", replying({ 2000, "0" }),
+                "lease: unexpected reply to a claim: {2000, \"0\"}" },
+            { "a claim replying a floor of 1e999", replying({ 5, "1e999" }),
+                "lease: unexpected reply to a claim: {5, \"1e999\"}" },
+            { "a claim replying a fractional floor", replying({ 5, "12.5" }),
+                "lease: unexpected reply to a claim: {5, \"12.5\"}" },
+        }
+        for _, case in ipairs(claims) do
+            it("acquire() with " .. case[1] .. ": nil, message", function()
+                local l = lease_of(case[2])
+                local ok, id, err = pcall(l.acquire, l)
+                assert.is_true(ok, "acquire raised: " .. tostring(id))
+                assert.are.equal(nil, id)
+                assert.are.equal(case[3], err)
+                assert.are.equal("unheld", (l:state()))
+            end)
+        end
+
+        it("a renewal replying junk is a failure that keeps the deadline", function()
+            local store = new_store()
+            local reply
+            local good = store:connector("nil_err")
+            local l = new_lease(store, { quarantine = false, connect = function()
+                if reply == nil then return good() end
+                return { eval = function() return reply end }
+            end })
+            assert.are.equal(5, l:acquire())
+            for _, junk in ipairs({ 7, true, {}, "yes" }) do
+                reply = junk
+                local ok, res, err = pcall(l.renew, l)
+                assert.is_true(ok, "renew raised: " .. tostring(res))
+                assert.are.equal(nil, res)
+                assert.is_truthy(err:match("^lease: unexpected reply to a renewal: "), err)
+                assert.are.equal("held", (l:state()), "the lease stays usable until its deadline")
+            end
+        end)
+
+        it("a non-numeric floor of the id: nil, message, and no key left taken", function()
+            local store = new_store()
+            store.hashes["mintid:{spec}:floor"] = { ["5"] = "abc" }
+            local l = new_lease(store, { quarantine = false })
+            local id, err = l:acquire()
+            assert.are.equal(nil, id)
+            assert.are.equal("lease: the store refused the claim: the floor of machine id 5 in mintid:{spec}:floor "
+                .. "is not Unix ms: abc", err)
+            assert.is_nil(next(store.keys), "no key taken")
+        end)
+
+        it("a floor key of another type: nil, message, and no key left taken", function()
+            local store = new_store()
+            store.keys["mintid:{spec}:floor"] = { value = "junk" }
+            local l = new_lease(store, { quarantine = false })
+            local id, err = l:acquire()
+            assert.are.equal(nil, id)
+            assert.are.equal("lease: the store refused the claim: mintid:{spec}:floor is a string, not a hash", err)
+            local n = 0
+            for _ in pairs(store.keys) do n = n + 1 end
+            assert.are.equal(1, n, "no key taken besides the junk")
+            local ok, rerr = pcall(l.renew, l)
+            assert.is_true(ok, rerr)
+        end)
+
+        it("an id's key of another type counts as taken", function()
+            local store = new_store()
+            store.hashes["mintid:{spec}:m:5"] = { a = "b" }
+            local l = new_lease(store, { quarantine = false, machine_ids = { 5, 6 } })
+            assert.are.equal(6, l:acquire())
+            local only = new_lease(store, { quarantine = false })
+            assert.are.same({ nil, "lease: every machine id in 5..5 is taken" }, { only:acquire() })
+        end)
+
+        it("renew and release refuse a junk floor without a partial write", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            local expires = store:get("mintid:{spec}:m:5").expires
+            store.hashes["mintid:{spec}:floor"]["5"] = "abc"
+            sleep(0.01)
+            local ok, err = l:renew()
+            assert.are.equal(nil, ok)
+            assert.are.equal("lease: the store refused the renewal: the floor of machine id 5 in mintid:{spec}:floor "
+                .. "is not Unix ms: abc", err)
+            assert.are.equal(expires, store:get("mintid:{spec}:m:5").expires, "the key's expiry untouched")
+            ok, err = l:release()
+            assert.are.equal(nil, ok)
+            assert.are.equal("lease: the store refused the release: the floor of machine id 5 in mintid:{spec}:floor "
+                .. "is not Unix ms: abc", err)
+            assert.is_truthy(store:get("mintid:{spec}:m:5"), "the key left to expire")
+            assert.are.equal("released", (l:state()), "released here whatever the store said")
+        end)
+
+        it("holders() with a junk floor: nil, message", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false })
+            assert.are.equal(5, l:acquire())
+            store.hashes["mintid:{spec}:floor"]["5"] = "abc"
+            local list, err = require("mintid.lease.redis").holders {
+                connect = store:connector("raise"), namespace = "spec", machine_ids = { 0, 9 },
+            }
+            assert.are.equal(nil, list)
+            assert.are.equal("unexpected reply to a listing: the floor of machine id 5 is not Unix ms: abc", err)
+        end)
+    end)
+
+    describe("the clock option", function()
+        it("fractional ms (ngx.now() * 1000) are floored: the lease works", function()
+            local store = new_store()
+            local clock = function() return real_ms() + 0.75 end
+            local l = new_lease(store, { clock = clock, wait = true })
+            assert.are.equal(5, l:acquire())
+            assert.is_true(l:renew())
+            assert.is_truthy(generator(l):next())
+            assert.is_true(l:release())
+            local floor = store.hashes["mintid:{spec}:floor"]["5"]
+            assert.is_truthy(floor:match("^%d+$"), "an integer floor stored, got " .. floor)
+        end)
+
+        for _, case in ipairs({ { "a string", "soon" }, { "nil", nil }, { "NaN", 0 / 0 }, { "1e300", 1e300 },
+                                { "a negative number", -5 } }) do
+            it("returning " .. case[1] .. ": nil, message before any key is taken", function()
+                local store = new_store()
+                local l = new_lease(store, { clock = function() return case[2] end })
+                local ok, id, err = pcall(l.acquire, l)
+                assert.is_true(ok, "acquire raised: " .. tostring(id))
+                assert.are.equal(nil, id)
+                assert.is_truthy(err:match("^lease: option 'clock' returned .*, not Unix ms$"), err)
+                assert.is_nil(next(store.keys), "no key taken")
+            end)
+        end
+    end)
+
     describe("holders", function()
         it("lists the ids held, their expiry and floor", function()
             local store = new_store()
@@ -607,6 +762,10 @@ describe("lease.redis on a fake store", function()
             { { connect = connect, namespace = "n", ttl = 0.005 }, "option 'ttl' must be at least 0.01 s" },
             { { connect = connect, namespace = "n", ttl = 3, renew_every = 3 },
                 "option 'renew_every' (3 s) must be below ttl * (1 - drift) - margin (2.67 s)" },
+            { { connect = connect, namespace = "n", ttl = 1e300 }, "option 'ttl' must be at most 86400 s" },
+            { { connect = connect, namespace = "n", max_skew = 1e300 }, "option 'max_skew' must be 0..86400 s" },
+            { { connect = connect, namespace = "n", max_skew = -1 }, "option 'max_skew' must be 0..86400 s" },
+            { { connect = connect, namespace = "n", max_skew = 0 / 0 }, "option 'max_skew' must be 0..86400 s" },
         }
         for _, case in ipairs(cases) do
             it("raises " .. case[2], function()

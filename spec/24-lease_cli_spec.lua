@@ -108,6 +108,14 @@ describe("mintid lease", function()
             assert.are.equal(1, #lines(out))
         end)
 
+        it("exit 1 with a clear message for junk in the floor hash, never a traceback", function()
+            if not have_redis then return pending("needs redis-server, redis-cli and redis-lua for this Lua") end
+            assert(sh(("redis-cli -p %d SET 'mintid:{junk}:m:3' x"):format(port)))
+            assert(sh(("redis-cli -p %d HSET 'mintid:{junk}:floor' 3 abc"):format(port)))
+            fails(1, { "lease", "--redis", "127.0.0.1:" .. port, "--namespace", "junk" },
+                "mintid: lease: unexpected reply to a listing: the floor of machine id 3 is not Unix ms: abc")
+        end)
+
         it("exit 1 with redis-cli's message when Redis is unreachable", function()
             if not sh("command -v redis-cli") then return pending("needs redis-cli") end
             fails(1, { "lease", "--redis", "127.0.0.1:1", "--namespace", "cli" },

@@ -49,7 +49,23 @@ end
 
 local commands = {}
 
+-- A command on a key of the other kind (a string key, a hash) fails as
+-- Redis's does.
+local WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value"
+local function string_key(store, key)
+    if store.hashes[key] then error(WRONGTYPE, 0) end
+end
+local function hash_key(store, key)
+    if store:get(key) then error(WRONGTYPE, 0) end
+end
+
+function commands.TYPE(store, key)
+    if store.hashes[key] then return { ok = "hash" } end
+    return { ok = store:get(key) and "string" or "none" }
+end
+
 function commands.GET(store, key)
+    string_key(store, key)
     local e = store:get(key)
     return e and e.value or false
 end
@@ -91,11 +107,13 @@ function commands.DEL(store, key)
 end
 
 function commands.HGET(store, key, field)
+    hash_key(store, key)
     local h = store.hashes[key]
     return h and h[field] or false
 end
 
 function commands.HSET(store, key, field, value)
+    hash_key(store, key)
     store.hashes[key] = store.hashes[key] or {}
     local new = store.hashes[key][field] == nil and 1 or 0
     store.hashes[key][field] = value
@@ -119,13 +137,21 @@ local function to_reply(v)
 end
 
 function M:run(script, keys, argv)
+    local function call(cmd, ...)
+        local f = commands[cmd:upper()]
+        if not f then error("fake redis: no command " .. cmd) end
+        return f(self, ...)
+    end
     local env = {
-        KEYS = keys, ARGV = argv, tonumber = tonumber, tostring = tostring, string = string,
+        KEYS = keys, ARGV = argv, tonumber = tonumber, tostring = tostring, type = type, string = string,
+        math = math,
         redis = {
-            call = function(cmd, ...)
-                local f = commands[cmd:upper()]
-                if not f then error("fake redis: no command " .. cmd) end
-                return f(self, ...)
+            call = call,
+            -- an error as a table { err = message }, as Redis's pcall gives it
+            pcall = function(...)
+                local ok, res = pcall(call, ...)
+                if ok then return res end
+                return { err = tostring(res) }
             end,
         },
     }
