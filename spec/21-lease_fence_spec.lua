@@ -299,6 +299,7 @@ describe("lease fence", function()
             local others = {}
             for i = 1, 200 do others[i] = mintid._lease_fence() end
             assert.are.equal(23, select(2, assert_mints(g, "after its user values were cleared and a collection")))
+            assert.are.equal("unheld", others[200]:state())
         end)
 
         it("the lease is read as Lua reads a field (an __index is honoured)", function()

@@ -84,6 +84,27 @@ local function first_id(l, g)
     return nil
 end
 
+-- ga (an old holder) and gb (on lease b, stepped) mint side by side until
+-- ga refuses and gb minted, 2 s at most: ga's last ID, gb's first, and the
+-- count of IDs both made.
+local function side_by_side(ga, b, gb)
+    local seen, a_last, b_first, twice = {}, nil, nil, 0
+    local t0 = real_ms()
+    while real_ms() - t0 < 2000 and not (b_first and a_last and not ga:next()) do
+        b:step()
+        for _, g in ipairs { ga, gb } do
+            local id = g:next()
+            if id then
+                if seen[id] then twice = twice + 1 end
+                seen[id] = true
+                if g == ga then a_last = id elseif not b_first then b_first = id end
+            end
+        end
+        sleep(0.002)
+    end
+    return a_last, b_first, twice
+end
+
 local WAITING = "^snowflake: waiting for the previous holder's last ms %(until ms (%d+)%)$"
 
 describe("lease.redis on a fake store", function()
@@ -361,21 +382,7 @@ describe("lease.redis on a fake store", function()
             store:flush() -- restart without persistence: key and floor gone
             assert.are.equal(5, b:acquire())
             local gb = generator(b)
-            -- both mint side by side until a is past its deadline and b minted
-            local seen, a_last, b_first, twice = {}, nil, nil, 0
-            local t0 = real_ms()
-            while real_ms() - t0 < 2000 and not (b_first and a_last and not ga:next()) do
-                b:step()
-                for _, g in ipairs { ga, gb } do
-                    local id = g:next()
-                    if id then
-                        if seen[id] then twice = twice + 1 end
-                        seen[id] = true
-                        if g == ga then a_last = id elseif not b_first then b_first = id end
-                    end
-                end
-                sleep(0.002)
-            end
+            local a_last, b_first, twice = side_by_side(ga, b, gb)
             assert.are.equal(0, twice, "IDs minted by both")
             assert.is_truthy(a_last, "a minted until its deadline")
             assert.is_truthy(b_first, "b minted after its quarantine")
@@ -399,20 +406,7 @@ describe("lease.redis on a fake store", function()
             end
             assert.are.equal(5, b:acquire())
             local gb = generator(b)
-            local seen, a_last, b_first, twice = {}, nil, nil, 0
-            local t0 = real_ms()
-            while real_ms() - t0 < 2000 and not (b_first and a_last and not ga:next()) do
-                b:step()
-                for _, g in ipairs { ga, gb } do
-                    local id = g:next()
-                    if id then
-                        if seen[id] then twice = twice + 1 end
-                        seen[id] = true
-                        if g == ga then a_last = id elseif not b_first then b_first = id end
-                    end
-                end
-                sleep(0.002)
-            end
+            local a_last, b_first, twice = side_by_side(ga, b, gb)
             assert.is_truthy(a_last, "a minted until its deadline")
             assert.is_truthy(b_first, "b minted after its quarantine")
             assert.is_true(parts(b_first) > parts(a_last),

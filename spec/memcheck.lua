@@ -94,7 +94,7 @@ do
    local others = {}
    for i = 1, 50 do others[i] = m._lease_fence() end
    local id = assert(gen:next())
-   assert(select(2, m.parse_snowflake(id)) == 9)
+   assert(select(2, m.parse_snowflake(id)) == 9 and others[50]:state() == "unheld")
 end
 assert(m._lock_file("/nonexistent-dir-of-mintid/x") == nil)
 collectgarbage(); collectgarbage()

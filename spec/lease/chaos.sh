@@ -59,6 +59,15 @@ start_worker() {
 }
 plain=
 for _ in $(seq "$WORKERS"); do start_worker; done
+# wait_for FILE NAME LOG: until FILE exists, 10 s at most (then bail NAME)
+wait_for() {
+    i=0
+    until [ -e "$1" ]; do
+        i=$((i + 1))
+        [ $i -ge 1000 ] && bail "$2" "$3"
+        sleep 0.01
+    done
+}
 # start_special MODE LO HI: a holder of ids LO..HI in worker.lua's MODE
 start_special() {
     n=$((n + 1))
@@ -72,12 +81,7 @@ start_special fork 4 4
 echo "$(now_ms) fork w$n" >> "$tmp/chaos"
 echo "$(now_ms) fork-child w$((n + 1))" >> "$tmp/chaos"
 n=$((n + 1))
-i=0
-until [ -s "$tmp/w$n.pid" ]; do
-    i=$((i + 1))
-    [ $i -ge 100 ] && bail "the forked holder's child starts" "$tmp/w$((n - 1)).stderr"
-    sleep 0.1
-done
+wait_for "$tmp/w$n.pid" "the forked holder's child starts" "$tmp/w$((n - 1)).stderr"
 eval "pid_w$n=$(cat "$tmp/w$n.pid")"
 pids="$pids $(cat "$tmp/w$n.pid")"
 start_special epochs 6 6
@@ -116,12 +120,7 @@ chaos=$tmp/chaos
 start_special slow 5 5
 slow=w$n
 echo "$(now_ms) slow $slow $old_holder" >> "$chaos"
-i=0
-until [ -e "$tmp/$slow.slow" ]; do
-    i=$((i + 1))
-    [ $i -ge 500 ] && bail "the slow claimer reaches its claim" "$tmp/$slow.stderr"
-    sleep 0.01
-done
+wait_for "$tmp/$slow.slow" "the slow claimer reaches its claim" "$tmp/$slow.stderr"
 sleep 1.3
 [ "$(outcome "$old_holder")" = minting ] || bail "id 5's holder minting before the slow claim" "$tmp/$old_holder.events"
 touch "$tmp/$old_holder.cut"
