@@ -400,7 +400,7 @@ describe("lease.redis on a fake store", function()
             assert.are.equal(5, a:acquire())
             local ga = generator(a)
             store.on_connect = function()
-                sleep(0.3) -- more than ttl * drift + max_skew: a renews meanwhile
+                sleep(0.18) -- more than ttl * drift + margin + max_skew (0.104 s), less than the validity: a renews meanwhile
                 assert.is_true(a:renew())
                 store:flush()
             end
