@@ -327,7 +327,8 @@ static mintid_fence *opt_lease_fence(lua_State *L, int idx)
  * core state points into the fence): registry[FENCES_KEY], a table of weak
  * keys, maps each leased generator to its fence. An ephemeron from Lua 5.2
  * on; below, a strong value of a key it never reaches (a fence's anchor is
- * a lock file handle), so it goes with the generator either way. */
+ * a lock file handle), so it goes with the generator either way. Pushes
+ * the table, the entry set (with value nil: taken back). */
 #define FENCES_KEY "mintid.lease_fences"
 static void keep_fence(lua_State *L, int gen, int fence)
 {
@@ -343,9 +344,11 @@ static void keep_fence(lua_State *L, int gen, int fence)
         lua_setfield(L, LUA_REGISTRYINDEX, FENCES_KEY);
     }
     lua_pushvalue(L, gen);
-    lua_pushvalue(L, fence);
+    if (fence != 0)
+        lua_pushvalue(L, fence);
+    else
+        lua_pushnil(L);
     lua_rawset(L, -3);
-    lua_pop(L, 1);
 }
 
 /* machine_id at 4 and lease at 7 exclude each other: a lease gives the id. */
@@ -357,7 +360,6 @@ static int m_snowflake_generator(lua_State *L)
     mintid_snowflake_gen g;
     mintid_fence *fence = NULL;
     int64_t machine_id = 1, epoch, max_wait_ms;
-    int rc;
     char err[MINTID_ERRMSG_SIZE];
 
     gen_options(L, known);
@@ -371,15 +373,28 @@ static int m_snowflake_generator(lua_State *L)
     epoch = opt_int64(L, 5, "epoch", 0);
     max_wait_ms = opt_int64(L, 6, "max_wait_ms", MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS);
     err[0] = '\0';
-    rc = fence != NULL ? mintid_snowflake_gen_init_fenced(&g, fence, epoch, err)
-                       : mintid_snowflake_gen_init(&g, machine_id, epoch, err);
-    if (rc != MINTID_OK ||
-        mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK)
+    if (fence == NULL) {
+        if (mintid_snowflake_gen_init(&g, machine_id, epoch, err) != MINTID_OK ||
+            mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK)
+            return luaL_argerror(L, 1, err);
+        u = gen_new(L, &snowflake_gen_kind);
+        *snowflake_of(u) = g;
+        return 1;
+    }
+    /* Every allocation before the fence is bound to the epoch, so that a
+     * constructor failing for memory leaves it as it was. */
+    u = gen_new(L, &snowflake_gen_kind); /* at 9 */
+    keep_fence(L, 9, 8);
+    /* max_wait_ms checked first (init sets the default), then set again. */
+    if (mintid_snowflake_check_epoch(epoch, err) != MINTID_OK ||
+        mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK ||
+        mintid_snowflake_gen_init_fenced(&g, fence, epoch, err) != MINTID_OK) {
+        keep_fence(L, 9, 0);
         return luaL_argerror(L, 1, err);
-    u = gen_new(L, &snowflake_gen_kind);
+    }
+    mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err);
     *snowflake_of(u) = g;
-    if (fence != NULL)
-        keep_fence(L, lua_gettop(L), 8);
+    lua_settop(L, 9);
     return 1;
 }
 
