@@ -309,6 +309,26 @@ describe("lease.redis on a fake store", function()
             assert.are.equal("snowflake: lease lost", select(2, generator(l):next()))
         end)
 
+        it("a renewal's reply after a loss and another claim changes nothing", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false, machine_ids = { 5, 6 } })
+            local first = assert(l:acquire())
+            local other = new_lease(store, { quarantine = false, machine_ids = { first, first } })
+            local second
+            store.on_reply = function()
+                store:flush()
+                assert.are.equal(nil, (l:renew())) -- lost
+                assert.are.equal(first, other:acquire()) -- another process takes it
+                second = assert(l:acquire())
+            end
+            local ok, err = l:renew()
+            assert.are.equal(nil, ok)
+            assert.are.equal(LATE_RENEWAL, err)
+            assert.are_not.equal(first, second)
+            assert.are.equal(second, l:machine_id(), "the new claim's id, never the one other holds")
+            assert.are.equal(second, select(2, parts(assert(generator(l):next()))))
+        end)
+
         it("a claim's reply after release() changes nothing", function()
             local store = new_store()
             local l = new_lease(store, { quarantine = false, wait = false })
