@@ -322,27 +322,14 @@ static mintid_fence *opt_lease_fence(lua_State *L, int idx)
     return f;
 }
 
-/* The fence at fence outlives the generator at gen, whatever becomes of
- * the generator's user values (the debug library can clear them, and the
- * core state points into the fence): registry[FENCES_KEY], a table of weak
- * keys, maps each leased generator to its fence. An ephemeron from Lua 5.2
- * on; below, a strong value of a key it never reaches (a fence's anchor is
- * a lock file handle), so it goes with the generator either way. Pushes
- * the table, the entry set (with value nil: taken back). */
+/* The fence at fence outlives the generator at gen (the core state
+ * points into it), whatever becomes of the generator's user values:
+ * registry[FENCES_KEY][generator] = fence (0: nil, taken back); a fence
+ * never reaches its generators. Pushes the table. */
 #define FENCES_KEY "mintid.lease_fences"
 static void keep_fence(lua_State *L, int gen, int fence)
 {
-    lua_getfield(L, LUA_REGISTRYINDEX, FENCES_KEY);
-    if (!lua_istable(L, -1)) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_createtable(L, 0, 1);
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, FENCES_KEY);
-    }
+    mintid_lua_push_weak_keys(L, FENCES_KEY);
     lua_pushvalue(L, gen);
     if (fence != 0)
         lua_pushvalue(L, fence);
