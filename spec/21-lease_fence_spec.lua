@@ -251,17 +251,30 @@ describe("lease fence", function()
             assert_refuses(g2, RELEASED, "g2")
         end)
 
-        it("generators of other epochs on one fence: each ID in its own epoch's time", function()
+        it("one fence, one epoch: the first generator's; another epoch raises naming both", function()
+            -- One sequence word in Unix ms: an epoch 1000 generator would
+            -- make at MS + 1000 the very IDs an epoch 0 one made at MS.
             local l, f = new_lease()
             local c = h.clock_var()
             c.now = MS
             local g0 = mintid.snowflake_generator { lease = l, clock = c.fn }
-            local ge = mintid.snowflake_generator { lease = l, clock = c.fn, epoch = MS - 1000 }
+            h.raises(function() mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 1000 } end,
+                "bad argument #1", "snowflake: this lease's generators have epoch 0 (its first generator's); "
+                .. "one lease, one epoch: epoch 1000 refused")
+            local same = mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 0 }
             f:hold(21, 30, 0)
-            assert.are.equal(MS, (assert_mints(g0, "epoch 0")))
-            local ts, _, seq = assert_mints(ge, "epoch MS - 1000", MS - 1000)
-            assert.are.equal(MS, ts)
-            assert.are.equal(1, seq)
+            assert.are.equal(0, select(3, assert_mints(g0, "epoch 0")))
+            assert.are.equal(1, select(3, assert_mints(same, "a second generator of epoch 0")))
+        end)
+
+        it("one fence, one epoch: a fence bound while unheld stays bound after a drop", function()
+            local l, f = new_lease()
+            mintid.snowflake_generator { lease = l, epoch = 1288834974657 }
+            f:hold(22, 30, 0)
+            f:drop("released")
+            h.raises(function() mintid.snowflake_generator { lease = l } end,
+                "bad argument #1", "snowflake: this lease's generators have epoch 1288834974657 (its first "
+                .. "generator's); one lease, one epoch: epoch 0 refused")
         end)
 
         it("keeps its fence alive: the lease table may go", function()
@@ -272,6 +285,21 @@ describe("lease fence", function()
             collectgarbage()
             collectgarbage()
             assert.are.equal(21, select(2, assert_mints(g, "after a full collection")))
+        end)
+
+        it("keeps its fence alive whatever the debug library does to its user values", function()
+            local l, f = new_lease()
+            f:hold(23, 30, 0)
+            local g = mintid.snowflake_generator { lease = l }
+            h.clear_user_values(g)
+            l, f = nil, nil -- luacheck: ignore 311
+            collectgarbage()
+            collectgarbage()
+            -- fences of the same size, unheld, where the freed one was
+            local others = {}
+            for i = 1, 200 do others[i] = mintid._lease_fence() end
+            assert.are.equal(23, select(2, assert_mints(g, "after its user values were cleared and a collection")))
+            assert.are.equal("unheld", others[200]:state())
         end)
 
         it("the lease is read as Lua reads a field (an __index is honoured)", function()
@@ -295,6 +323,24 @@ describe("lease fence", function()
             end)
             assert.are.equal("nil|" .. FORKED .. "|forked|nil", out)
             assert_mints(g, "the parent still mints")
+        end)
+
+        it("a fence made before fork() reads forked in the child whatever its state there", function()
+            local out = {}
+            for _, case in ipairs({ "unheld", "released", "lost" }) do
+                local l, f = new_lease()
+                local g = mintid.snowflake_generator { lease = l }
+                if case ~= "unheld" then
+                    f:hold(34, 30, 0)
+                    f:drop(case)
+                end
+                out[#out + 1] = h.in_child(function()
+                    local _, msg = g:next()
+                    return f:state() .. ":" .. tostring(f:machine_id()) .. ":" .. msg
+                end)
+                assert.are.equal(case, f:state(), "the parent's fence is as it was")
+            end
+            assert.are.same({ "forked:nil:" .. FORKED, "forked:nil:" .. FORKED, "forked:nil:" .. FORKED }, out)
         end)
 
         it("a generator made in the child on the parent's fence refuses too", function()

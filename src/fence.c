@@ -43,8 +43,26 @@ void mintid_fence_init(mintid_fence *pub)
     f->deadline_ms = 0;
     f->floor_ms = 0;
     f->machine_id = 0;
-    f->generation = 0;
+    /* Made here: in a forked child it reads FORKED, whatever its state,
+     * until the child holds it itself (a lease object made before fork()
+     * carries its parent's token: the child must not use it). */
+    f->generation = mintid_os_fork_generation();
     f->held = MINTID_FENCE_UNHELD;
+    f->epoch = 0;
+    f->epoch_bound = 0;
+}
+
+int mintid_fence_bind_epoch(mintid_fence_state *f, int64_t epoch, char *err)
+{
+    if (!f->epoch_bound) {
+        f->epoch = epoch;
+        f->epoch_bound = 1;
+    } else if (f->epoch != epoch) {
+        return mintid_fail(err, MINTID_EARG, "snowflake: this lease's generators have epoch %" PRId64
+                           " (its first generator's); one lease, one epoch: epoch %" PRId64 " refused",
+                           f->epoch, epoch);
+    }
+    return MINTID_OK;
 }
 
 int mintid_fence_hold(mintid_fence *pub, int64_t machine_id, int64_t valid_for_ms, int64_t floor_ms,
@@ -92,10 +110,10 @@ static int state_of(const mintid_fence_state *f, const int64_t *wall, int64_t *m
 {
     int64_t now = 0;
 
-    if (f->held != MINTID_FENCE_HELD)
-        return f->held;
     if (f->generation != mintid_os_fork_generation())
         return MINTID_FENCE_FORKED;
+    if (f->held != MINTID_FENCE_HELD)
+        return f->held;
     if (f->deadline_ms != MINTID_FENCE_FOREVER) {
         now = mintid_os_deadline_ms();
         if (now >= f->deadline_ms)

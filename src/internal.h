@@ -524,8 +524,8 @@ MINTID_INTERNAL int  mintid_relative_gen_next(mintid_relative_state *g, int64_t 
 typedef struct {
     /* The Snowflake state of every generator on the fence, shared so that
      * two of them never make the same ID: last_ms << 12 | seq, last_ms in
-     * Unix ms (not since an epoch: generators of other epochs may share
-     * it); MINTID_SNOWFLAKE_UNSTARTED before the first ID. A hold keeps it:
+     * Unix ms (the floor's unit; all of them have the fence's one epoch);
+     * MINTID_SNOWFLAKE_UNSTARTED before the first ID. A hold keeps it:
      * IDs go on rising across a change of machine id. */
     MINTID_ALIGNED uint64_t word;
     /* On mintid_os_deadline_ms, less its slack: minting ends while that
@@ -533,9 +533,13 @@ typedef struct {
      * MINTID_FENCE_FOREVER: none (and no clock read per ID). */
     int64_t deadline_ms;
     int64_t floor_ms;     /* Unix ms: only later ms are minted */
+    /* The epoch of the fence's first generator, which every other one
+     * must have (mintid_fence_bind_epoch); valid once epoch_bound. */
+    int64_t epoch;
     uint32_t machine_id;
-    uint32_t generation;  /* the process (fork generation) that holds it */
+    uint32_t generation;  /* the process (fork generation) that made or last held it */
     int held;             /* UNHELD, HELD, RELEASED or LOST */
+    int epoch_bound;      /* 0 until a generator is made on the fence */
 } mintid_fence_state;
 MINTID_OPAQUE_STATE(mintid_fence, mintid_fence_state, mintid_fence_state_of)
 /* MINTID_OK with the machine id and the floor while f is held in this
@@ -545,6 +549,11 @@ MINTID_OPAQUE_STATE(mintid_fence, mintid_fence_state, mintid_fence_state_of)
 MINTID_INTERNAL int mintid_fence_open(const mintid_fence_state *f, uint32_t *machine_id, int64_t *floor_ms,
                                       char *err);
 MINTID_INTERNAL int mintid_fence_refuse_floor(int64_t floor_ms, char *err);
+/* One fence, one epoch: the generators on f share one sequence word, in
+ * Unix ms, so two epochs would repeat each other's IDs (epoch 0 at T, epoch
+ * E at T + E: the same time field, machine id and sequence). The first
+ * generator's epoch binds f; EARG naming both for another. */
+MINTID_INTERNAL int mintid_fence_bind_epoch(mintid_fence_state *f, int64_t epoch, char *err);
 
 /* ==== lock_file.c: the lock-file lease ==================================== */
 /* lock_file.c: try to lock byte machine_id of f; when *got, *floor_ms is

@@ -249,7 +249,7 @@ MINTID_API int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machi
 #define MINTID_FENCE_EXPIRED  3 /* held, past the deadline */
 #define MINTID_FENCE_RELEASED 4 /* dropped: given back */
 #define MINTID_FENCE_LOST     5 /* dropped: taken away (another holder may have it) */
-#define MINTID_FENCE_FORKED   6 /* held by the process this one was forked from */
+#define MINTID_FENCE_FORKED   6 /* made or held by the process this one was forked from */
 /* A valid_for_ms of no deadline. */
 #define MINTID_FENCE_FOREVER  INT64_MAX
 typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_FENCE_SIZE]; } mintid_fence;
@@ -276,7 +276,8 @@ MINTID_API int64_t mintid_fence_clock_ms(void);
  * process, else -1. */
 MINTID_API int  mintid_fence_machine_id(const mintid_fence *f);
 /* A generator on the fence f (which must outlive it); EARG for a negative
- * epoch. Every generator on one fence moves one sequence, kept in the
+ * epoch, or for an epoch other than that of f's first generator (one fence,
+ * one epoch). Every generator on one fence moves one sequence, kept in the
  * fence: two of them never make the same ID. Unlike a generator of
  * gen_init, it may be used in a forked child once the child holds f
  * itself: the fence is what keeps processes apart. */

@@ -71,6 +71,8 @@ int mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *pub, mintid_fence *f,
     int rc = mintid_snowflake_gen_init(pub, 0, epoch, err);
 
     if (rc == MINTID_OK)
+        rc = mintid_fence_bind_epoch(mintid_fence_state_of(f), epoch, err);
+    if (rc == MINTID_OK)
         mintid_snowflake_state_of(pub)->fence = mintid_fence_state_of(f);
     return rc;
 }

@@ -24,6 +24,8 @@ local function read(opts, fn)
     if type(path) ~= "string" or path == "" then
         options.raise(fn, "path must be a non-empty string, got " .. (path == "" and "\"\"" or type(path)))
     end
+    -- Refused here, not by the OS layer at the first acquire().
+    if path:find("\0", 1, true) then options.raise(fn, "path must hold no zero byte") end
     local lo, hi = options.machine_ids(opts.machine_ids, fn)
     return path, lo, hi
 end
