@@ -27,6 +27,14 @@ files["spec/nginx/load.lua"] = {
     read_globals = { "wrk", "first" },
 }
 
+files["spec/haproxy/load.lua"] = files["spec/nginx/load.lua"]
+-- Lua files run by haproxy, which lends them `core` (the test's record.lua
+-- wraps two of its functions).
+files["spec/haproxy"] = { globals = { "core" } }
+
+-- A LÖVE game, which LÖVE lends `love`.
+files["spec/love"] = { globals = { "love" } }
+
 -- `luacheck .` checks these: every Lua file of the folders, and bin/'s
 -- scripts, which have no .lua extension.
 include_files = { "lua/**/*.lua", "bin/*", "spec/**/*.lua", "examples/**/*.lua", "bench/**/*.lua" }

@@ -82,7 +82,8 @@ $(BUILD)/%/testfork.so: spec/native/testfork.c
 TEST_DEPS = $(foreach v,$(TEST_LUAS),$(BUILD)/$v/mintid.so $(BUILD)/$v/testfork.so)
 RUN_ENV   = BUILD='$(BUILD)' CC='$(CC)' TEST_LUAS='$(TEST_LUAS)'
 include mk/native.mk mk/sanitize.mk mk/fuzz.mk mk/platform.mk mk/foreign.mk \
-        mk/embed.mk mk/db.mk mk/nginx.mk mk/threads.mk mk/npm.mk mk/lease.mk
+        mk/embed.mk mk/db.mk mk/nginx.mk mk/threads.mk mk/npm.mk mk/lease.mk \
+        mk/haproxy.mk mk/love.mk
 
 # test-plan: the stages of `make test`, as spec/run.sh names them (each
 # one's comment there says what it checks).

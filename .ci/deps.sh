@@ -16,6 +16,9 @@ packages="$packages valgrind clang libclang-rt-dev"
 # nginx under load, and the database specs
 packages="$packages nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-resty-core
     lua-resty-lrucache wrk curl lua-sql-sqlite3 lua-sql-postgres postgresql sqlite3"
+# the hosts mintid is embedded in: haproxy (Lua 5.3, 4 threads), and the
+# LÖVE game engine (LuaJIT) with xvfb, for an SDL that wants a display
+packages="$packages haproxy love xvfb"
 # machine-id leases on a real Redis (mk/lease.mk): the server, redis-lua
 # over LuaSocket for plain Lua; lua-resty-redis comes from lua-nginx-redis
 # by apt-get download at build time (installed, it pulls in nginx-extras)

@@ -174,6 +174,18 @@ done
 # Debian's nginx with 4 workers under load, the guide's nginx.conf inside
 # (doc/guide.md "OpenResty").
 stage "nginx under load (make test-nginx)" sh spec/nginx/run.sh
+# Debian's haproxy (Lua 5.3), master-worker with 4 threads, under load: the
+# guide's Lua file (doc/guide.md "HAProxy") with lua-load-per-thread through
+# a reload and bad input, then with lua-load, then a plain-Lua control run;
+# every ID unique and of its kind, each state's own machine id, HAProxy's
+# log against what each Lua state returned (make test-haproxy).
+stage "haproxy with 4 threads under load (make test-haproxy)" sh spec/haproxy/run.sh
+# A headless LÖVE game (LuaJIT; make test-love), shipped as doc/guide.md
+# "Game engines" says: two clients started together mint entity IDs in
+# love.update through mintid and resty.mintid, save them with
+# love.filesystem and parse them back; no ID twice, both modules alike, a
+# machine id of its own per client.
+stage "LÖVE game, two clients (make test-love)" sh spec/love/run.sh
 # make test-lease: Snowflake machine ids leased from a real redis-server by
 # plain-Lua holders under chaos (SIGSTOP, DEBUG SLEEP, a restart that loses
 # every key, kill -9) and by three nginx nodes through a reload: no ID

@@ -29,18 +29,7 @@ tap() { # tap STATUS NAME [DIAGNOSTICS]: STATUS 0 is ok
     fi
 }
 
-# alive PID: the process exists and is not a zombie
-alive() {
-    [ -e "/proc/$1" ] && ! grep -q ') Z ' "/proc/$1/stat" 2>/dev/null
-}
-
-# children PID: the processes whose parent is PID
-children() {
-    for stat in /proc/[0-9]*/stat; do
-        read -r pid comm state ppid rest 2>/dev/null < "$stat" || continue
-        [ "$ppid" = "$1" ] && echo "$pid"
-    done
-}
+. "$root/spec/server.sh"
 
 # nginx_left: those of this run's nginx processes that still run
 nginx_left() {
@@ -52,17 +41,7 @@ nginx_left() {
 # Graceful stop (QUIT), then KILL what is still there after 10 s.
 stop_nginx() {
     [ -n "$master" ] || return 0
-    kill -QUIT "$master" 2>/dev/null
-    i=0
-    while [ -n "$(nginx_left)" ] && [ $i -lt 100 ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    for pid in $(nginx_left); do
-        echo "# nginx process $pid did not stop: killed"
-        kill -KILL "$pid" 2>/dev/null
-    done
-    wait "$master" 2>/dev/null
+    stop_server nginx QUIT "$master" nginx_left
 }
 
 trap '[ -n "$client" ] && kill "$client" 2>/dev/null; stop_nginx; rm -rf "$tmp"' EXIT
