@@ -85,6 +85,14 @@ typedef int (*mintid_clock_fn)(void *ctx, int64_t *now_ms, char *err);
 #else
 #define MINTID_MAYBE_UNUSED
 #endif
+/* The hot path of a call kept small: its rare branch in a function of its
+ * own, which would otherwise be inlined and make every call save the
+ * registers only that branch uses. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MINTID_NOINLINE __attribute__((noinline))
+#else
+#define MINTID_NOINLINE
+#endif
 
 #define MINTID_OPAQUE_STATE(public_type, state_type, accessor)                          \
     /* C99 has no alignof: a type's alignment is its offset after a char. */              \
@@ -269,10 +277,53 @@ MINTID_INTERNAL const char *mintid_describe_byte(unsigned char c, char out[8]);
 MINTID_INTERNAL int mintid_check_ms(int64_t ms, const char *kind, char *err);
 
 /* ==== chacha20.c: RFC 8439 ChaCha20 ======================================= */
+/* The keystream's implementations, all giving the same bytes: the scalar
+ * one (every platform; the one RFC 8439's vectors were first checked on)
+ * and, on x86-64 with GCC or clang (chacha20_simd.c), SSE2 four blocks at
+ * a time and AVX2 eight, the latter where the CPU and OS have it (cpuid and
+ * xgetbv, read once). Not AVX2 on Windows: GCC there does not align the
+ * stack to the 32 bytes its spills of AVX registers assume. */
+enum {
+    MINTID_CHACHA20_SCALAR,
+    MINTID_CHACHA20_SSE2,
+    MINTID_CHACHA20_AVX2,
+    MINTID_CHACHA20_AVX512,
+    MINTID_CHACHA20_IMPLS
+};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MINTID_HAVE_CHACHA20_SSE2 1
+#if !defined(_WIN32) && !defined(MINTID_NO_AVX2)
+#define MINTID_HAVE_CHACHA20_AVX2 1
+#endif
+#endif
+
 /* nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream, the first with
- * block counter `counter`. */
+ * block counter `counter` (a 32-bit counter: it wraps, as the RFC's does),
+ * by the fastest implementation this CPU has. */
 MINTID_INTERNAL void mintid_chacha20_blocks(const uint8_t key[32], uint32_t counter,
                                             const uint8_t nonce[12], uint8_t *out, size_t nblocks);
+/* The same by implementation impl (MINTID_CHACHA20_*): MINTID_OK, or
+ * MINTID_EARG with nothing written when this build or CPU lacks it (the
+ * tests compare each with the scalar one, the bench times them). */
+MINTID_INTERNAL int mintid_chacha20_blocks_by(int impl, const uint8_t key[32], uint32_t counter,
+                                              const uint8_t nonce[12], uint8_t *out, size_t nblocks);
+/* The implementation mintid_chacha20_blocks uses here, and a name for it. */
+MINTID_INTERNAL int mintid_chacha20_best(void);
+MINTID_INTERNAL const char *mintid_chacha20_name(int impl);
+
+/* chacha20_simd.c: whole groups of 4 (SSE2) or 8 (AVX2) blocks of the
+ * state in (the 16 input words, in[12] the first block's counter), the
+ * rest left to the scalar code; each returns the blocks it wrote and
+ * advances in[12] past them. */
+#ifdef MINTID_HAVE_CHACHA20_SSE2
+MINTID_INTERNAL size_t mintid_chacha20_sse2(uint32_t in[16], uint8_t *out, size_t nblocks);
+#endif
+#ifdef MINTID_HAVE_CHACHA20_AVX2
+MINTID_INTERNAL size_t mintid_chacha20_avx2(uint32_t in[16], uint8_t *out, size_t nblocks);
+MINTID_INTERNAL int mintid_cpu_has_avx2(void);
+MINTID_INTERNAL size_t mintid_chacha20_avx512(uint32_t in[16], uint8_t *out, size_t nblocks);
+MINTID_INTERNAL int mintid_cpu_has_avx512(void);
+#endif
 
 /* ==== random.c: the pool ================================================== */
 /* From the pool: the calling thread's own ChaCha20 generator, keyed from the
