@@ -27,7 +27,6 @@ static mintid_relative_gen rel_g;
 static mintid_snowflake_gen snow_g;
 static mintid_nanoid_spec nano_default, nano_hex;
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
-static uint8_t id16[16];
 
 static double now_ns(void)
 {
@@ -89,12 +88,16 @@ static void op_pool_random(void)
     sink ^= b[0];
 }
 
+/* The encoders read one of 64 IDs in turn (filled from the pool once):
+ * bytes changed just before would time a stalled store-to-load forward. */
+static uint8_t ids[64][16];
+static unsigned id_turn;
+
 static void op_ulid_encode(void)
 {
     char out[26];
 
-    id16[15]++;
-    mintid_ulid_encode(id16, out);
+    mintid_ulid_encode(ids[id_turn++ & 63], out);
     sink ^= (uint8_t)out[25];
 }
 
@@ -102,8 +105,7 @@ static void op_uuid_encode(void)
 {
     char out[36];
 
-    id16[15]++;
-    mintid_uuid_encode(id16, out);
+    mintid_uuid_encode(ids[id_turn++ & 63], out);
     sink ^= (uint8_t)out[35];
 }
 
@@ -284,6 +286,7 @@ int main(void)
     static const char secret[] = "bench-secret-0123456789abcdef";
     long n = 1000000;
 
+    mintid_random_bytes(&ids[0][0], sizeof ids, err);
     mintid_ulid_gen_init(&ulid_g);
     mintid_uuid7_gen_init(&uuid7_g);
     if (mintid_relative_gen_init(&rel_g, (const uint8_t *)secret, sizeof secret - 1, NULL, 0, err) ||

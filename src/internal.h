@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h> /* memcpy, for the inline helpers below */
 
 /* The lock and run-once primitives below are the platform's own types;
  * their headers come here, before the visibility push (see there). */
@@ -88,10 +89,14 @@ typedef int (*mintid_clock_fn)(void *ctx, int64_t *now_ms, char *err);
 /* The hot path of a call kept small: its rare branch in a function of its
  * own, which would otherwise be inlined and make every call save the
  * registers only that branch uses. */
+/* And the reverse: a generic step inlined where its sizes are constants,
+ * so that its copies become plain moves. */
 #if defined(__GNUC__) || defined(__clang__)
 #define MINTID_NOINLINE __attribute__((noinline))
+#define MINTID_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define MINTID_NOINLINE
+#define MINTID_ALWAYS_INLINE inline
 #endif
 
 #define MINTID_OPAQUE_STATE(public_type, state_type, accessor)                          \
@@ -133,8 +138,39 @@ static inline void mintid_store_be32(uint8_t *p, uint32_t v)
     p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
 
-/* Written out byte by byte (not as two 32-bit halves), the form compilers
- * turn into one byte-swapped load or store. */
+/* 8 bytes big-endian: one load or store and a byte swap where the compiler
+ * says the host's byte order (GCC and clang; their byte-by-byte forms are
+ * not always merged into one access), else written out byte by byte. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint64_t mintid_load_be64(const uint8_t *p)
+{
+    uint64_t v;
+
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+
+static inline void mintid_store_be64(uint8_t *p, uint64_t v)
+{
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+}
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+static inline uint64_t mintid_load_be64(const uint8_t *p)
+{
+    uint64_t v;
+
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline void mintid_store_be64(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+}
+#else
 static inline uint64_t mintid_load_be64(const uint8_t *p)
 {
     return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
@@ -145,6 +181,17 @@ static inline void mintid_store_be64(uint8_t *p, uint64_t v)
 {
     p[0] = (uint8_t)(v >> 56); p[1] = (uint8_t)(v >> 48); p[2] = (uint8_t)(v >> 40); p[3] = (uint8_t)(v >> 32);
     p[4] = (uint8_t)(v >> 24); p[5] = (uint8_t)(v >> 16); p[6] = (uint8_t)(v >> 8);  p[7] = (uint8_t)v;
+}
+#endif
+
+/* The 48-bit ms then 80 bits (ULID, UUIDv7): top16 << 64 | low64, as two
+ * 8-byte words rather than 6 + 10 bytes. The IDs are built, versioned and
+ * encoded 8 bytes at a time: a read over bytes just stored in other pieces
+ * waits until they reach the cache. */
+static inline void mintid_store_ms_words(uint8_t out[16], int64_t ms, unsigned top16, uint64_t low64)
+{
+    mintid_store_be64(out, (uint64_t)ms << 16 | (top16 & 0xFFFFu));
+    mintid_store_be64(out + 8, low64);
 }
 
 /* ==== the platform layer: os_posix.c, os_win32.c ===========================
@@ -354,8 +401,21 @@ MINTID_INTERNAL uint64_t mintid_random_reseeds(void);
  * is gone once it exited). */
 MINTID_INTERNAL size_t mintid_random_threads(void);
 
+/* ==== hex.c: lowercase hex text ============================================ */
+/* Byte b's two lowercase digits: mintid_hex_pairs[b]. */
+MINTID_INTERNAL const char mintid_hex_pairs[256][2];
+/* The 2n digits of b[0 .. n) to out (no terminator). */
+MINTID_INTERNAL void mintid_hex_encode(const uint8_t *b, size_t n, char *out);
+/* The same for 16 bytes (UUIDs, trace-ids): SSE2 where the compiler
+ * targets it (every x86-64), the table elsewhere; the vectors of every
+ * platform check both. */
+MINTID_INTERNAL void mintid_hex_encode16(const uint8_t b[16], char out[32]);
+
 /* ==== base32.c: Crockford base32, SPEC alphabet, no aliases =============== */
 MINTID_INTERNAL const char mintid_base32_alphabet[33]; /* "0123456789ABCDEFGHJKMNPQRSTVWXYZ" */
+/* The two symbols of a 10-bit value v: mintid_base32_pairs[v] (the ULID
+ * encoder's table: 13 of them make the 26 symbols). */
+MINTID_INTERNAL const char mintid_base32_pairs[1024][2];
 /* 0..31 for a symbol of the alphabet in either case, -1 for anything else
  * (I, L, O, U included). */
 MINTID_INTERNAL int mintid_base32_value(unsigned char c);

@@ -178,10 +178,23 @@ static int pool_refill(thread_pool *p, char *err)
     return MINTID_OK;
 }
 
+/* n bytes (n >= piece) from `from` to buf, then wiped there, in pieces of
+ * `piece` bytes, the last one ending at n (overlapping the one before it
+ * when piece does not divide n). Fixed-size pieces become plain moves. */
+#define MOVE_IN_PIECES(buf, from, n, piece)                         \
+    do {                                                            \
+        size_t at_;                                                 \
+        for (at_ = 0; at_ + (piece) < (n); at_ += (piece))          \
+            memcpy((buf) + at_, (from) + at_, (piece));             \
+        memcpy((buf) + (n) - (piece), (from) + (n) - (piece), (piece)); \
+        for (at_ = 0; at_ + (piece) < (n); at_ += (piece))          \
+            memset((from) + at_, 0, (piece));                       \
+        memset((from) + (n) - (piece), 0, (piece));                 \
+    } while (0)
+
 /* n bytes of the batch (n <= what is left) to buf, each wiped in the
- * batch as it goes: never handed out twice, nor kept after the caller is
- * done with it (Nano IDs and UUIDv4s may be used as secrets). In pieces of
- * fixed size, which the compiler turns into plain moves: a draw is 7 to 32
+ * batch: never handed out twice, nor kept after the caller is done with
+ * it (Nano IDs and UUIDv4s may be used as secrets). A draw is 7 to 32
  * bytes mostly, for which calls of memcpy and memset cost more than the
  * copy. */
 static inline void hand_out(thread_pool *p, uint8_t *buf, size_t n)
@@ -189,20 +202,16 @@ static inline void hand_out(thread_pool *p, uint8_t *buf, size_t n)
     uint8_t *from = p->bytes + p->next;
 
     p->next += n;
-    for (; n >= 16; n -= 16, from += 16, buf += 16) {
-        memcpy(buf, from, 16);
-        memset(from, 0, 16);
+    if (n >= 16) {
+        MOVE_IN_PIECES(buf, from, n, 16);
+    } else if (n >= 8) {
+        MOVE_IN_PIECES(buf, from, n, 8);
+    } else if (n >= 4) {
+        MOVE_IN_PIECES(buf, from, n, 4);
+    } else {
+        for (; n > 0; n--)
+            *buf++ = *from, *from++ = 0;
     }
-    if (n >= 8) {
-        /* Two 8-byte pieces that overlap when n < 16. */
-        memcpy(buf, from, 8);
-        memcpy(buf + n - 8, from + n - 8, 8);
-        memset(from, 0, 8);
-        memset(from + n - 8, 0, 8);
-        return;
-    }
-    for (; n > 0; n--)
-        *buf++ = *from, *from++ = 0;
 }
 
 uint64_t mintid_random_reseeds(void)

@@ -1214,6 +1214,25 @@ static void check_chacha20_implementations(void)
     check(mintid_chacha20_blocks_by(mintid_chacha20_best(), key, 0, nonce, got, 1) == MINTID_OK, what);
 }
 
+/* mintid_hex_encode16 (SSE2 on x86-64) writes the table's digits for
+ * every byte value, in every position. */
+static void check_hex_encoders(void)
+{
+    uint8_t b[16];
+    char fast[32], table[32];
+    int v, i, same = 1;
+
+    for (v = 0; v < 256; v += 16) {
+        for (i = 0; i < 16; i++)
+            b[i] = (uint8_t)(v + (i * 7) % 16);
+        mintid_hex_encode16(b, fast);
+        mintid_hex_encode(b, 16, table);
+        if (memcmp(fast, table, 32) != 0)
+            same = 0;
+    }
+    check(same, "hex: the 16-byte encoder writes the table's digits for all 256 byte values");
+}
+
 static void check_platform(void)
 {
     int64_t now = 0, ticks = 0, mono, mono_later;
@@ -1244,6 +1263,7 @@ static void check_platform(void)
     check(mintid_os_random(a, 0, err) == MINTID_OK, "an empty draw succeeds");
     check_chacha20_vectors();
     check_chacha20_implementations();
+    check_hex_encoders();
 }
 
 /* ---- the default generators under threads -------------------------------- */
