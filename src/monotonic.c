@@ -48,10 +48,11 @@ static MINTID_ALWAYS_INLINE void counter_get(const uint8_t *c, size_t len, uint6
 
 static MINTID_ALWAYS_INLINE void counter_put(uint8_t *c, size_t len, uint64_t hi, uint64_t lo)
 {
-    size_t i;
+    uint8_t top[8];
 
-    for (i = len - 8; i-- > 0; hi >>= 8)
-        c[i] = (uint8_t)hi;
+    /* hi's len - 8 bytes in one piece (counter_get reads them so). */
+    mintid_store_be64(top, hi);
+    memcpy(c, top + 16 - len, len - 8);
     mintid_store_be64(c + len - 8, lo);
 }
 
