@@ -88,7 +88,10 @@ local function ffi_floor_of(len)
 end
 local floors = {}
 for _, len in ipairs({ 16, 19, 21, 26, 27, 28, 31, 32, 36, 55 }) do
-   floors[len] = { c = fresh["fresh" .. len], ffi = ffi_floor_of(len) }
+   -- called as each row calls mintid: a Lua function calling it through its module table
+   assert(fresh["fresh" .. len], "no floor of that length")
+   floors[len] = { c = assert(load("local fresh = ...; return function() return fresh.fresh" .. len .. "() end"))(fresh),
+      ffi = ffi_floor_of(len) }
 end
 
 -- Generators of both bindings. A snowflake generator gives at most 4096 IDs
