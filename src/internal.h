@@ -116,12 +116,6 @@ typedef int (*mintid_clock_fn)(void *ctx, int64_t *now_ms, char *err);
     }
 
 /* Big-endian stores and loads by shifts, so byte order never depends on the host. */
-static inline void mintid_store_be48(uint8_t *p, uint64_t v)
-{
-    p[0] = (uint8_t)(v >> 40); p[1] = (uint8_t)(v >> 32); p[2] = (uint8_t)(v >> 24);
-    p[3] = (uint8_t)(v >> 16); p[4] = (uint8_t)(v >> 8);  p[5] = (uint8_t)v;
-}
-
 static inline uint64_t mintid_load_be48(const uint8_t *p)
 {
     return (uint64_t)p[0] << 40 | (uint64_t)p[1] << 32 | (uint64_t)p[2] << 24 |

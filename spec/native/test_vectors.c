@@ -1169,7 +1169,6 @@ static void check_chacha20_implementations(void)
     static const uint32_t counters[] = { 0, 1, 7, 0xfffffff9u, 0xfffffffcu, 0xffffffffu };
     static uint8_t want[20 * 64], got[20 * 64 + 1];
     uint8_t key[32], nonce[12];
-    char what[160];
     size_t i, c, n;
     int impl;
 
@@ -1191,9 +1190,9 @@ static void check_chacha20_implementations(void)
         if (mintid_chacha20_blocks_by(impl, key, 1, nonce_232, got, 16) != MINTID_OK)
             continue; /* not in this build, or not on this CPU */
         mintid_chacha20_blocks_by(MINTID_CHACHA20_SCALAR, key, 1, nonce_232, want, 16);
-        snprintf(what, sizeof what, "ChaCha20 %s: the RFC 8439 2.3.2 block, first of a group, and the scalar "
-                 "code's next 15", mintid_chacha20_name(impl));
-        check(memcmp(got, want, 16 * 64) == 0, what);
+        check(memcmp(got, want, 16 * 64) == 0,
+              "ChaCha20 %s: the RFC 8439 2.3.2 block, first of a group, and the scalar code's next 15",
+              mintid_chacha20_name(impl));
         for (i = 0; i < 32; i++)
             key[i] = (uint8_t)(i * 29 + 11);
         for (c = 0; c < sizeof counters / sizeof counters[0]; c++) {
@@ -1205,13 +1204,12 @@ static void check_chacha20_implementations(void)
                     same = 0;
             }
         }
-        snprintf(what, sizeof what, "ChaCha20 %s: the scalar code's bytes for 1..20 blocks from counters "
-                 "0, 1, 7 and across the 32-bit wrap", mintid_chacha20_name(impl));
-        check(same, what);
+        check(same, "ChaCha20 %s: the scalar code's bytes for 1..20 blocks from counters 0, 1, 7 and across "
+              "the 32-bit wrap", mintid_chacha20_name(impl));
     }
-    snprintf(what, sizeof what, "ChaCha20: the pool's implementation here (%s) is one this build has",
-             mintid_chacha20_name(mintid_chacha20_best()));
-    check(mintid_chacha20_blocks_by(mintid_chacha20_best(), key, 0, nonce, got, 1) == MINTID_OK, what);
+    check(mintid_chacha20_blocks_by(mintid_chacha20_best(), key, 0, nonce, got, 1) == MINTID_OK,
+          "ChaCha20: the pool's implementation here (%s) is one this build has",
+          mintid_chacha20_name(mintid_chacha20_best()));
 }
 
 /* mintid_hex_encode16 (SSE2 on x86-64) writes the table's digits for
