@@ -137,26 +137,35 @@ int mintid_counter_commit(const mintid_counter_rule *rule, int64_t *last, uint8_
     return commit(rule, last, counter, last_generation, now, generation, drawn, err);
 }
 
+/* mintid_counter_step once the rule is known good; inline as commit is. */
+static MINTID_ALWAYS_INLINE int step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
+                                     uint32_t *last_generation, int64_t now,
+                                     mintid_random_fn rnd, void *ctx, char *err)
+{
+    uint8_t drawn[MAX_COUNTER_BYTES];
+    uint32_t generation = mintid_os_fork_generation();
+    int draws = mintid_counter_draws(*last, *last_generation, now, generation);
+
+    /* Exactly SPEC's draws for a source the caller gave: one, only when the
+     * step installs a new time unit, and only once the rule is known good. */
+    if (draws) {
+        int rc = mintid_draw_random(rnd, ctx, drawn, rule->draw_len, rule->kind, err);
+
+        if (rc != MINTID_OK)
+            return rc;
+    }
+    return commit(rule, last, counter, last_generation, now, generation, draws ? drawn : NULL, err);
+}
+
 int mintid_counter_step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
                         uint32_t *last_generation, int64_t now,
                         mintid_random_fn rnd, void *ctx, char *err)
 {
-    uint8_t drawn[MAX_COUNTER_BYTES];
-    uint32_t generation = mintid_os_fork_generation();
-    int rc = check_rule(rule, err), draws;
+    int rc = check_rule(rule, err);
 
-    /* Exactly SPEC's draws for a source the caller gave: one, only when the
-     * step installs a new time unit, and only once the rule is known good. */
     if (rc != MINTID_OK)
         return rc;
-    draws = mintid_counter_draws(*last, *last_generation, now, generation);
-    if (draws) {
-        rc = mintid_draw_random(rnd, ctx, drawn, rule->draw_len, rule->kind, err);
-        if (rc != MINTID_OK)
-            return rc;
-    }
-    return mintid_counter_commit(rule, last, counter, last_generation, now, generation,
-                                 draws ? drawn : NULL, err);
+    return step(rule, last, counter, last_generation, now, rnd, ctx, err);
 }
 
 int mintid_monotonic_draws(const mintid_monotonic *st, int64_t now_ms, uint32_t generation)
@@ -175,7 +184,7 @@ static MINTID_ALWAYS_INLINE int ms_step(mintid_monotonic *st, const mintid_count
     if (rc == MINTID_OK)
         rc = mintid_check_ms(now_ms, rule->kind, err);
     if (rc == MINTID_OK && draw_here)
-        rc = mintid_counter_step(rule, &st->last_ms, st->counter, &st->generation, now_ms, rnd, ctx, err);
+        rc = step(rule, &st->last_ms, st->counter, &st->generation, now_ms, rnd, ctx, err);
     else if (rc == MINTID_OK)
         rc = commit(rule, &st->last_ms, st->counter, &st->generation, now_ms, generation, drawn, err);
     if (rc != MINTID_OK)
