@@ -133,6 +133,18 @@ static void op_uuid_encode(void)
     sink ^= (uint8_t)out[35];
 }
 
+/* A refill's keystream, 16 blocks (1 KiB), by one implementation. */
+static int chacha_impl;
+static uint8_t keystream[1024];
+
+static void op_chacha_refill(void)
+{
+    static const uint8_t key[32], nonce[12];
+
+    mintid_chacha20_blocks_by(chacha_impl, key, 0, nonce, keystream, 16);
+    sink ^= keystream[0];
+}
+
 static const char sample_ulid[] = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
 static const char sample_uuid[] = "0190163d-8694-739b-aea5-966c26f8ad91";
 
@@ -333,6 +345,18 @@ int main(void)
         uuid_enc = row("  UUID text encoding (36 chars)", op_uuid_encode, n);
         ulid_dec = row("  ULID text decoding (mintid_ulid_decode)", op_ulid_decode, n);
         uuid_dec = row("  UUID text decoding (mintid_uuid_decode)", op_uuid_decode, n);
+        printf("ChaCha20 keystream, 1 KiB (a refill), by implementation (the pool's: %s):\n",
+               mintid_chacha20_name(mintid_chacha20_best()));
+        for (chacha_impl = 0; chacha_impl < MINTID_CHACHA20_IMPLS; chacha_impl++) {
+            char name[64];
+            double ns;
+
+            if (mintid_chacha20_blocks_by(chacha_impl, keystream, 0, keystream, keystream, 1) != MINTID_OK)
+                continue; /* not in this build or on this CPU */
+            ns = time_op(op_chacha_refill, n / 100);
+            snprintf(name, sizeof name, "  %s", mintid_chacha20_name(chacha_impl));
+            printf("%-44s %8.1f ns (%.2f bytes/ns)\n", name, ns, 1024 / ns);
+        }
         printf("randomness source, per 16 bytes:\n");
         row("  OS (getrandom)", op_os_random, n / 10);
         pool = row("  pool (user-space ChaCha20)", op_pool_random, n);
