@@ -11,6 +11,23 @@
 #ifdef MINTID_HAVE_CHACHA20_SSE2
 #include <emmintrin.h>
 
+/* The 20 rounds (RFC 8439 2.3) on the word registers x[16] with the
+ * quarter round QR: a column round and a diagonal round, ten times. */
+#define CHACHA_20_ROUNDS(QR, x)                                              \
+    do {                                                                     \
+        int round_;                                                          \
+        for (round_ = 0; round_ < 10; round_++) {                            \
+            QR(x[0], x[4], x[8], x[12]);                                     \
+            QR(x[1], x[5], x[9], x[13]);                                     \
+            QR(x[2], x[6], x[10], x[14]);                                    \
+            QR(x[3], x[7], x[11], x[15]);                                    \
+            QR(x[0], x[5], x[10], x[15]);                                    \
+            QR(x[1], x[6], x[11], x[12]);                                    \
+            QR(x[2], x[7], x[8], x[13]);                                     \
+            QR(x[3], x[4], x[9], x[14]);                                     \
+        }                                                                    \
+    } while (0)
+
 /* ---- SSE2: 4 blocks ----------------------------------------------------- */
 
 /* SSE2 has no rotate: two shifts and an or. */
@@ -49,16 +66,7 @@ size_t mintid_chacha20_sse2(uint32_t in[16], uint8_t *out, size_t nblocks)
         s[12] = _mm_add_epi32(s[12], _mm_set_epi32(3, 2, 1, 0));
         for (i = 0; i < 16; i++)
             x[i] = s[i];
-        for (i = 0; i < 10; i++) {
-            SSE_QR(x[0], x[4], x[8], x[12]);
-            SSE_QR(x[1], x[5], x[9], x[13]);
-            SSE_QR(x[2], x[6], x[10], x[14]);
-            SSE_QR(x[3], x[7], x[11], x[15]);
-            SSE_QR(x[0], x[5], x[10], x[15]);
-            SSE_QR(x[1], x[6], x[11], x[12]);
-            SSE_QR(x[2], x[7], x[8], x[13]);
-            SSE_QR(x[3], x[4], x[9], x[14]);
-        }
+        CHACHA_20_ROUNDS(SSE_QR, x);
         for (i = 0; i < 16; i++)
             x[i] = _mm_add_epi32(x[i], s[i]);
         for (i = 0; i < 4; i++)
@@ -76,15 +84,24 @@ size_t mintid_chacha20_sse2(uint32_t in[16], uint8_t *out, size_t nblocks)
 
 /* The CPU has AVX2 (cpuid leaf 7) and the OS saves the YMM registers
  * (OSXSAVE, and XCR0's SSE and AVX bits). */
+/* The low word of XCR0: which register states the OS saves (bit 1 SSE,
+ * 2 AVX, 5-7 the AVX-512 opmask and ZMM registers). Only once OSXSAVE. */
+static unsigned os_saved_states(void)
+{
+    unsigned lo, hi;
+
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    return lo;
+}
+
 int mintid_cpu_has_avx2(void)
 {
-    unsigned a, b, c, d, xcr0_lo, xcr0_hi;
+    unsigned a, b, c, d;
 
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX))
         return 0;
-    __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
-    (void)xcr0_hi;
-    if ((xcr0_lo & 6) != 6)
+    if ((os_saved_states() & 6) != 6)
         return 0;
     if (__get_cpuid_max(0, NULL) < 7)
         return 0;
@@ -105,19 +122,21 @@ int mintid_cpu_has_avx2(void)
         c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c); b = AVX_ROTL(b, 7);               \
     } while (0)
 
-/* Words 4g..4g+3 of blocks 0..7 (one register per word) transposed in
- * each 128-bit half: r[k] holds those words of block k (low half) and of
- * block k + 4 (high half). */
-static AVX2 void avx_transpose4(const __m256i w[4], __m256i r[4])
-{
-    __m256i ab_lo = _mm256_unpacklo_epi32(w[0], w[1]), ab_hi = _mm256_unpackhi_epi32(w[0], w[1]);
-    __m256i cd_lo = _mm256_unpacklo_epi32(w[2], w[3]), cd_hi = _mm256_unpackhi_epi32(w[2], w[3]);
-
-    r[0] = _mm256_unpacklo_epi64(ab_lo, cd_lo);
-    r[1] = _mm256_unpackhi_epi64(ab_lo, cd_lo);
-    r[2] = _mm256_unpacklo_epi64(ab_hi, cd_hi);
-    r[3] = _mm256_unpackhi_epi64(ab_hi, cd_hi);
-}
+/* Words 4g..4g+3 of 4 consecutive blocks in each 128-bit lane of the
+ * registers w[0..3] (one register per word), transposed in each lane:
+ * r[k] then holds those words of block k of each lane's four (AVX2: blocks
+ * k and k + 4; AVX-512: k, k + 4, k + 8 and k + 12). W is 256 or 512. */
+#define TRANSPOSE_LANES4(W, w, r)                                                       \
+    do {                                                                                \
+        __m##W##i ab_lo_ = _mm##W##_unpacklo_epi32((w)[0], (w)[1]);                    \
+        __m##W##i ab_hi_ = _mm##W##_unpackhi_epi32((w)[0], (w)[1]);                    \
+        __m##W##i cd_lo_ = _mm##W##_unpacklo_epi32((w)[2], (w)[3]);                    \
+        __m##W##i cd_hi_ = _mm##W##_unpackhi_epi32((w)[2], (w)[3]);                    \
+        (r)[0] = _mm##W##_unpacklo_epi64(ab_lo_, cd_lo_);                              \
+        (r)[1] = _mm##W##_unpackhi_epi64(ab_lo_, cd_lo_);                              \
+        (r)[2] = _mm##W##_unpacklo_epi64(ab_hi_, cd_hi_);                              \
+        (r)[3] = _mm##W##_unpackhi_epi64(ab_hi_, cd_hi_);                              \
+    } while (0)
 
 AVX2 size_t mintid_chacha20_avx2(uint32_t in[16], uint8_t *out, size_t nblocks)
 {
@@ -136,20 +155,11 @@ AVX2 size_t mintid_chacha20_avx2(uint32_t in[16], uint8_t *out, size_t nblocks)
         s[12] = _mm256_add_epi32(s[12], _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0));
         for (i = 0; i < 16; i++)
             x[i] = s[i];
-        for (i = 0; i < 10; i++) {
-            AVX_QR(x[0], x[4], x[8], x[12]);
-            AVX_QR(x[1], x[5], x[9], x[13]);
-            AVX_QR(x[2], x[6], x[10], x[14]);
-            AVX_QR(x[3], x[7], x[11], x[15]);
-            AVX_QR(x[0], x[5], x[10], x[15]);
-            AVX_QR(x[1], x[6], x[11], x[12]);
-            AVX_QR(x[2], x[7], x[8], x[13]);
-            AVX_QR(x[3], x[4], x[9], x[14]);
-        }
+        CHACHA_20_ROUNDS(AVX_QR, x);
         for (i = 0; i < 16; i++)
             x[i] = _mm256_add_epi32(x[i], s[i]);
         for (i = 0; i < 4; i++)
-            avx_transpose4(x + 4 * i, g[i]);
+            TRANSPOSE_LANES4(256, x + 4 * i, g[i]);
         /* Block k: the low halves of g[0..3][k]; block k + 4: the high ones. */
         for (k = 0; k < 4; k++) {
             uint8_t *lo = out + 64 * k, *hi = out + 64 * (k + 4);
@@ -167,13 +177,9 @@ AVX2 size_t mintid_chacha20_avx2(uint32_t in[16], uint8_t *out, size_t nblocks)
 /* The CPU has AVX-512F and the OS saves the opmask and ZMM registers too. */
 int mintid_cpu_has_avx512(void)
 {
-    unsigned a, b, c, d, xcr0_lo, xcr0_hi;
+    unsigned a, b, c, d;
 
-    if (!mintid_cpu_has_avx2())
-        return 0;
-    __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
-    (void)xcr0_hi;
-    if ((xcr0_lo & 0xE6) != 0xE6)
+    if (!mintid_cpu_has_avx2() || (os_saved_states() & 0xE6) != 0xE6)
         return 0;
     __cpuid_count(7, 0, a, b, c, d);
     return (b & bit_AVX512F) != 0;
@@ -190,19 +196,6 @@ int mintid_cpu_has_avx512(void)
         c = _mm512_add_epi32(c, d); b = _mm512_xor_si512(b, c); b = _mm512_rol_epi32(b, 7);               \
     } while (0)
 
-/* As avx_transpose4, in each of the four 128-bit lanes: r[k] holds words
- * 4g..4g+3 of blocks k, k + 4, k + 8 and k + 12. */
-static AVX512 void z_transpose4(const __m512i w[4], __m512i r[4])
-{
-    __m512i ab_lo = _mm512_unpacklo_epi32(w[0], w[1]), ab_hi = _mm512_unpackhi_epi32(w[0], w[1]);
-    __m512i cd_lo = _mm512_unpacklo_epi32(w[2], w[3]), cd_hi = _mm512_unpackhi_epi32(w[2], w[3]);
-
-    r[0] = _mm512_unpacklo_epi64(ab_lo, cd_lo);
-    r[1] = _mm512_unpackhi_epi64(ab_lo, cd_lo);
-    r[2] = _mm512_unpacklo_epi64(ab_hi, cd_hi);
-    r[3] = _mm512_unpackhi_epi64(ab_hi, cd_hi);
-}
-
 AVX512 size_t mintid_chacha20_avx512(uint32_t in[16], uint8_t *out, size_t nblocks)
 {
     size_t done;
@@ -216,20 +209,11 @@ AVX512 size_t mintid_chacha20_avx512(uint32_t in[16], uint8_t *out, size_t nbloc
         s[12] = _mm512_add_epi32(s[12], _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
         for (i = 0; i < 16; i++)
             x[i] = s[i];
-        for (i = 0; i < 10; i++) {
-            Z_QR(x[0], x[4], x[8], x[12]);
-            Z_QR(x[1], x[5], x[9], x[13]);
-            Z_QR(x[2], x[6], x[10], x[14]);
-            Z_QR(x[3], x[7], x[11], x[15]);
-            Z_QR(x[0], x[5], x[10], x[15]);
-            Z_QR(x[1], x[6], x[11], x[12]);
-            Z_QR(x[2], x[7], x[8], x[13]);
-            Z_QR(x[3], x[4], x[9], x[14]);
-        }
+        CHACHA_20_ROUNDS(Z_QR, x);
         for (i = 0; i < 16; i++)
             x[i] = _mm512_add_epi32(x[i], s[i]);
         for (i = 0; i < 4; i++)
-            z_transpose4(x + 4 * i, g[i]);
+            TRANSPOSE_LANES4(512, x + 4 * i, g[i]);
         /* Lane L of g[0..3][k] is block k + 4L: a 4x4 transpose of lanes. */
         for (k = 0; k < 4; k++) {
             __m512i t0 = _mm512_shuffle_i32x4(g[0][k], g[1][k], 0x44), t1 = _mm512_shuffle_i32x4(g[0][k], g[1][k], 0xEE);
