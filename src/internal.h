@@ -321,9 +321,10 @@ MINTID_INTERNAL int mintid_check_ms(int64_t ms, const char *kind, char *err);
 /* The keystream's implementations, all giving the same bytes: the scalar
  * one (every platform; the one RFC 8439's vectors were first checked on)
  * and, on x86-64 with GCC or clang (chacha20_simd.c), SSE2 four blocks at
- * a time and AVX2 eight, the latter where the CPU and OS have it (cpuid and
- * xgetbv, read once). Not AVX2 on Windows: GCC there does not align the
- * stack to the 32 bytes its spills of AVX registers assume. */
+ * a time, AVX2 eight and AVX-512 sixteen, the last two where the CPU and
+ * OS have them (cpuid and xgetbv, read once). Neither on Windows: GCC
+ * there does not align the stack to the 32 or 64 bytes its spills of AVX
+ * registers assume. */
 enum {
     MINTID_CHACHA20_SCALAR,
     MINTID_CHACHA20_SSE2,
@@ -333,7 +334,10 @@ enum {
 };
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define MINTID_HAVE_CHACHA20_SSE2 1
-#if !defined(_WIN32) && !defined(MINTID_NO_AVX2)
+/* AVX2 and AVX-512 code in a file compiled for plain x86-64 needs the
+ * target attribute's intrinsics: GCC 5 on (4.9 had them, not all of
+ * AVX-512's), and clang. */
+#if !defined(_WIN32) && !defined(MINTID_NO_AVX2) && (defined(__clang__) || __GNUC__ >= 5)
 #define MINTID_HAVE_CHACHA20_AVX2 1
 #endif
 #endif
