@@ -6,11 +6,11 @@
 
 # The sources of the module: the one list (the build, the rockspecs of
 # `make rockspecs`, the amalgamation and `make print-sources` read it).
-CORE_SRC = src/error.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
+CORE_SRC = src/error.c src/hex.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/hash_block.c src/md5.c src/sha1.c src/uuid_name.c src/uuid_time.c \
            src/base62.c src/ksuid.c src/typeid.c src/trace.c src/kind.c \
            src/sha256.c src/relative.c src/fence.c src/lock_file.c src/snowflake.c src/nanoid.c \
-           src/chacha20.c src/random.c src/default.c src/abi.c \
+           src/chacha20.c src/chacha20_simd.c src/random.c src/default.c src/abi.c \
            src/os_posix.c src/os_win32.c
 CORE_HDR = src/mintid.h src/internal.h
 BIND_SRC = src/lua_mintid.c src/lua_helpers.c src/lua_values.c src/lua_fence.c src/lua_hooks.c src/lua_generators.c \
@@ -111,13 +111,29 @@ demo: $(MODULE)
 # then the module, and under LuaJIT the FFI binding against it.
 $(BUILD)/bench_core: bench/core.c $(CORE_OBJ)
 	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $< $(CORE_OBJ) $(LDLIBS)
-bench: $(MODULE) $(BUILD)/jit/mintid.so $(BUILD)/bench_core
-	$(BUILD)/bench_core
+# The floor (bench/floor.c), a module of its own for each Lua that times.
+$(BUILD)/%/mintid_bench_floor.so: bench/floor.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) $(MODULE_LDFLAGS) -o $@ $<
+# Every part appends its rows of the target table (issue 27) to
+# BENCH_TARGETS, printed at the end; the threads bench runs last.
+BENCH_TARGETS = $(BUILD)/bench_targets.txt
+bench: $(MODULE) $(BUILD)/jit/mintid.so $(BUILD)/bench_core $(BUILD)/$(LUA_VERSION)/mintid_bench_floor.so \
+       $(BUILD)/jit/mintid_bench_floor.so
+	@rm -f $(BENCH_TARGETS); uptime
+	BENCH_TARGETS=$(BENCH_TARGETS) $(BUILD)/bench_core
 	@echo
-	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bench/bench.lua
+	BENCH_TARGETS=$(BENCH_TARGETS) LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' \
+	    $(LUA) bench/bench.lua
 	@echo
 	@echo "LuaJIT: resty.mintid (FFI) against mintid (Lua C API)"
-	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/jit/?.so;;' luajit bench/ffi.lua
+	BENCH_TARGETS=$(BENCH_TARGETS) LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/jit/?.so;;' luajit bench/ffi.lua
+	@echo
+	BENCH_TARGETS=$(BENCH_TARGETS) $(BUILD)/bench_threads $(BUILD)/5.4
+	@echo
+	@echo "Targets (issue 27), this run:"
+	@awk -F'\t' '{ printf "%-44s %20s %26s  %s\n", $$1, $$2, $$3, $$4 }' $(BENCH_TARGETS)
+	@uptime
 
 # Generated files, committed; `make test` fails when one is stale: the
 # vectors of testdata/, the FFI declarations of resty.mintid (from

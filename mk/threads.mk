@@ -9,7 +9,7 @@ $(BUILD)/bench_threads: bench/threads.c $(CORE_OBJ) $(CORE_HDR)
 bench-threads: $(BUILD)/5.4/mintid.so $(BUILD)/bench_threads
 	$(BUILD)/bench_threads $(BUILD)/5.4
 .PHONY: bench-threads
-bench: bench-threads
+bench: $(BUILD)/bench_threads
 
 # test_threads (the Makefile's test_% rule): strict increase across 8
 # threads whose clocks disagree, threads that fork while others mint, a

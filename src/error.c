@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -21,8 +22,6 @@ int mintid_fail(char *err, int code, const char *fmt, ...)
 
 const char *mintid_describe_byte(unsigned char c, char out[8])
 {
-    static const char hex[] = "0123456789abcdef";
-
     /* Quote only bytes a terminal shows unambiguously; a space or control
      * byte would vanish or break the one-line message. */
     if (c >= 0x21 && c <= 0x7E) {
@@ -33,8 +32,7 @@ const char *mintid_describe_byte(unsigned char c, char out[8])
     } else {
         out[0] = '0';
         out[1] = 'x';
-        out[2] = hex[c >> 4];
-        out[3] = hex[c & 0x0F];
+        memcpy(out + 2, mintid_hex_pairs[c], 2);
         out[4] = '\0';
     }
     return out;

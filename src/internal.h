@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h> /* memcpy, for the inline helpers below */
 
 /* The lock and run-once primitives below are the platform's own types;
  * their headers come here, before the visibility push (see there). */
@@ -85,6 +86,18 @@ typedef int (*mintid_clock_fn)(void *ctx, int64_t *now_ms, char *err);
 #else
 #define MINTID_MAYBE_UNUSED
 #endif
+/* The hot path of a call kept small: its rare branch in a function of its
+ * own, which would otherwise be inlined and make every call save the
+ * registers only that branch uses. */
+/* And the reverse: a generic step inlined where its sizes are constants,
+ * so that its copies become plain moves. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MINTID_NOINLINE __attribute__((noinline))
+#define MINTID_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define MINTID_NOINLINE
+#define MINTID_ALWAYS_INLINE inline
+#endif
 
 #define MINTID_OPAQUE_STATE(public_type, state_type, accessor)                          \
     /* C99 has no alignof: a type's alignment is its offset after a char. */              \
@@ -103,12 +116,6 @@ typedef int (*mintid_clock_fn)(void *ctx, int64_t *now_ms, char *err);
     }
 
 /* Big-endian stores and loads by shifts, so byte order never depends on the host. */
-static inline void mintid_store_be48(uint8_t *p, uint64_t v)
-{
-    p[0] = (uint8_t)(v >> 40); p[1] = (uint8_t)(v >> 32); p[2] = (uint8_t)(v >> 24);
-    p[3] = (uint8_t)(v >> 16); p[4] = (uint8_t)(v >> 8);  p[5] = (uint8_t)v;
-}
-
 static inline uint64_t mintid_load_be48(const uint8_t *p)
 {
     return (uint64_t)p[0] << 40 | (uint64_t)p[1] << 32 | (uint64_t)p[2] << 24 |
@@ -125,8 +132,39 @@ static inline void mintid_store_be32(uint8_t *p, uint32_t v)
     p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
 
-/* Written out byte by byte (not as two 32-bit halves), the form compilers
- * turn into one byte-swapped load or store. */
+/* 8 bytes big-endian: one load or store and a byte swap where the compiler
+ * says the host's byte order (GCC and clang; their byte-by-byte forms are
+ * not always merged into one access), else written out byte by byte. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint64_t mintid_load_be64(const uint8_t *p)
+{
+    uint64_t v;
+
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+
+static inline void mintid_store_be64(uint8_t *p, uint64_t v)
+{
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+}
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+static inline uint64_t mintid_load_be64(const uint8_t *p)
+{
+    uint64_t v;
+
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline void mintid_store_be64(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+}
+#else
 static inline uint64_t mintid_load_be64(const uint8_t *p)
 {
     return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
@@ -137,6 +175,17 @@ static inline void mintid_store_be64(uint8_t *p, uint64_t v)
 {
     p[0] = (uint8_t)(v >> 56); p[1] = (uint8_t)(v >> 48); p[2] = (uint8_t)(v >> 40); p[3] = (uint8_t)(v >> 32);
     p[4] = (uint8_t)(v >> 24); p[5] = (uint8_t)(v >> 16); p[6] = (uint8_t)(v >> 8);  p[7] = (uint8_t)v;
+}
+#endif
+
+/* The 48-bit ms then 80 bits (ULID, UUIDv7): top16 << 64 | low64, as two
+ * 8-byte words rather than 6 + 10 bytes. The IDs are built, versioned and
+ * encoded 8 bytes at a time: a read over bytes just stored in other pieces
+ * waits until they reach the cache. */
+static inline void mintid_store_ms_words(uint8_t out[16], int64_t ms, unsigned top16, uint64_t low64)
+{
+    mintid_store_be64(out, (uint64_t)ms << 16 | (top16 & 0xFFFFu));
+    mintid_store_be64(out + 8, low64);
 }
 
 /* ==== the platform layer: os_posix.c, os_win32.c ===========================
@@ -269,10 +318,57 @@ MINTID_INTERNAL const char *mintid_describe_byte(unsigned char c, char out[8]);
 MINTID_INTERNAL int mintid_check_ms(int64_t ms, const char *kind, char *err);
 
 /* ==== chacha20.c: RFC 8439 ChaCha20 ======================================= */
+/* The keystream's implementations, all giving the same bytes: the scalar
+ * one (every platform; the one RFC 8439's vectors were first checked on)
+ * and, on x86-64 with GCC or clang (chacha20_simd.c), SSE2 four blocks at
+ * a time, AVX2 eight and AVX-512 sixteen, the last two where the CPU and
+ * OS have them (cpuid and xgetbv, read once). Neither on Windows: GCC
+ * there does not align the stack to the 32 or 64 bytes its spills of AVX
+ * registers assume. */
+enum {
+    MINTID_CHACHA20_SCALAR,
+    MINTID_CHACHA20_SSE2,
+    MINTID_CHACHA20_AVX2,
+    MINTID_CHACHA20_AVX512,
+    MINTID_CHACHA20_IMPLS
+};
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MINTID_HAVE_CHACHA20_SSE2 1
+/* AVX2 and AVX-512 code in a file compiled for plain x86-64 needs the
+ * target attribute's intrinsics: GCC 5 on (4.9 had them, not all of
+ * AVX-512's), and clang. */
+#if !defined(_WIN32) && !defined(MINTID_NO_AVX2) && (defined(__clang__) || __GNUC__ >= 5)
+#define MINTID_HAVE_CHACHA20_AVX2 1
+#endif
+#endif
+
 /* nblocks 64-byte blocks of the RFC 8439 ChaCha20 keystream, the first with
- * block counter `counter`. */
+ * block counter `counter` (a 32-bit counter: it wraps, as the RFC's does),
+ * by the fastest implementation this CPU has. */
 MINTID_INTERNAL void mintid_chacha20_blocks(const uint8_t key[32], uint32_t counter,
                                             const uint8_t nonce[12], uint8_t *out, size_t nblocks);
+/* The same by implementation impl (MINTID_CHACHA20_*): MINTID_OK, or
+ * MINTID_EARG with nothing written when this build or CPU lacks it (the
+ * tests compare each with the scalar one, the bench times them). */
+MINTID_INTERNAL int mintid_chacha20_blocks_by(int impl, const uint8_t key[32], uint32_t counter,
+                                              const uint8_t nonce[12], uint8_t *out, size_t nblocks);
+/* The implementation mintid_chacha20_blocks uses here, and a name for it. */
+MINTID_INTERNAL int mintid_chacha20_best(void);
+MINTID_INTERNAL const char *mintid_chacha20_name(int impl);
+
+/* chacha20_simd.c: whole groups of 4 (SSE2) or 8 (AVX2) blocks of the
+ * state in (the 16 input words, in[12] the first block's counter), the
+ * rest left to the scalar code; each returns the blocks it wrote and
+ * advances in[12] past them. */
+#ifdef MINTID_HAVE_CHACHA20_SSE2
+MINTID_INTERNAL size_t mintid_chacha20_sse2(uint32_t in[16], uint8_t *out, size_t nblocks);
+#endif
+#ifdef MINTID_HAVE_CHACHA20_AVX2
+MINTID_INTERNAL size_t mintid_chacha20_avx2(uint32_t in[16], uint8_t *out, size_t nblocks);
+MINTID_INTERNAL int mintid_cpu_has_avx2(void);
+MINTID_INTERNAL size_t mintid_chacha20_avx512(uint32_t in[16], uint8_t *out, size_t nblocks);
+MINTID_INTERNAL int mintid_cpu_has_avx512(void);
+#endif
 
 /* ==== random.c: the pool ================================================== */
 /* From the pool: the calling thread's own ChaCha20 generator, keyed from the
@@ -303,8 +399,21 @@ MINTID_INTERNAL uint64_t mintid_random_reseeds(void);
  * is gone once it exited). */
 MINTID_INTERNAL size_t mintid_random_threads(void);
 
+/* ==== hex.c: lowercase hex text ============================================ */
+/* Byte b's two lowercase digits: mintid_hex_pairs[b]. */
+MINTID_INTERNAL const char mintid_hex_pairs[256][2];
+/* The 2n digits of b[0 .. n) to out (no terminator). */
+MINTID_INTERNAL void mintid_hex_encode(const uint8_t *b, size_t n, char *out);
+/* The same for 16 bytes (UUIDs, trace-ids): SSE2 where the compiler
+ * targets it (every x86-64), the table elsewhere; the vectors of every
+ * platform check both. */
+MINTID_INTERNAL void mintid_hex_encode16(const uint8_t b[16], char out[32]);
+
 /* ==== base32.c: Crockford base32, SPEC alphabet, no aliases =============== */
 MINTID_INTERNAL const char mintid_base32_alphabet[33]; /* "0123456789ABCDEFGHJKMNPQRSTVWXYZ" */
+/* The two symbols of a 10-bit value v: mintid_base32_pairs[v] (the ULID
+ * encoder's table: 13 of them make the 26 symbols). */
+MINTID_INTERNAL const char mintid_base32_pairs[1024][2];
 /* 0..31 for a symbol of the alphabet in either case, -1 for anything else
  * (I, L, O, U included). */
 MINTID_INTERNAL int mintid_base32_value(unsigned char c);

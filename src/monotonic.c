@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #define COUNTER_BYTES 10
+#define MIN_COUNTER_BYTES 8
 #define MAX_COUNTER_BYTES 16 /* KSUID's 128-bit payload */
 
 void mintid_monotonic_init(mintid_monotonic *st)
@@ -31,25 +32,46 @@ static void mask_to_bits(uint8_t *c, size_t len, unsigned bits)
     }
 }
 
-/* Adds 1 to a counter <= 2^bits - 1; non-zero when the sum is 2^bits,
- * i.e. the increment would pass the maximum. */
-static int add_one(uint8_t *c, size_t len, unsigned bits)
+/* The counter is read and written in two pieces, big-endian: its last 8
+ * bytes (lo) and the len - 8 before them (hi), never in a piece that spans
+ * both. A read over bytes stored in other pieces waits until they reach
+ * the cache; the kinds' stores read the counter in these pieces too. */
+static MINTID_ALWAYS_INLINE void counter_get(const uint8_t *c, size_t len, uint64_t *hi, uint64_t *lo)
 {
-    unsigned carry = 1;
     size_t i;
 
-    for (i = len; i-- > 0 && carry;) {
-        c[i] = (uint8_t)(c[i] + 1);
-        carry = c[i] == 0;
-    }
-    if (bits == 8 * len)
-        return (int)carry;
-    return (c[len - 1 - bits / 8] >> (bits % 8)) & 1;
+    *hi = 0;
+    for (i = 0; i + 8 < len; i++)
+        *hi = *hi << 8 | c[i];
+    *lo = mintid_load_be64(c + len - 8);
+}
+
+static MINTID_ALWAYS_INLINE void counter_put(uint8_t *c, size_t len, uint64_t hi, uint64_t lo)
+{
+    uint8_t top[8];
+
+    /* hi's len - 8 bytes in one piece (counter_get reads them so). */
+    mintid_store_be64(top, hi);
+    memcpy(c, top + 16 - len, len - 8);
+    mintid_store_be64(c + len - 8, lo);
+}
+
+/* Adds 1 to a counter hi << 64 | lo <= 2^bits - 1; non-zero when the sum
+ * is 2^bits, i.e. the increment would pass the maximum. */
+static MINTID_ALWAYS_INLINE int add_one(uint64_t *hi, uint64_t *lo, unsigned bits)
+{
+    if (++*lo == 0)
+        ++*hi;
+    if (bits == 128)
+        return *lo == 0 && *hi == 0;
+    if (bits > 64)
+        return (*hi >> (bits - 64)) != 0;
+    return *hi != 0 || (bits < 64 && (*lo >> bits) != 0);
 }
 
 static int check_rule(const mintid_counter_rule *rule, char *err)
 {
-    if (rule->len == 0 || rule->len > MAX_COUNTER_BYTES || rule->bits == 0 || rule->bits > 8 * rule->len ||
+    if (rule->len < MIN_COUNTER_BYTES || rule->len > MAX_COUNTER_BYTES || rule->bits == 0 || rule->bits > 8 * rule->len ||
         rule->draw_len == 0 || rule->draw_len > rule->len)
         return mintid_fail(err, MINTID_EARG, "%s generator: unsupported %u-bit counter from %zu bytes",
                            rule->kind, rule->bits, rule->draw_len);
@@ -64,18 +86,19 @@ int mintid_counter_draws(int64_t last, uint32_t last_generation, int64_t now, ui
     return now > last || generation != last_generation;
 }
 
-int mintid_counter_commit(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
-                          uint32_t *last_generation, int64_t now, uint32_t generation,
-                          const uint8_t *drawn, char *err)
+/* mintid_counter_commit once the rule is known good. Inline: the ms
+ * steps below pass a rule of COUNTER_BYTES, and a constant length makes
+ * the counter's copies plain moves instead of calls. */
+static MINTID_ALWAYS_INLINE int commit(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
+                         uint32_t *last_generation, int64_t now, uint32_t generation,
+                         const uint8_t *drawn, char *err)
 {
     uint8_t next[MAX_COUNTER_BYTES];
     size_t len = rule->len;
-    int rc = check_rule(rule, err);
+    uint64_t hi, lo;
 
-    if (rc != MINTID_OK)
-        return rc;
-    /* The new state is built in next and committed at the end, so every
-     * error return leaves the state as it was (SPEC). */
+    /* The new state is built in hi and lo and committed at the end, so
+     * every error return leaves the state as it was (SPEC). */
     if (mintid_counter_draws(*last, *last_generation, now, generation)) {
         if (drawn == NULL)
             return mintid_fail(err, MINTID_EARG, "%s generator: a step at a new %s without its draw",
@@ -87,41 +110,62 @@ int mintid_counter_commit(const mintid_counter_rule *rule, int64_t *last, uint8_
             memcpy(next + (len - rule->draw_len), drawn, rule->draw_len);
         }
         mask_to_bits(next, len, rule->bits);
+        counter_get(next, len, &hi, &lo);
         *last = now;
     } else {
         /* Same time unit, or the clock went backwards: keep last so that
          * the output still increases strictly. */
-        memcpy(next, counter, len);
-        if (add_one(next, len, rule->bits))
+        counter_get(counter, len, &hi, &lo);
+        if (add_one(&hi, &lo, rule->bits))
             return mintid_fail(err, MINTID_EOVERFLOW,
                                "%s counter overflow at %s %" PRId64 " (%u-bit randomness exhausted)",
                                rule->kind, rule->unit, *last, rule->bits);
     }
-    memcpy(counter, next, len);
+    counter_put(counter, len, hi, lo);
     *last_generation = generation;
     return MINTID_OK;
+}
+
+int mintid_counter_commit(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
+                          uint32_t *last_generation, int64_t now, uint32_t generation,
+                          const uint8_t *drawn, char *err)
+{
+    int rc = check_rule(rule, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    return commit(rule, last, counter, last_generation, now, generation, drawn, err);
+}
+
+/* mintid_counter_step once the rule is known good; inline as commit is. */
+static MINTID_ALWAYS_INLINE int step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
+                                     uint32_t *last_generation, int64_t now,
+                                     mintid_random_fn rnd, void *ctx, char *err)
+{
+    uint8_t drawn[MAX_COUNTER_BYTES];
+    uint32_t generation = mintid_os_fork_generation();
+    int draws = mintid_counter_draws(*last, *last_generation, now, generation);
+
+    /* Exactly SPEC's draws for a source the caller gave: one, only when the
+     * step installs a new time unit, and only once the rule is known good. */
+    if (draws) {
+        int rc = mintid_draw_random(rnd, ctx, drawn, rule->draw_len, rule->kind, err);
+
+        if (rc != MINTID_OK)
+            return rc;
+    }
+    return commit(rule, last, counter, last_generation, now, generation, draws ? drawn : NULL, err);
 }
 
 int mintid_counter_step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
                         uint32_t *last_generation, int64_t now,
                         mintid_random_fn rnd, void *ctx, char *err)
 {
-    uint8_t drawn[MAX_COUNTER_BYTES];
-    uint32_t generation = mintid_os_fork_generation();
-    int rc = check_rule(rule, err), draws;
+    int rc = check_rule(rule, err);
 
-    /* Exactly SPEC's draws for a source the caller gave: one, only when the
-     * step installs a new time unit, and only once the rule is known good. */
     if (rc != MINTID_OK)
         return rc;
-    draws = mintid_counter_draws(*last, *last_generation, now, generation);
-    if (draws) {
-        rc = mintid_draw_random(rnd, ctx, drawn, rule->draw_len, rule->kind, err);
-        if (rc != MINTID_OK)
-            return rc;
-    }
-    return mintid_counter_commit(rule, last, counter, last_generation, now, generation,
-                                 draws ? drawn : NULL, err);
+    return step(rule, last, counter, last_generation, now, rnd, ctx, err);
 }
 
 int mintid_monotonic_draws(const mintid_monotonic *st, int64_t now_ms, uint32_t generation)
@@ -131,23 +175,27 @@ int mintid_monotonic_draws(const mintid_monotonic *st, int64_t now_ms, uint32_t 
 
 /* The rule on st's ms counter: with the caller's draw (drawn, for a
  * generation it read), or drawing from rnd here when draw_here. */
-static int ms_step(mintid_monotonic *st, const mintid_counter_rule *rule, int64_t now_ms, int draw_here,
-                   uint32_t generation, const uint8_t *drawn, mintid_random_fn rnd, void *ctx,
-                   int64_t *ms, uint8_t counter[10], char *err)
+static MINTID_ALWAYS_INLINE int ms_step(mintid_monotonic *st, const mintid_counter_rule *rule, int64_t now_ms, int draw_here,
+                          uint32_t generation, const uint8_t *drawn, mintid_random_fn rnd, void *ctx,
+                          int64_t *ms, uint8_t counter[10], char *err)
 {
     int rc = check_rule(rule, err);
 
     if (rc == MINTID_OK)
         rc = mintid_check_ms(now_ms, rule->kind, err);
     if (rc == MINTID_OK && draw_here)
-        rc = mintid_counter_step(rule, &st->last_ms, st->counter, &st->generation, now_ms, rnd, ctx, err);
+        rc = step(rule, &st->last_ms, st->counter, &st->generation, now_ms, rnd, ctx, err);
     else if (rc == MINTID_OK)
-        rc = mintid_counter_commit(rule, &st->last_ms, st->counter, &st->generation, now_ms, generation,
-                                   drawn, err);
+        rc = commit(rule, &st->last_ms, st->counter, &st->generation, now_ms, generation, drawn, err);
     if (rc != MINTID_OK)
         return rc;
     *ms = st->last_ms;
-    memcpy(counter, st->counter, COUNTER_BYTES);
+    {
+        uint64_t hi, lo;
+
+        counter_get(st->counter, COUNTER_BYTES, &hi, &lo);
+        counter_put(counter, COUNTER_BYTES, hi, lo);
+    }
     return MINTID_OK;
 }
 

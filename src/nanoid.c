@@ -168,25 +168,38 @@ int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, v
 {
     uint8_t stack_buf[STACK_STEP];
     uint8_t *buf = stack_buf;
+    /* In locals: out may alias *s as far as the compiler knows, which
+     * would reload each of them after every symbol written. */
+    const uint8_t *alphabet = s->alphabet;
+    const uint32_t mask = s->mask, n = s->n;
+    const size_t size = s->size, step = s->step;
     size_t got = 0;
     unsigned empty_draws = 0;
     int rc = MINTID_OK;
 
-    if (s->step > STACK_STEP) {
-        buf = malloc(s->step);
+    if (step > STACK_STEP) {
+        buf = malloc(step);
         if (buf == NULL)
-            return mintid_fail(err, MINTID_ENOMEM, "out of memory for %zu random bytes", s->step);
+            return mintid_fail(err, MINTID_ENOMEM, "out of memory for %zu random bytes", step);
     }
-    while (got < s->size) {
+    while (got < size) {
         size_t i, before = got;
 
-        rc = mintid_draw_random(rnd, ctx, buf, s->step, "Nano ID", err);
+        rc = mintid_draw_random(rnd, ctx, buf, step, "Nano ID", err);
         if (rc != MINTID_OK)
             break;
-        for (i = 0; i < s->step && got < s->size; i++) {
-            uint32_t j = buf[i] & s->mask;
-            if (j < s->n)
-                out[got++] = s->alphabet[j];
+        if (mask + 1 == n) {
+            /* n a power of 2 (the default alphabet, hex): no byte is
+             * rejected and step is size, so byte i gives symbol i; the
+             * same loop as below without its tests. */
+            for (i = 0; i < size; i++)
+                out[i] = alphabet[buf[i] & mask];
+            got = size;
+        }
+        for (i = 0; i < step && got < size; i++) {
+            uint32_t j = buf[i] & mask;
+            if (j < n)
+                out[got++] = alphabet[j];
         }
         empty_draws = got == before ? empty_draws + 1 : 0;
         if (empty_draws == MAX_EMPTY_DRAWS) {
@@ -196,7 +209,7 @@ int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, v
         }
     }
     /* The drawn bytes determine the ID, which may serve as a token. */
-    mintid_secure_zero(buf, s->step);
+    mintid_secure_zero(buf, step);
     if (buf != stack_buf)
         free(buf);
     return rc;

@@ -178,6 +178,42 @@ static int pool_refill(thread_pool *p, char *err)
     return MINTID_OK;
 }
 
+/* n bytes (n >= piece) from `from` to buf, then wiped there, in pieces of
+ * `piece` bytes, the last one ending at n (overlapping the one before it
+ * when piece does not divide n). Fixed-size pieces become plain moves. */
+#define MOVE_IN_PIECES(buf, from, n, piece)                         \
+    do {                                                            \
+        size_t at_;                                                 \
+        for (at_ = 0; at_ + (piece) < (n); at_ += (piece))          \
+            memcpy((buf) + at_, (from) + at_, (piece));             \
+        memcpy((buf) + (n) - (piece), (from) + (n) - (piece), (piece)); \
+        for (at_ = 0; at_ + (piece) < (n); at_ += (piece))          \
+            memset((from) + at_, 0, (piece));                       \
+        memset((from) + (n) - (piece), 0, (piece));                 \
+    } while (0)
+
+/* n bytes of the batch (n <= what is left) to buf, each wiped in the
+ * batch: never handed out twice, nor kept after the caller is done with
+ * it (Nano IDs and UUIDv4s may be used as secrets). A draw is 7 to 32
+ * bytes mostly, for which calls of memcpy and memset cost more than the
+ * copy. */
+static inline void hand_out(thread_pool *p, uint8_t *buf, size_t n)
+{
+    uint8_t *from = p->bytes + p->next;
+
+    p->next += n;
+    if (n >= 16) {
+        MOVE_IN_PIECES(buf, from, n, 16);
+    } else if (n >= 8) {
+        MOVE_IN_PIECES(buf, from, n, 8);
+    } else if (n >= 4) {
+        MOVE_IN_PIECES(buf, from, n, 4);
+    } else {
+        for (; n > 0; n--)
+            *buf++ = *from, *from++ = 0;
+    }
+}
+
 uint64_t mintid_random_reseeds(void)
 {
     return MINTID_LOAD_ACQUIRE(&pool_reseeds);
@@ -193,11 +229,32 @@ size_t mintid_random_threads(void)
     return n;
 }
 
+/* A draw the batch does not hold: refills as it goes. */
+static MINTID_NOINLINE int draw_across_batches(thread_pool *p, uint8_t *buf, size_t n, char *err)
+{
+    while (n > 0) {
+        size_t take;
+
+        if (p->next == BATCH_SIZE) {
+            int rc = pool_refill(p, err);
+
+            if (rc != MINTID_OK)
+                return rc;
+        }
+        take = BATCH_SIZE - p->next;
+        if (take > n)
+            take = n;
+        hand_out(p, buf, take);
+        buf += take;
+        n -= take;
+    }
+    return MINTID_OK;
+}
+
 int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
 {
     thread_pool *p;
     uint32_t generation;
-    int rc = MINTID_OK;
 
     mintid_random_fork_init();
     if (n > BATCH_OUTPUT || !pool_usable || (p = my_pool()) == NULL)
@@ -208,26 +265,12 @@ int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
         pool_forget(p);
         p->generation = generation;
     }
-    while (n > 0) {
-        size_t take;
-
-        if (p->next == BATCH_SIZE) {
-            rc = pool_refill(p, err);
-            if (rc != MINTID_OK)
-                break;
-        }
-        take = BATCH_SIZE - p->next;
-        if (take > n)
-            take = n;
-        memcpy(buf, p->bytes + p->next, take);
-        /* Never hand a byte out twice, nor keep a copy of it after the
-         * caller is done (Nano IDs and UUIDv4s may be used as secrets). */
-        memset(p->bytes + p->next, 0, take);
-        p->next += take;
-        buf += take;
-        n -= take;
+    /* The common case: the batch holds the request. */
+    if (n <= BATCH_SIZE - p->next) {
+        hand_out(p, buf, n);
+        return MINTID_OK;
     }
-    return rc;
+    return draw_across_batches(p, buf, n, err);
 }
 
 int mintid_random_pool(void *ctx, uint8_t *buf, size_t n)

@@ -50,15 +50,15 @@ int mintid_relative_from_parts(int64_t tag, int64_t ms, int64_t rand,
     return MINTID_OK;
 }
 
-/* `chars` base32 symbols of v, most significant first. */
+/* `chars` (even) base32 symbols of v, most significant first, two at a
+ * time from the pair table. */
+MINTID_STATIC_ASSERT(TAG_CHARS % 2 == 0 && TIME_CHARS % 2 == 0 && RAND_CHARS % 2 == 0, relative_fields_even);
 static void put_field(uint64_t v, int chars, char *out)
 {
     int i;
 
-    for (i = chars - 1; i >= 0; i--) {
-        out[i] = mintid_base32_alphabet[v & 31];
-        v >>= 5;
-    }
+    for (i = chars - 2; i >= 0; i -= 2, v >>= 10)
+        memcpy(out + i, mintid_base32_pairs[v & 1023], 2);
 }
 
 void mintid_relative_encode(const uint8_t id[16], char out[28])

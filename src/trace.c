@@ -35,8 +35,6 @@ MINTID_STATIC_ASSERT(FLAGS_AT + FLAGS_LEN == MINTID_TRACEPARENT_LEN, traceparent
  * not unlucky: the call fails rather than loop. */
 #define MAX_ZERO_DRAWS 4
 
-static const char hex_digits[] = "0123456789abcdef";
-
 /* 0..15 for a lowercase hex digit (HEXDIGLC, 3.2.2), -1 for any other
  * byte, uppercase included. */
 static int hex_value(unsigned char c)
@@ -48,22 +46,17 @@ static int hex_value(unsigned char c)
     return -1;
 }
 
-static void hex_encode(const uint8_t *b, size_t n, char *out)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        out[2 * i] = hex_digits[b[i] >> 4];
-        out[2 * i + 1] = hex_digits[b[i] & 0x0F];
-    }
-}
-
+/* n is 8 or 16: 8 bytes at a time. */
 static int all_zero(const uint8_t *b, size_t n)
 {
-    uint8_t any = 0;
+    uint64_t any = 0, w;
     size_t i;
 
-    for (i = 0; i < n; i++)
+    for (i = 0; i + 8 <= n; i += 8) {
+        memcpy(&w, b + i, 8);
+        any |= w;
+    }
+    for (; i < n; i++)
         any |= b[i];
     return any == 0;
 }
@@ -81,7 +74,10 @@ int mintid_trace_draw_id(mintid_random_fn rnd, void *ctx, size_t n, char *out, c
         if (rc != MINTID_OK)
             return rc;
         if (!all_zero(id, n)) {
-            hex_encode(id, n, out);
+            if (n == MINTID_TRACE_ID_BYTES)
+                mintid_hex_encode16(id, out);
+            else
+                mintid_hex_encode(id, n, out);
             mintid_secure_zero(id, sizeof id);
             return MINTID_OK;
         }
@@ -206,8 +202,7 @@ int mintid_traceparent_make(const char *trace_id, size_t trace_id_len, const cha
         memcpy(out + PARENT_ID_AT, parent_id, MINTID_SPAN_ID_TEXT_LEN);
     out[0] = out[1] = '0';
     out[TRACE_ID_AT - 1] = out[PARENT_ID_AT - 1] = out[FLAGS_AT - 1] = '-';
-    out[FLAGS_AT] = hex_digits[flags >> 4];
-    out[FLAGS_AT + 1] = hex_digits[flags & 0x0F];
+    memcpy(out + FLAGS_AT, mintid_hex_pairs[flags], FLAGS_LEN);
     return MINTID_OK;
 }
 

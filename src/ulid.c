@@ -10,8 +10,7 @@
  * checked by mintid_monotonic_next. */
 static void store_ulid(int64_t ms, const uint8_t rand[10], uint8_t *out)
 {
-    mintid_store_be48(out, (uint64_t)ms);
-    memcpy(out + 6, rand, ULID_RAND_BYTES);
+    mintid_store_ms_words(out, ms, (unsigned)rand[0] << 8 | rand[1], mintid_load_be64(rand + 2));
 }
 
 int mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err)
@@ -23,28 +22,29 @@ int mintid_ulid_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], 
     return rc;
 }
 
-/* The 128 bits are read as 130 with 2 leading zero bits (SPEC). So the
- * first two symbols hold those 2 bits and byte 0, and every following group
- * of 8 symbols holds 40 bits, 5 bytes: bytes 1-5, 6-10 and 11-15. */
+/* The 128 bits are read as 130 with 2 leading zero bits (SPEC): 13 groups
+ * of 10 bits, each two symbols of mintid_base32_pairs. Group k holds bits
+ * 120 - 10k .. 129 - 10k of the number hi << 64 | lo; group 6 straddles
+ * the halves. */
+#define ULID_PAIR(out, k, v) memcpy((out) + 2 * (k), mintid_base32_pairs[(v) & 1023], 2)
 
 void mintid_ulid_encode(const uint8_t id[16], char out[26])
 {
-    const char *a = mintid_base32_alphabet;
-    int g, i;
+    uint64_t hi = mintid_load_be64(id), lo = mintid_load_be64(id + 8);
 
-    out[0] = a[id[0] >> 5];
-    out[1] = a[id[0] & 31];
-    for (g = 0; g < 3; g++) {
-        const uint8_t *b = id + 1 + 5 * g;
-        uint64_t x = (uint64_t)b[0] << 32 | (uint64_t)b[1] << 24 | (uint64_t)b[2] << 16 |
-                     (uint64_t)b[3] << 8 | b[4];
-        char *o = out + 2 + 8 * g;
-
-        for (i = 7; i >= 0; i--) {
-            o[i] = a[x & 31];
-            x >>= 5;
-        }
-    }
+    ULID_PAIR(out, 0, hi >> 56);
+    ULID_PAIR(out, 1, hi >> 46);
+    ULID_PAIR(out, 2, hi >> 36);
+    ULID_PAIR(out, 3, hi >> 26);
+    ULID_PAIR(out, 4, hi >> 16);
+    ULID_PAIR(out, 5, hi >> 6);
+    ULID_PAIR(out, 6, hi << 4 | lo >> 60);
+    ULID_PAIR(out, 7, lo >> 50);
+    ULID_PAIR(out, 8, lo >> 40);
+    ULID_PAIR(out, 9, lo >> 30);
+    ULID_PAIR(out, 10, lo >> 20);
+    ULID_PAIR(out, 11, lo >> 10);
+    ULID_PAIR(out, 12, lo);
 }
 
 /* The slow path of decode, for the message: the first bad symbol, left
@@ -69,37 +69,32 @@ static int ulid_decode_error(const char *text, char *err)
     return mintid_fail(err, MINTID_EPARSE, "invalid ULID"); /* not reached */
 }
 
+/* The 10-bit value of symbols 2k and 2k + 1, their values ORed into bad
+ * (negative if one was not a symbol). */
+#define ULID_PAIR_VALUE(t, k, bad)                                                     \
+    ((bad) |= mintid_base32_values[(t)[2 * (k)]] | mintid_base32_values[(t)[2 * (k) + 1]], \
+     (uint64_t)(mintid_base32_values[(t)[2 * (k)]] & 31) << 5 | (uint64_t)(mintid_base32_values[(t)[2 * (k) + 1]] & 31))
+
 int mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err)
 {
     const unsigned char *t = (const unsigned char *)text;
-    uint8_t id[16];
-    int v0, v1, bad, g, i;
+    uint64_t p[13], hi, lo;
+    int bad = 0, k;
 
     if (len != MINTID_ULID_TEXT_LEN)
         return mintid_fail(err, MINTID_EPARSE, "invalid ULID: length %zu, want 26", len);
-    /* Decode first, validate once at the end: the masks keep a -1 from
-     * doing harm meanwhile, and the message comes from the slow path. */
-    v0 = mintid_base32_values[t[0]];
-    v1 = mintid_base32_values[t[1]];
-    bad = v0 | v1;
-    id[0] = (uint8_t)((v0 & 7) << 5 | (v1 & 31));
-    for (g = 0; g < 3; g++) {
-        const unsigned char *s = t + 2 + 8 * g;
-        uint64_t x = 0;
-
-        for (i = 0; i < 8; i++) {
-            int v = mintid_base32_values[s[i]];
-
-            bad |= v;
-            x = x << 5 | (uint64_t)(v & 31);
-        }
-        mintid_store_be32(id + 1 + 5 * g, (uint32_t)(x >> 8));
-        id[5 + 5 * g] = (uint8_t)x;
-    }
-    if (bad < 0 || v0 > 7)
+    /* The encoder's 13 pairs read back; validated once at the end (the
+     * masks keep a -1 from doing harm meanwhile), the message from the
+     * slow path. */
+    for (k = 0; k < 13; k++)
+        p[k] = ULID_PAIR_VALUE(t, k, bad);
+    if (bad < 0 || p[0] > 255) /* p[0] > 255: a first symbol above 7 */
         return ulid_decode_error(text, err);
-    /* Copied only once the whole text is valid: no half-written ID. */
-    memcpy(out, id, sizeof id);
+    hi = p[0] << 56 | p[1] << 46 | p[2] << 36 | p[3] << 26 | p[4] << 16 | p[5] << 6 | p[6] >> 4;
+    lo = p[6] << 60 | p[7] << 50 | p[8] << 40 | p[9] << 30 | p[10] << 20 | p[11] << 10 | p[12];
+    /* Written only once the whole text is valid: no half-written ID. */
+    mintid_store_be64(out, hi);
+    mintid_store_be64(out + 8, lo);
     return MINTID_OK;
 }
 

@@ -17,15 +17,18 @@ static int is_hex_value(int v)
 /* Where each byte's two digits start in the 8-4-4-4-12 text. */
 static const uint8_t digit_offset[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
 
+/* The 32 digits, then the five groups copied into place around the
+ * hyphens. */
 void mintid_uuid_encode(const uint8_t id[16], char out[36])
 {
-    static const char hex[] = "0123456789abcdef";
-    int k;
+    char digits[32];
 
-    for (k = 0; k < 16; k++) {
-        out[digit_offset[k]] = hex[id[k] >> 4];
-        out[digit_offset[k] + 1] = hex[id[k] & 0x0F];
-    }
+    mintid_hex_encode16(id, digits);
+    memcpy(out, digits, 8);
+    memcpy(out + 9, digits + 8, 4);
+    memcpy(out + 14, digits + 12, 4);
+    memcpy(out + 19, digits + 16, 4);
+    memcpy(out + 24, digits + 20, 12);
     out[8] = out[13] = out[18] = out[23] = '-';
 }
 
@@ -88,10 +91,28 @@ unsigned mintid_uuid_version(const uint8_t id[16])
     return id[6] >> 4;
 }
 
+/* The version nibble (top of byte 6) and the variant bits 10 (top of
+ * byte 8) on the ID as two big-endian words, hi and lo. */
+static inline void version_words(uint64_t *hi, uint64_t *lo, unsigned version)
+{
+    *hi = (*hi & ~((uint64_t)0xF << 12)) | (uint64_t)(version & 0xF) << 12;
+    *lo = (*lo & ~((uint64_t)0xC0 << 56)) | (uint64_t)0x80 << 56;
+}
+
+/* Read and written 8 bytes at a time, as the IDs are built and encoded
+ * (mintid_store_ms_words). */
+static inline void set_version(uint8_t id[16], unsigned version)
+{
+    uint64_t hi = mintid_load_be64(id), lo = mintid_load_be64(id + 8);
+
+    version_words(&hi, &lo, version);
+    mintid_store_be64(id, hi);
+    mintid_store_be64(id + 8, lo);
+}
+
 void mintid_uuid_set_version(uint8_t id[16], unsigned version)
 {
-    id[6] = (uint8_t)((id[6] & 0x0F) | (version & 0x0F) << 4);
-    id[8] = (uint8_t)((id[8] & 0x3F) | 0x80);
+    set_version(id, version);
 }
 
 int mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
@@ -101,8 +122,8 @@ int mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *er
 
     if (rc != MINTID_OK)
         return rc;
-    mintid_uuid_set_version(id, 4);
     memcpy(out, id, sizeof id);
+    set_version(out, 4);
     return MINTID_OK;
 }
 
@@ -110,9 +131,8 @@ int mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *er
  * checked by mintid_monotonic_next. */
 static void store_uuid7(int64_t ms, const uint8_t rand[10], uint8_t *out)
 {
-    mintid_store_be48(out, (uint64_t)ms);
-    memcpy(out + 6, rand, UUID7_RAND_BYTES);
-    mintid_uuid_set_version(out, 7);
+    mintid_store_ms_words(out, ms, (unsigned)rand[0] << 8 | rand[1], mintid_load_be64(rand + 2));
+    set_version(out, 7);
 }
 
 int mintid_uuid7_from_parts(int64_t ms, const uint8_t rand[10], uint8_t out[16], char *err)
@@ -146,14 +166,12 @@ void mintid_uuid7_gen_init(mintid_uuid7_gen *g)
  * bits), so a fresh draw R gives exactly mintid_uuid7_from_parts(ms, R). */
 static void store_uuid7_counter(int64_t ms, const uint8_t c[10], uint8_t *out)
 {
-    uint8_t rand[UUID7_RAND_BYTES];
     unsigned rand_a = (unsigned)(c[0] & 0x03) << 10 | (unsigned)c[1] << 2 | c[2] >> 6;
+    /* rand_b: the low 6 bits of c[2] and c[3..9], bytes 8..15 of the ID. */
+    uint64_t rand_b = mintid_load_be64(c + 2) & ~((uint64_t)0xC0 << 56);
 
-    rand[0] = (uint8_t)(rand_a >> 8);
-    rand[1] = (uint8_t)rand_a;
-    rand[2] = (uint8_t)(c[2] & 0x3F);
-    memcpy(rand + 3, c + 3, 7);
-    store_uuid7(ms, rand, out);
+    mintid_store_ms_words(out, ms, rand_a, rand_b);
+    set_version(out, 7);
 }
 
 MINTID_INTERNAL_DATA const mintid_monotonic_kind mintid_uuid7_kind = {

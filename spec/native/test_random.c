@@ -238,6 +238,7 @@ static void check_pool_construction(void)
     static const uint8_t zero_nonce[12];
     uint8_t key[32], batch[1024], got[1024];
     int status = -1, i;
+    size_t n, at;
     pid_t pid;
 
     for (i = 0; i < 32; i++)
@@ -261,16 +262,23 @@ static void check_pool_construction(void)
         if (mintid_random_bytes(got, 16, NULL) != MINTID_OK || memcmp(got, batch + 32, 16) != 0 ||
             urandom_opens != i)
             bad |= 4;
+        /* Then draws of every size from 1 to 40 bytes in turn (820 bytes,
+         * within the batch): each size moved in its own pieces (single
+         * bytes, 4, 8 or 16 at a time, the last overlapping the one before). */
+        for (n = 1, at = 48; n <= 40; at += n, n++)
+            if (mintid_random_bytes(got, n, NULL) != MINTID_OK || memcmp(got, batch + at, n) != 0)
+                bad |= 8;
         _exit(bad);
     }
     if (pid > 0)
         waitpid(pid, &status, 0);
     check(pid > 0 && WIFEXITED(status), "pool (forked child): the child ran");
-    status = pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 7;
+    status = pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 15;
     check(!(status & 1), "pool: its first bytes are the ChaCha20 keystream of the OS's key, past the next key");
     check(!(status & 2), "pool: the whole batch is handed out in keystream order");
     check(!(status & 4), "pool: the next batch is keyed by the previous one's first 32 bytes, "
                          "without reading the OS");
+    check(!(status & 8), "pool: draws of 1 to 40 bytes in turn hand out the keystream in order");
 }
 
 int main(void)

@@ -1159,6 +1159,78 @@ static void check_chacha20_vectors(void)
     check(memcmp(got + 64, one, 64) == 0, "ChaCha20: the second block of a batch is the next counter's block");
 }
 
+/* Every implementation this build and CPU have (SSE2 and AVX2 on x86-64)
+ * gives the scalar one's bytes: the RFC's block, then 1 to 20 blocks from
+ * counters at, before and across the 32-bit wrap, so that every split of a
+ * request into vector groups and a scalar rest is compared. */
+static void check_chacha20_implementations(void)
+{
+    static const uint8_t nonce_232[12] = { 0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0 };
+    static const uint32_t counters[] = { 0, 1, 7, 0xfffffff9u, 0xfffffffcu, 0xffffffffu };
+    static uint8_t want[20 * 64], got[20 * 64 + 1];
+    uint8_t key[32], nonce[12];
+    size_t i, c, n;
+    int impl;
+
+    for (i = 0; i < 32; i++)
+        key[i] = (uint8_t)(i * 29 + 11);
+    for (i = 0; i < 12; i++)
+        nonce[i] = (uint8_t)(i * 13 + 5);
+    check(mintid_chacha20_blocks_by(MINTID_CHACHA20_SCALAR, key, 0, nonce, want, 1) == MINTID_OK,
+          "ChaCha20: the scalar implementation is there on every platform");
+#ifdef MINTID_HAVE_CHACHA20_SSE2
+    check(mintid_chacha20_blocks_by(MINTID_CHACHA20_SSE2, key, 0, nonce, got, 1) == MINTID_OK,
+          "ChaCha20: an x86-64 build has the SSE2 implementation");
+#endif
+    for (impl = MINTID_CHACHA20_SCALAR + 1; impl < MINTID_CHACHA20_IMPLS; impl++) {
+        int same = 1;
+
+        for (i = 0; i < 32; i++)
+            key[i] = (uint8_t)i;
+        if (mintid_chacha20_blocks_by(impl, key, 1, nonce_232, got, 16) != MINTID_OK)
+            continue; /* not in this build, or not on this CPU */
+        mintid_chacha20_blocks_by(MINTID_CHACHA20_SCALAR, key, 1, nonce_232, want, 16);
+        check(memcmp(got, want, 16 * 64) == 0,
+              "ChaCha20 %s: the RFC 8439 2.3.2 block, first of a group, and the scalar code's next 15",
+              mintid_chacha20_name(impl));
+        for (i = 0; i < 32; i++)
+            key[i] = (uint8_t)(i * 29 + 11);
+        for (c = 0; c < sizeof counters / sizeof counters[0]; c++) {
+            for (n = 1; n <= 20; n++) {
+                got[n * 64] = 0xA5; /* nothing written past the request */
+                mintid_chacha20_blocks_by(MINTID_CHACHA20_SCALAR, key, counters[c], nonce, want, n);
+                mintid_chacha20_blocks_by(impl, key, counters[c], nonce, got, n);
+                if (memcmp(got, want, n * 64) != 0 || got[n * 64] != 0xA5)
+                    same = 0;
+            }
+        }
+        check(same, "ChaCha20 %s: the scalar code's bytes for 1..20 blocks from counters 0, 1, 7 and across "
+              "the 32-bit wrap", mintid_chacha20_name(impl));
+    }
+    check(mintid_chacha20_blocks_by(mintid_chacha20_best(), key, 0, nonce, got, 1) == MINTID_OK,
+          "ChaCha20: the pool's implementation here (%s) is one this build has",
+          mintid_chacha20_name(mintid_chacha20_best()));
+}
+
+/* mintid_hex_encode16 (SSE2 on x86-64) writes the table's digits for
+ * every byte value, in every position. */
+static void check_hex_encoders(void)
+{
+    uint8_t b[16];
+    char fast[32], table[32];
+    int v, i, same = 1;
+
+    for (v = 0; v < 256; v += 16) {
+        for (i = 0; i < 16; i++)
+            b[i] = (uint8_t)(v + (i * 7) % 16);
+        mintid_hex_encode16(b, fast);
+        mintid_hex_encode(b, 16, table);
+        if (memcmp(fast, table, 32) != 0)
+            same = 0;
+    }
+    check(same, "hex: the 16-byte encoder writes the table's digits for all 256 byte values");
+}
+
 static void check_platform(void)
 {
     int64_t now = 0, ticks = 0, mono, mono_later;
@@ -1188,6 +1260,8 @@ static void check_platform(void)
           "the pool gives two different 64-byte draws");
     check(mintid_os_random(a, 0, err) == MINTID_OK, "an empty draw succeeds");
     check_chacha20_vectors();
+    check_chacha20_implementations();
+    check_hex_encoders();
 }
 
 /* ---- the default generators under threads -------------------------------- */

@@ -1,0 +1,48 @@
+/*
+ * bench/floor.c (make bench): the floor every "x floor" figure is measured
+ * against, a Lua module (mintid_bench_floor) built for Lua 5.4 and for
+ * LuaJIT. fresh<N>() takes no argument and returns a string of N bytes
+ * that no earlier call returned: the cheapest C call that hands Lua a new
+ * string of an ID's length. No ID can cost less: each one is such a
+ * string, which Lua allocates, hashes and interns (IDs are short strings)
+ * exactly as it does here. A string that repeated would be found in the
+ * string table instead of made, a cost no new ID has.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+/* One counter for every length: a new value on every call of any of them. */
+static uint64_t calls;
+
+/* A stack buffer of n bytes, the counter's 8 in front, the rest fixed. */
+#define FRESH(n)                                          \
+    static int fresh##n(lua_State *L)                     \
+    {                                                     \
+        char s[n];                                        \
+        uint64_t c = ++calls;                             \
+        memset(s, 'A', sizeof s);                         \
+        memcpy(s, &c, sizeof c);                          \
+        lua_pushlstring(L, s, sizeof s);                  \
+        return 1;                                         \
+    }
+/* The lengths of the IDs make bench times (and the 16 of a span-id). */
+#define LENGTHS(X) X(16) X(19) X(20) X(21) X(26) X(27) X(28) X(31) X(32) X(36) X(55)
+LENGTHS(FRESH)
+
+#define ENTRY(n) { "fresh" #n, fresh##n },
+static const luaL_Reg funcs[] = { LENGTHS(ENTRY) { NULL, NULL } };
+
+int luaopen_mintid_bench_floor(lua_State *L);
+int luaopen_mintid_bench_floor(lua_State *L)
+{
+    lua_newtable(L);
+#if LUA_VERSION_NUM >= 502
+    luaL_setfuncs(L, funcs, 0);
+#else
+    luaL_register(L, NULL, funcs);
+#endif
+    return 1;
+}
