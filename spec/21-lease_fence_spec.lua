@@ -251,17 +251,39 @@ describe("lease fence", function()
             assert_refuses(g2, RELEASED, "g2")
         end)
 
-        it("generators of other epochs on one fence: each ID in its own epoch's time", function()
-            local l, f = new_lease()
+        -- One fence, one layout: its generators share one sequence, so they
+        -- must agree on every field of the layout, the epoch too (two
+        -- epochs on one sequence could mint one ID twice).
+        it("one fence, one layout: a generator of another epoch raises naming both, an equal one is accepted", function()
+            local l = new_lease()
             local c = h.clock_var()
-            c.now = MS
             local g0 = mintid.snowflake_generator { lease = l, clock = c.fn }
-            local ge = mintid.snowflake_generator { lease = l, clock = c.fn, epoch = MS - 1000 }
-            f:hold(21, 30, 0)
-            assert.are.equal(MS, (assert_mints(g0, "epoch 0")))
-            local ts, _, seq = assert_mints(ge, "epoch MS - 1000", MS - 1000)
-            assert.are.equal(MS, ts)
-            assert.are.equal(1, seq)
+            h.raises(function() return mintid.snowflake_generator { lease = l, clock = c.fn, epoch = MS - 1000 } end,
+                "bad argument #1", "one lease, one layout: it mints 42/1/10/12/0/time-machine-seq, not "
+                .. "42/1/10/12/" .. (MS - 1000) .. "/time-machine-seq")
+            assert.is_truthy(mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 0 }, "an equal epoch")
+            assert.is_truthy(mintid.snowflake_generator { lease = l, layout = "mintid" }, "an equal layout")
+            h.raises(function() return mintid.snowflake_generator { lease = l, layout = "discord" } end,
+                "bad argument #1", "it mints 42/1/10/12/0/time-machine-seq, not 42/1/10/12/1420070400000/")
+            assert(g0)
+        end)
+
+        it("a fence made with a layout: its generators mint it, machine ids in its range, floors in its units", function()
+            local f = mintid._lease_fence("sonyflake")
+            local l = { _fence = f }
+            local c = h.clock_var()
+            local g = mintid.snowflake_generator { lease = l, clock = c.fn }
+            h.raises(function() return f:hold(65536, 30, 0) end, "bad argument #1 to 'hold'", "machine_id must be 0..65535, got 65536")
+            h.raises(function() return mintid.snowflake_generator { lease = l, epoch = 0 } end,
+                "bad argument #1", "not 39/10/16/8/0/time-seq-machine")
+            assert.are.equal("sonyflake", f:layout().name)
+            assert.are.equal("39/10/16/8/1409529600000/time-seq-machine", select(2, f:layout()))
+            f:hold(65535, 30, MS + 5) -- the previous holder minted up to MS + 5: the unit MS..MS+9 is its
+            c.now = MS + 9
+            assert_refuses(g, waiting(MS + 5), "inside the floor's unit")
+            c.now = MS + 10
+            local ts, mid, seq = assert_mints(g, "the next unit", "sonyflake")
+            assert.are.same({ MS + 10, 65535, 0 }, { ts, mid, seq })
         end)
 
         it("keeps its fence alive: the lease table may go", function()
