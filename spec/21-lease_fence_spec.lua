@@ -252,20 +252,39 @@ describe("lease fence", function()
         end)
 
         -- One fence, one layout: its generators share one sequence, so they
-        -- must agree on every field of the layout, the epoch too (two
-        -- epochs on one sequence could mint one ID twice).
-        it("one fence, one layout: a generator of another epoch raises naming both, an equal one is accepted", function()
-            local l = new_lease()
+        -- must agree on every field of the layout, the epoch too (an epoch
+        -- 1000 generator would make at MS + 1000 the very IDs an epoch 0 one
+        -- made at MS).
+        it("one fence, one layout: the first generator's; another epoch raises naming both, an equal one is accepted", function()
+            local l, f = new_lease()
             local c = h.clock_var()
+            c.now = MS
             local g0 = mintid.snowflake_generator { lease = l, clock = c.fn }
-            h.raises(function() return mintid.snowflake_generator { lease = l, clock = c.fn, epoch = MS - 1000 } end,
-                "bad argument #1", "one lease, one layout: it mints 42/1/10/12/0/time-machine-seq, not "
-                .. "42/1/10/12/" .. (MS - 1000) .. "/time-machine-seq")
-            assert.is_truthy(mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 0 }, "an equal epoch")
-            assert.is_truthy(mintid.snowflake_generator { lease = l, layout = "mintid" }, "an equal layout")
+            h.raises(function() return mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 1000 } end,
+                "bad argument #1", "snowflake: one lease, one layout: it mints 42/1/10/12/0/time-machine-seq, not "
+                .. "42/1/10/12/1000/time-machine-seq")
             h.raises(function() return mintid.snowflake_generator { lease = l, layout = "discord" } end,
                 "bad argument #1", "it mints 42/1/10/12/0/time-machine-seq, not 42/1/10/12/1420070400000/")
-            assert(g0)
+            local same = mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 0 }
+            assert.is_truthy(mintid.snowflake_generator { lease = l, layout = "mintid" }, "an equal layout")
+            f:hold(21, 30, 0)
+            assert.are.equal(0, select(3, assert_mints(g0, "epoch 0")))
+            assert.are.equal(1, select(3, assert_mints(same, "a second generator of epoch 0")))
+        end)
+
+        it("one fence, one layout: a fence bound while unheld stays bound after a drop; a generator given none takes it", function()
+            local l, f = new_lease()
+            local c = h.clock_var()
+            c.now = MS
+            mintid.snowflake_generator { lease = l, epoch = 1288834974657 }
+            f:hold(22, 30, 0)
+            f:drop("released")
+            h.raises(function() mintid.snowflake_generator { lease = l, epoch = 0 } end,
+                "bad argument #1", "snowflake: one lease, one layout: it mints 42/1/10/12/1288834974657/"
+                .. "time-machine-seq, not 42/1/10/12/0/time-machine-seq")
+            local g = mintid.snowflake_generator { lease = l, clock = c.fn }
+            f:hold(22, 30, 0)
+            assert.are.equal(MS, (assert_mints(g, "the fence's epoch", 1288834974657)))
         end)
 
         it("a fence made with a layout: its generators mint it, machine ids in its range, floors in its units", function()
@@ -273,7 +292,8 @@ describe("lease fence", function()
             local l = { _fence = f }
             local c = h.clock_var()
             local g = mintid.snowflake_generator { lease = l, clock = c.fn }
-            h.raises(function() return f:hold(65536, 30, 0) end, "bad argument #1 to 'hold'", "machine_id must be 0..65535, got 65536")
+            h.raises(function() return f:hold(65536, 30, 0) end, "bad argument #1 to 'hold'",
+                "machine_id must be 0..65535, got 65536")
             h.raises(function() return mintid.snowflake_generator { lease = l, epoch = 0 } end,
                 "bad argument #1", "not 39/10/16/8/0/time-seq-machine")
             assert.are.equal("sonyflake", f:layout().name)

@@ -67,7 +67,7 @@ int mintid_fence_bind_layout(mintid_fence *pub, const mintid_snowflake_layout *l
         return MINTID_OK;
     mintid_fingerprint_of(&f->layout, mine);
     mintid_fingerprint_of(l, other);
-    return mintid_fail(err, MINTID_EARG, "one lease, one layout: it mints %s, not %s", mine, other);
+    return mintid_fail(err, MINTID_EARG, "snowflake: one lease, one layout: it mints %s, not %s", mine, other);
 }
 
 void mintid_fence_layout(const mintid_fence *pub, mintid_snowflake_layout *l)

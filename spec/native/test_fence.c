@@ -169,6 +169,18 @@ int main(void)
               same, fails);
     }
 
+    /* One fence, one epoch: the sequence word is shared, so a generator of
+     * another epoch would repeat, epoch ms later, the IDs of the first. */
+    {
+        mintid_snowflake_gen g3;
+
+        check(mintid_snowflake_gen_init_fenced(&g3, &f, 1000, err) == MINTID_EARG &&
+              strcmp(err, "snowflake: one lease, one layout: it mints 42/1/10/12/0/time-machine-seq, "
+                     "not 42/1/10/12/1000/time-machine-seq") == 0,
+              "a generator of another epoch on the fence: EARG naming both (%s)", err);
+        check(mintid_snowflake_gen_init_fenced(&g3, &f, 0, err) == MINTID_OK, "the fence's epoch again: OK");
+    }
+
     /* A static machine_id generator knows nothing of fences. */
     mintid_snowflake_gen_init(&plain, 5, 0, err);
     check(next_machine(&plain, err) == 5, "a static generator mints with its machine_id");
