@@ -292,7 +292,7 @@ describe("lease fence", function()
             local l = { _fence = f }
             local c = h.clock_var()
             local g = mintid.snowflake_generator { lease = l, clock = c.fn }
-            h.raises(function() return f:hold(65536, 30, 0) end, "bad argument #1 to 'hold'",
+            h.raises(function() return f:hold(65536, 30, 0) end, "bad argument",
                 "machine_id must be 0..65535, got 65536")
             h.raises(function() return mintid.snowflake_generator { lease = l, epoch = 0 } end,
                 "bad argument #1", "not 39/10/16/8/0/time-seq-machine")

@@ -77,8 +77,12 @@ static void table_layout(lua_State *L, int idx, int arg, mintid_snowflake_layout
         const char *preset = mintid_snowflake_layout_name(out);
         if (lua_type(L, base + F_NAME) != LUA_TSTRING || preset == NULL ||
             strcmp(preset, lua_tostring(L, base + F_NAME)) != 0)
-            layout_error(L, arg, lua_pushfstring(L, "name %s is not the preset of these fields (%s)",
-                                                 mintid_lua_describe(L, base + F_NAME),
+            layout_error(L, arg, lua_pushfstring(L, "name %s%s%s is not the preset of these fields (%s)",
+                                                 lua_type(L, base + F_NAME) == LUA_TSTRING ? "\"" : "",
+                                                 lua_type(L, base + F_NAME) == LUA_TSTRING
+                                                     ? lua_tostring(L, base + F_NAME)
+                                                     : mintid_lua_describe(L, base + F_NAME),
+                                                 lua_type(L, base + F_NAME) == LUA_TSTRING ? "\"" : "",
                                                  preset != NULL ? preset : "none"));
     }
     lua_settop(L, top);
