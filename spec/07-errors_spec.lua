@@ -692,8 +692,9 @@ describe("API conventions", function()
             h.raises(function() mintid._lock_file("a\0b") end, "bad argument #1", "path holds a zero byte")
             local path = os.tmpname()
             local lf = assert(mintid._lock_file(path))
-            h.raises(function() lf:lock(1024) end, "bad argument #1 to 'lock'", "machine id must be 0..1023")
-            h.raises(function() lf:lock(-1) end, "bad argument #1 to 'lock'", "machine id must be 0..1023")
+            h.raises(function() lf:lock(4294967296) end, "bad argument #1 to 'lock'",
+                "machine id must be 0..4294967295 (a byte of the lock file)")
+            h.raises(function() lf:lock(-1) end, "bad argument #1 to 'lock'", "machine id must be 0..4294967295")
             h.raises(function() lf:taken("x") end, "bad argument #1 to 'taken'", "integer expected")
             lf:close()
             lf:close() -- twice is fine

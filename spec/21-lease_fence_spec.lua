@@ -261,10 +261,10 @@ describe("lease fence", function()
             c.now = MS
             local g0 = mintid.snowflake_generator { lease = l, clock = c.fn }
             h.raises(function() return mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 1000 } end,
-                "bad argument #1", "snowflake: one lease, one layout: it mints 42/1/10/12/0/time-machine-seq, not "
+                "bad argument #1", "snowflake: lease layout 42/1/10/12/0/time-machine-seq, not "
                 .. "42/1/10/12/1000/time-machine-seq")
             h.raises(function() return mintid.snowflake_generator { lease = l, layout = "discord" } end,
-                "bad argument #1", "it mints 42/1/10/12/0/time-machine-seq, not 42/1/10/12/1420070400000/")
+                "bad argument #1", "lease layout 42/1/10/12/0/time-machine-seq, not 42/1/10/12/1420070400000/")
             local same = mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 0 }
             assert.is_truthy(mintid.snowflake_generator { lease = l, layout = "mintid" }, "an equal layout")
             f:hold(21, 30, 0)
@@ -280,7 +280,7 @@ describe("lease fence", function()
             f:hold(22, 30, 0)
             f:drop("released")
             h.raises(function() mintid.snowflake_generator { lease = l, epoch = 0 } end,
-                "bad argument #1", "snowflake: one lease, one layout: it mints 42/1/10/12/1288834974657/"
+                "bad argument #1", "snowflake: lease layout 42/1/10/12/1288834974657/"
                 .. "time-machine-seq, not 42/1/10/12/0/time-machine-seq")
             local g = mintid.snowflake_generator { lease = l, clock = c.fn }
             f:hold(22, 30, 0)

@@ -67,7 +67,7 @@ int mintid_fence_bind_layout(mintid_fence *pub, const mintid_snowflake_layout *l
         return MINTID_OK;
     mintid_fingerprint_of(&f->layout, mine);
     mintid_fingerprint_of(l, other);
-    return mintid_fail(err, MINTID_EARG, "snowflake: one lease, one layout: it mints %s, not %s", mine, other);
+    return mintid_fail(err, MINTID_EARG, "snowflake: lease layout %s, not %s", mine, other);
 }
 
 void mintid_fence_layout(const mintid_fence *pub, mintid_snowflake_layout *l)
@@ -130,7 +130,7 @@ static int state_of(const mintid_fence_state *f, const int64_t *wall, int64_t *m
     }
     if (ms_left != NULL)
         *ms_left = f->deadline_ms == MINTID_FENCE_FOREVER ? MINTID_FENCE_FOREVER : f->deadline_ms - now;
-    if (wall != NULL && *wall <= f->floor_ms)
+    if (wall != NULL && *wall < mintid_snowflake_ready_ms(&f->layout, f->floor_ms))
         return MINTID_FENCE_WAITING;
     return MINTID_FENCE_HELD;
 }

@@ -545,6 +545,11 @@ MINTID_INTERNAL int  mintid_snowflake_layout_state_equal(const mintid_snowflake_
 /* "T/U/M/S/E/order" (mintid_snowflake_layout_fingerprint) of a state. */
 MINTID_INTERNAL size_t mintid_fingerprint_of(const mintid_snowflake_layout_state *l,
                                              char out[MINTID_SNOWFLAKE_FINGERPRINT_MAX]);
+/* The Unix ms E + t * U at which unit t starts (INT64_MAX past it). */
+MINTID_INTERNAL int64_t mintid_snowflake_unit_start(const mintid_snowflake_layout_state *l, uint64_t t);
+/* The start of the first unit after floor_ms: a lease's holder mints from
+ * then on. */
+MINTID_INTERNAL int64_t mintid_snowflake_ready_ms(const mintid_snowflake_layout_state *l, int64_t floor_ms);
 /* The first unit whose start E + t * U is above floor_ms (0 below E). */
 MINTID_INTERNAL uint64_t mintid_snowflake_first_unit_after(const mintid_snowflake_layout_state *l,
                                                             int64_t floor_ms);
@@ -580,8 +585,10 @@ MINTID_INTERNAL int mintid_fence_refuse_floor(int64_t floor_ms, char *err);
 /* ==== lock_file.c: the lock-file lease ==================================== */
 /* lock_file.c: try to lock byte machine_id of f; when *got, *floor_ms is
  * the wall ms read after the lock was taken (the floor of the new holder),
- * and the wall clock has passed it (waited for, boundedly). */
-MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id, int *got, int64_t *floor_ms,
+ * and the wall clock has reached the first unit of layout l after it
+ * (waited for, boundedly). */
+MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id,
+                                          const mintid_snowflake_layout_state *l, int *got, int64_t *floor_ms,
                                           char *err);
 
 /* ==== snowflake.c ========================================================= */

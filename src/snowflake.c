@@ -131,15 +131,6 @@ int mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g, int64_t max_wai
     return MINTID_OK;
 }
 
-/* The Unix ms at which unit t starts (saturated: a unit past INT64_MAX
- * is reached by no clock). */
-static int64_t unit_start(const mintid_snowflake_layout_state *l, uint64_t t)
-{
-    if (t > ((uint64_t)INT64_MAX - (uint64_t)l->epoch) / l->unit_ms)
-        return INT64_MAX;
-    return l->epoch + (int64_t)(t * l->unit_ms);
-}
-
 /* The IDs of one unit, 2^S, for messages ("4096 IDs used"). */
 static uint64_t ids_per_unit(const mintid_snowflake_layout_state *l)
 {
@@ -155,7 +146,7 @@ static int may_wait(const mintid_snowflake_state *g, int64_t now_ms, char *err)
     const mintid_snowflake_layout_state *l = &g->layout;
     uint64_t old = g->fence != NULL ? LOAD_WORD(g->fence->word) : LOAD_WORD(g->state);
     uint64_t last_t = old >> l->seq_bits;
-    int64_t last_start = unit_start(l, last_t), next_start = unit_start(l, last_t + 1);
+    int64_t last_start = mintid_snowflake_unit_start(l, last_t), next_start = mintid_snowflake_unit_start(l, last_t + 1);
 
     if (old == UNSTARTED || (old & mintid_low_mask(l->seq_bits)) != mintid_low_mask(l->seq_bits) ||
         now_ms >= next_start)
@@ -228,7 +219,7 @@ static inline int try_at(mintid_snowflake_state *g, int fenced, int64_t now_ms, 
             if ((old & seq_max) == seq_max)
                 return mintid_fail(err, MINTID_EAGAIN,
                                    "snowflake sequence exhausted at ms %" PRId64 " (%" PRIu64 " IDs used)",
-                                   unit_start(l, old >> seq_bits), ids_per_unit(l));
+                                   mintid_snowflake_unit_start(l, old >> seq_bits), ids_per_unit(l));
             next = old + 1;
         } else {
             next = t << seq_bits;

@@ -206,6 +206,19 @@ size_t mintid_snowflake_layout_fingerprint(const mintid_snowflake_layout *l,
     return mintid_fingerprint_of(mintid_snowflake_layout_state_of_const(l), out);
 }
 
+int64_t mintid_snowflake_unit_start(const mintid_snowflake_layout_state *l, uint64_t t)
+{
+    /* Saturated: a unit past INT64_MAX is reached by no clock. */
+    if (t > ((uint64_t)INT64_MAX - (uint64_t)l->epoch) / l->unit_ms)
+        return INT64_MAX;
+    return l->epoch + (int64_t)(t * l->unit_ms);
+}
+
+int64_t mintid_snowflake_ready_ms(const mintid_snowflake_layout_state *l, int64_t floor_ms)
+{
+    return mintid_snowflake_unit_start(l, mintid_snowflake_first_unit_after(l, floor_ms));
+}
+
 uint64_t mintid_snowflake_first_unit_after(const mintid_snowflake_layout_state *l, int64_t floor_ms)
 {
     if (floor_ms < l->epoch)

@@ -1415,6 +1415,7 @@ static void check_lock_file(void)
     mintid_lock_file *a = NULL, *b = NULL, *c = NULL;
     int got = 0, taken = 0, rc;
     int64_t floor_ms = 0, now = 0;
+    mintid_snowflake_layout sonyflake;
 
     err[0] = '\0';
     lock_file_path(path, sizeof path);
@@ -1426,10 +1427,14 @@ static void check_lock_file(void)
         check(0, "lock file: two handles of %s (%s)", path, err);
         return;
     }
-    rc = mintid_lock_file_take(a, 3, &got, &floor_ms, err);
+    /* Sonyflake's 10 ms units: take returns once the first unit after the
+     * floor has begun, the first one its holder may mint. */
+    mintid_snowflake_layout_preset(&sonyflake, "sonyflake", 9, NULL);
+    rc = mintid_lock_file_take(a, 3, mintid_snowflake_layout_state_of(&sonyflake), &got, &floor_ms, err);
     check(rc == MINTID_OK && got, "lock file: the first handle takes byte 3 (%s)", rc != MINTID_OK ? err : "taken");
-    check(mintid_os_clock_ms(&now, err) == MINTID_OK && floor_ms > 0 && now > floor_ms,
-          "lock file: the wall clock has passed the floor when take returns");
+    check(mintid_os_clock_ms(&now, err) == MINTID_OK && floor_ms > 0 && now > floor_ms &&
+          (now - INT64_C(1409529600000)) / 10 > (floor_ms - INT64_C(1409529600000)) / 10,
+          "lock file: the wall clock has reached the unit after the floor when take returns");
     rc = mintid_os_lock_file_try(b, 3, &got, err);
     check(rc == MINTID_OK && !got, "lock file: a second handle of this process cannot take byte 3%s",
           got ? " (it took it)" : "");

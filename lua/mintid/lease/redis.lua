@@ -4,11 +4,18 @@
 -- Id i of a namespace is the key mintid:{ns}:m:<i>, holding the holder's
 -- random 128-bit token with a PX expiry; mintid:{ns}:floor is a hash, never
 -- expired, of id -> the highest Unix ms any holder of that id may have
--- minted. Every step is one server-side script (EVAL), so a claim takes a
--- free id atomically and a renewal or release touches only a key that still
--- holds our token. The lease never decides alone that minting is safe: it
--- tells the C fence (mintid._lease_fence) the id, a deadline and a floor,
--- and the generator bound to the fence refuses outside them.
+-- minted; mintid:{ns}:layout the fingerprint of the one layout the
+-- namespace holds. Every step is one server-side script (EVAL), so a claim
+-- takes a free id atomically and a renewal or release touches only a key
+-- that still holds our token. The lease never decides alone that minting
+-- is safe: it tells the C fence (mintid._lease_fence) the id, a deadline
+-- and a floor, and the generator bound to the fence refuses outside them.
+--
+-- Redis runs one script at a time, so no script walks the range: a claim
+-- finds a free id through an index of the range's ids by expiry (the sorted
+-- set mintid:{ns}:idx:<lo>-<hi>, kept by claims, renewals and releases in
+-- the server's time) and a count of the ids never handed out
+-- (mintid:{ns}:fresh:<lo>-<hi>), and looks at most CLAIM_TRIES ids of each.
 --
 -- Plain Lua 5.1-5.4 and LuaJIT: no integer division, no bitwise operators,
 -- no goto. Any client with :eval(script, numkeys, ...) works, whether its
@@ -30,57 +37,101 @@ local unpack_ = rawget(table, "unpack") or rawget(_G, "unpack")
 -- Numbers travel as decimal text and come back as integers or text only: a
 -- script never returns nil inside an array (Redis would cut it there).
 
--- KEYS[1] the floor hash, KEYS[2..n+1] the keys of ids lo..hi.
--- ARGV: token, ttl ms, our floor ms (wall ms at sending + ttl), lo, n, the
--- offset to scan from, the offset to try first (-1: none).
+-- The ids a claim looks at, at most, in each of its two searches (expired
+-- ids of the index, never-used ids): its work is bounded whatever the range.
+M.CLAIM_TRIES = 32
+
+-- The server's time in ms, which the index's scores and PX share.
+local NOW = [[
+local now = redis.call('TIME')
+now = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+]]
+
+-- KEYS: the floor hash, the layout key, the range's index, the range's
+-- fresh count, our token's key. ARGV: token, ttl ms, our floor ms (wall ms
+-- at sending + ttl), lo, hi, the id to try first (-1: none), the layout's
+-- fingerprint, the default layout's, CLAIM_TRIES, the id keys' prefix.
 -- A key that already holds our token is ours (the reply to an earlier try
--- was lost). Returns {id, the id's floor before this claim} or {-1, "0"}.
-M.CLAIM = [[
-local token, ttl, ours = ARGV[1], ARGV[2], ARGV[3]
-local lo, n, start, prefer = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local function take(off)
-    local key = KEYS[2 + off]
+-- was lost: our token's key names it). Returns {id, the id's floor before
+-- this claim}, {-1, "0"} when every id of lo..hi is taken, {-3, "0"} when
+-- none was free among those looked at, {-2, the namespace's layout} when
+-- it holds another layout. A namespace used before layouts existed (a
+-- floor hash, no layout key) holds the default one.
+M.CLAIM = NOW .. [[
+local token, ttl, ours = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local lo, hi, prefer, tries = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[9])
+local held = redis.call('GET', KEYS[2])
+if held then
+    if held ~= ARGV[7] then return { -2, held } end
+elseif redis.call('EXISTS', KEYS[1]) == 1 and ARGV[8] ~= ARGV[7] then
+    return { -2, ARGV[8] }
+else
+    redis.call('SET', KEYS[2], ARGV[7])
+end
+local function take(id)
+    local key = ARGV[10] .. string.format('%d', id)
     local holder = redis.call('GET', key)
     if holder == token then
         redis.call('PEXPIRE', key, ttl)
-    elseif holder or not redis.call('SET', key, token, 'NX', 'PX', ttl) then
+    elseif holder then
+        -- held: the index follows the key's expiry
+        local left = redis.call('PTTL', key)
+        if left < 0 then left = ttl end
+        redis.call('ZADD', KEYS[3], now + left, id)
+        return nil
+    elseif not redis.call('SET', key, token, 'NX', 'PX', ttl) then
         return nil
     end
-    local id = string.format('%d', lo + off)
-    local before = redis.call('HGET', KEYS[1], id) or '0'
-    if tonumber(ours) > tonumber(before) then redis.call('HSET', KEYS[1], id, ours) end
-    return { lo + off, before }
+    redis.call('ZADD', KEYS[3], now + ttl, id)
+    redis.call('SET', KEYS[5], string.format('%d', id), 'PX', ttl)
+    local sid = string.format('%d', id)
+    local before = redis.call('HGET', KEYS[1], sid) or '0'
+    if tonumber(ours) > tonumber(before) then redis.call('HSET', KEYS[1], sid, ours) end
+    return { id, before }
 end
-if prefer >= 0 then
-    local got = take(prefer)
+local got
+local mine = tonumber(redis.call('GET', KEYS[5]) or '-1')
+if mine >= lo and mine <= hi then got = take(mine) if got then return got end end
+if prefer >= lo and prefer <= hi then got = take(prefer) if got then return got end end
+local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, tries)
+for i = 1, #expired do
+    got = take(tonumber(expired[i]))
     if got then return got end
 end
-for i = 0, n - 1 do
-    local got = take((start + i) % n)
-    if got then return got end
+local fresh, n, left = tonumber(redis.call('GET', KEYS[4]) or '0'), hi - lo + 1, tries
+while fresh < n and left > 0 and not got do
+    got = take(lo + fresh)
+    fresh, left = fresh + 1, left - 1
 end
-return { -1, '0' }
+redis.call('SET', KEYS[4], string.format('%d', fresh))
+if got then return got end
+if fresh >= n and #expired < tries then return { -1, '0' } end
+return { -3, '0' }
 ]]
 
--- KEYS: the id's key, the floor hash. ARGV: token, ttl ms, id, floor ms.
--- 1 if the key held our token (expiry renewed, floor raised), else 0.
-M.RENEW = [[
+-- KEYS: the id's key, the floor hash, the range's index. ARGV: token, ttl
+-- ms, id, floor ms. 1 if the key held our token (expiry renewed, floor
+-- raised), else 0.
+M.RENEW = NOW .. [[
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[3])
 if tonumber(ARGV[4]) > tonumber(redis.call('HGET', KEYS[2], ARGV[3]) or '0') then
     redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
 end
 return 1
 ]]
 
--- KEYS: the id's key, the floor hash. ARGV: token, id, floor ms.
--- 1 if the key held our token (floor raised, key deleted), else 0.
+-- KEYS: the id's key, the floor hash, the range's index, our token's key.
+-- ARGV: token, id, floor ms. 1 if the key held our token (floor raised,
+-- key deleted, the id first in the index), else 0.
 M.RELEASE = [[
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if tonumber(ARGV[3]) > tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0') then
     redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 end
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[4])
+redis.call('ZADD', KEYS[3], 0, ARGV[2])
 return 1
 ]]
 
@@ -107,15 +158,18 @@ local function ms_text(ms)
     return ("%.0f"):format(ms)
 end
 
+-- What a namespace used before layouts holds.
+local DEFAULT_FINGERPRINT = select(2, mintid._lease_fence("mintid"):layout())
+
 local bad = options.raise
 
 local LEASE_OPTIONS = {
     connect = "function", namespace = "string", ttl = "number", machine_ids = "table",
     renew_every = "number", drift = "number", margin = "number", max_skew = "number",
     quarantine = "boolean", wait = "boolean", clock = "function", sleep = "function",
-    log = "function",
+    log = "function", layout = "any", epoch = "any",
 }
-local HOLDERS_OPTIONS = { connect = "function", namespace = "string", machine_ids = "table" }
+local HOLDERS_OPTIONS = { connect = "function", namespace = "string", machine_ids = "table", layout = "any" }
 
 -- opts[name] for every option of `known` (a metatable's __index honoured);
 -- an unknown key or a value of the wrong type raises.
@@ -124,7 +178,7 @@ local function read_options(fname, opts, known, required)
     local o = {}
     for name, want in pairs(known) do
         local v = opts[name]
-        if v ~= nil and type(v) ~= want and name ~= "machine_ids" then
+        if v ~= nil and type(v) ~= want and name ~= "machine_ids" and want ~= "any" then
             bad(fname, ("option '%s': %s expected, got %s"):format(name, want, type(v)))
         end
         o[name] = v
@@ -135,7 +189,8 @@ local function read_options(fname, opts, known, required)
     if o.namespace ~= nil and (#o.namespace > 64 or not o.namespace:match("^[%w_.%-]+$")) then
         bad(fname, "namespace must be 1..64 letters, digits, '_', '.' or '-'")
     end
-    o.lo, o.hi = options.machine_ids(o.machine_ids, fname)
+    o.layout, o.fence = options.layout(o.layout, o.epoch, fname)
+    o.lo, o.hi = options.machine_ids(o.machine_ids, fname, options.max_machine(o.layout))
     return o
 end
 
@@ -243,7 +298,9 @@ function M.new(opts)
     if not (max_skew >= 0 and max_skew < huge) then bad("redis", "option 'max_skew' must be >= 0") end
     local ns = o.namespace
     local self = setmetatable({
-        _fence = mintid._lease_fence(),
+        _fence = o.fence,
+        _namespace = ns,
+        _fingerprint = select(2, o.fence:layout()),
         _connect = o.connect,
         _lo = o.lo, _hi = o.hi,
         _ttl = ttl, _ttl_ms = floor(ttl * 1000 + 0.5),
@@ -261,14 +318,22 @@ function M.new(opts)
         _next_step = 0,
         _reported = { store = "reachable", lease = "unheld" },
     }, Lease)
-    self._claim_keys = M.keys(ns, o.lo, o.hi)
+    local range = ("%.0f-%.0f"):format(o.lo, o.hi)
+    self._index_key = "mintid:{" .. ns .. "}:idx:" .. range
+    self._claim_keys = { self._floor_key, "mintid:{" .. ns .. "}:layout", self._index_key,
+                         "mintid:{" .. ns .. "}:fresh:" .. range }
     return self
 end
 
--- The keys of a claim or a listing: the floor hash, then ids lo..hi.
+-- The key naming the id our token took (found again after a lost reply).
+function Lease:_token_key(token)
+    return "mintid:{" .. self._namespace .. "}:t:" .. (token or self._token)
+end
+
+-- The keys of a listing: the floor hash, then ids lo..hi.
 function M.keys(namespace, lo, hi)
     local keys = { "mintid:{" .. namespace .. "}:floor" }
-    for id = lo, hi do keys[#keys + 1] = ("mintid:{%s}:m:%d"):format(namespace, id) end
+    for id = lo, hi do keys[#keys + 1] = ("mintid:{%s}:m:%.0f"):format(namespace, id) end
     return keys
 end
 
@@ -304,26 +369,35 @@ end
 -- floor) on success. Returns the id, or nil, message.
 function Lease:_claim()
     if self:_forked() then return nil, FORKED end
-    local n = self._hi - self._lo + 1
-    -- Kept until a claim succeeds: a retry after a lost reply scans the
-    -- same way, and so finds the key it took.
-    self._start = self._start or random_below(n)
-    local prefer = self._prefer and self._prefer - self._lo or -1
+    local prefer = self._prefer or -1
     local sent, wall = self._fence:clock(), self._clock()
-    local res, err = eval(self._connect, M.CLAIM, self._claim_keys, {
-        self._token, self._ttl_ms, ms_text(wall + self._ttl_ms), self._lo, n, self._start, prefer,
+    local keys = { self._claim_keys[1], self._claim_keys[2], self._claim_keys[3], self._claim_keys[4],
+                   self:_token_key() }
+    local res, err = eval(self._connect, M.CLAIM, keys, {
+        self._token, self._ttl_ms, ms_text(wall + self._ttl_ms), self._lo, self._hi, prefer, self._fingerprint,
+        DEFAULT_FINGERPRINT, M.CLAIM_TRIES, self._prefix,
     })
     if not res then
         self:_report("store", "unreachable", "warn", "store unreachable while claiming: " .. err)
         return nil, "lease: store unreachable (" .. err .. ")"
     end
-    local id, before = tonumber(res[1]), tonumber(res[2])
+    local id, before = tonumber(res[1]), res[2]
+    if id == -2 then
+        local msg = ("lease: namespace '%s' holds layout %s, this lease's is %s: one namespace, one layout "
+            .. "(a new layout needs a new namespace)"):format(self._namespace, tostring(before), self._fingerprint)
+        self:_report("store", "layout", "error", msg)
+        return nil, msg
+    end
+    before = tonumber(before)
     if id == nil or before == nil then
         return nil, "lease: unexpected reply to a claim"
     end
+    if id == -1 then
+        self:_report("store", "full", "warn", ("every machine id in %.0f..%.0f is taken"):format(self._lo, self._hi))
+        return nil, ("lease: every machine id in %.0f..%.0f is taken"):format(self._lo, self._hi)
+    end
     if id < 0 then
-        self:_report("store", "full", "warn", ("every machine id in %d..%d is taken"):format(self._lo, self._hi))
-        return nil, ("lease: every machine id in %d..%d is taken"):format(self._lo, self._hi)
+        return nil, ("lease: no free machine id among the %d looked at; try again"):format(2 * M.CLAIM_TRIES)
     end
     local valid_for = self:_valid_for(sent)
     if valid_for <= 0 then
@@ -335,7 +409,7 @@ function Lease:_claim()
     local fence_floor = before
     if self._quarantine then fence_floor = max(before, wall + self._ttl_ms + self._skew_ms) end
     self._fence:hold(id, valid_for, fence_floor)
-    self._id, self._floor, self._start, self._prefer = id, fence_floor, nil, id
+    self._id, self._floor, self._prefer = id, fence_floor, id
     self:_reachable()
     self:_report("lease", "held", "notice", ("holds machine id %d%s"):format(id,
         fence_floor > 0 and " (minting after ms " .. ms_text(fence_floor) .. ")" or ""))
@@ -391,8 +465,8 @@ function Lease:renew()
     local id = self._id
     if not id then return nil, "lease: not held" end
     local sent, wall = self._fence:clock(), self._clock()
-    local res, err = eval(self._connect, M.RENEW, { self._prefix .. id, self._floor_key },
-        { self._token, self._ttl_ms, id, ms_text(wall + self._ttl_ms) })
+    local res, err = eval(self._connect, M.RENEW, { self._prefix .. ms_text(id), self._floor_key, self._index_key },
+        { self._token, self._ttl_ms, ms_text(id), ms_text(wall + self._ttl_ms) })
     if not res then
         local state, left = self._fence:state()
         local until_ = (state == "held" or state == "waiting")
@@ -429,8 +503,9 @@ function Lease:release()
     local token = self._token
     self._token = new_token()
     self:_report("lease", "released", "notice", ("released machine id %d"):format(id))
-    local res, err = eval(self._connect, M.RELEASE, { self._prefix .. id, self._floor_key },
-        { token, id, ms_text(self._clock()) })
+    local res, err = eval(self._connect, M.RELEASE,
+        { self._prefix .. ms_text(id), self._floor_key, self._index_key, self:_token_key(token) },
+        { token, ms_text(id), ms_text(self._clock()) })
     if not res then return nil, "lease: store unreachable (" .. err .. "); its key expires by itself" end
     if tonumber(res) ~= 1 then return nil, ("lease: machine id %d was no longer held"):format(id) end
     return true
@@ -508,18 +583,27 @@ end
 
 -- holders{ connect, namespace, machine_ids } -> an array of
 -- { id = i, expires_in = seconds or math.huge, floor = Unix ms }, or nil, message.
+-- Ids are listed a page at a time, each page one script: no script walks
+-- a 16-bit range.
+M.HOLDERS_PAGE = 1024
+
 function M.holders(opts)
     local o = read_options("holders", opts, HOLDERS_OPTIONS, { "connect", "namespace" })
-    local res, err = eval(o.connect, M.HOLDERS, M.keys(o.namespace, o.lo, o.hi), { o.lo })
-    if not res then return nil, err end
     local list = {}
-    for i = 1, #res - 2, 3 do
-        local left = tonumber(res[i + 1])
-        list[#list + 1] = {
-            id = tonumber(res[i]),
-            expires_in = left < 0 and huge or left / 1000,
-            floor = tonumber(res[i + 2]),
-        }
+    local lo = o.lo
+    while lo <= o.hi do
+        local hi = min(o.hi, lo + M.HOLDERS_PAGE - 1)
+        local res, err = eval(o.connect, M.HOLDERS, M.keys(o.namespace, lo, hi), { lo })
+        if not res then return nil, err end
+        for i = 1, #res - 2, 3 do
+            local left = tonumber(res[i + 1])
+            list[#list + 1] = {
+                id = tonumber(res[i]),
+                expires_in = left < 0 and huge or left / 1000,
+                floor = tonumber(res[i + 2]),
+            }
+        end
+        lo = hi + 1
     end
     return list
 end
