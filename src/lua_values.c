@@ -728,7 +728,20 @@ static void push_uuid_constants(lua_State *L, int module)
     }
 }
 
-static const luaL_Reg ffi_value_funcs[] = { { "new_values", ffi_new_values }, { NULL, NULL } };
+/* _ffi.snowflake_layout(L) -> a userdata holding the core's layout of L
+ * (raises as snowflake_layout does), for resty.mintid's parse_snowflake. */
+static int ffi_snowflake_layout(lua_State *L)
+{
+    mintid_snowflake_layout layout;
+
+    mintid_lua_check_layout(L, 1, 1, &layout);
+    *(mintid_snowflake_layout *)compat_newuserdatauv(L, sizeof layout, 0) = layout;
+    return 1;
+}
+
+static const luaL_Reg ffi_value_funcs[] = {
+    { "new_values", ffi_new_values }, { "snowflake_layout", ffi_snowflake_layout }, { NULL, NULL }
+};
 
 void mintid_lua_open_values(lua_State *L, int module, int ffi)
 {
