@@ -9,7 +9,7 @@
 --                    more than ttl + 0.5 s (a SIGSTOP); "t_ms log ..." the
 --                    lease's log lines;
 --   DIR/NAME.state   the machine id held (or "-"), when that changes.
--- lua worker.lua PORT DIR NAME LO HI TTL LIMIT
+-- lua worker.lua PORT DIR NAME LO HI TTL LIMIT [LAYOUT]
 local redis = require "redis"
 local socket = require "socket"
 local mintid = require "mintid"
@@ -17,6 +17,7 @@ local lease = require "mintid.lease"
 
 local port, dir, name = tonumber(arg[1]), arg[2], arg[3]
 local lo, hi, ttl, limit = tonumber(arg[4]), tonumber(arg[5]), tonumber(arg[6]), tonumber(arg[7])
+local layout = arg[8] or "mintid"
 local BATCH, PAUSE = 20, 0.005
 local GAP = ttl + 0.5
 
@@ -31,7 +32,7 @@ local l = lease.redis {
     connect = function()
         return redis.connect { host = "127.0.0.1", port = port, timeout = 0.2 }
     end,
-    namespace = "chaos", ttl = ttl, machine_ids = { lo, hi },
+    namespace = "chaos", ttl = ttl, machine_ids = { lo, hi }, layout = layout,
     margin = 0.2, max_skew = 0.2,
     log = function(level, message) event("log " .. level .. ": " .. message) end,
 }
