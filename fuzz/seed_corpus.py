@@ -97,6 +97,32 @@ def nanoid(t):
     return seeds
 
 
+# The presets as fuzz/snowflake_layout.c reads a layout.
+PRESETS = {
+    "mintid": (42, 1, 10, 12, 0, "time-machine-seq"),
+    "twitter": (41, 1, 10, 12, 1288834974657, "time-machine-seq"),
+    "discord": (42, 1, 10, 12, 1420070400000, "time-machine-seq"),
+    "instagram": (41, 1, 13, 10, 1314220021721, "time-machine-seq"),
+    "sonyflake": (39, 10, 16, 8, 1409529600000, "time-seq-machine"),
+}
+
+
+def snowflake_layout(t):
+    """T, M, S, order (1 byte each), U (4), E (8), then the ID, a clock
+    reading and a machine id (8 each): the layout vectors, each with its
+    timestamp as the reading."""
+    seeds = []
+    for r in rows(t, "snowflake_layout.txt"):
+        fields = PRESETS.get(r["layout"]) or r["layout"].split("/")
+        tb, u, m, sb, e = (int(x) for x in fields[:5])
+        order = fields[5]
+        now = int(r["timestamp"]) if r["timestamp"].isdigit() else e
+        machine = int(r["machine_id"]) if r["machine_id"].isdigit() else 0
+        seeds.append(bytes([tb, m, sb, 1 if order == "time-seq-machine" else 0]) + be(u, 4) + be(e, 8)
+                     + be(int(r["id"]), 8) + be(now, 8) + be(machine, 8))
+    return seeds
+
+
 def scenarios(t, name):
     by_name = {}
     for r in rows(t, name):
@@ -132,6 +158,7 @@ def main():
     targets["roundtrip"] = roundtrip(testdata)
     targets["nanoid"] = nanoid(testdata)
     targets["generators"] = generators(testdata)
+    targets["snowflake_layout"] = snowflake_layout(testdata)
     for target, seeds in targets.items():
         d = os.path.join(out, target)
         os.makedirs(d, exist_ok=True)
