@@ -695,6 +695,7 @@ describe("API conventions", function()
             h.raises(function() lf:lock(4294967296) end, "bad argument #1 to 'lock'",
                 "machine id must be 0..4294967295 (a byte of the lock file)")
             h.raises(function() lf:lock(-1) end, "bad argument #1 to 'lock'", "machine id must be 0..4294967295")
+            h.raises(function() lf:lock(1, {}) end, "bad argument #2 to 'lock'", "a lease fence expected")
             h.raises(function() lf:taken("x") end, "bad argument #1 to 'taken'", "integer expected")
             lf:close()
             lf:close() -- twice is fine

@@ -76,13 +76,14 @@ static int m_lock_file(lua_State *L)
  * layout after the floor (default layout: the next ms). */
 static int lock_file_lock(lua_State *L)
 {
-    mintid_lock_file *f = check_open(L);
-    uint32_t i = check_byte(L, 2);
+    mintid_lock_file *f;
+    uint32_t i;
     int64_t floor_ms = 0;
     int got = 0;
     mintid_snowflake_layout layout;
     char err[MINTID_ERRMSG_SIZE];
 
+    /* Read before check_open, which pushes the handle's user value. */
     if (lua_isnoneornil(L, 3)) {
         mintid_snowflake_layout_default(&layout);
     } else {
@@ -91,6 +92,8 @@ static int lock_file_lock(lua_State *L)
             luaL_argerror(L, 3, "a lease fence expected");
         mintid_fence_layout(fence, &layout);
     }
+    f = check_open(L);
+    i = check_byte(L, 2);
     err[0] = '\0';
     if (mintid_lock_file_take(f, i, mintid_snowflake_layout_state_of(&layout), &got, &floor_ms, err) != MINTID_OK)
         return lock_file_fail(L, 3, err);
