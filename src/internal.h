@@ -529,7 +529,12 @@ typedef struct {
      * mask and never decide: order "time-machine-seq" puts the machine id
      * above the sequence, "time-seq-machine" below it. */
     uint8_t time_shift, machine_shift, seq_shift;
-    uint8_t preset; /* 1 + the index of the preset it equals, or 0 */
+    uint8_t preset;    /* 1 + the index of the preset it equals, or 0 */
+    /* SPEC "Snowflake"'s fields (42/1/10/12, time-machine-seq), any
+     * epoch: the generator's path with constant shifts, as fast as before
+     * layouts. */
+    uint8_t spec_fields;
+    uint64_t seq_mask; /* 2^S - 1 */
 } mintid_snowflake_layout_state;
 MINTID_OPAQUE_STATE(mintid_snowflake_layout, mintid_snowflake_layout_state, mintid_snowflake_layout_state_of)
 
@@ -602,7 +607,7 @@ typedef struct {
      * by compare-and-swap, hence 8-byte aligned (see MINTID_ALIGNED). */
     MINTID_ALIGNED uint64_t state;
     mintid_snowflake_layout_state layout;
-    uint64_t machine_id;
+    uint64_t machine_part; /* machine_id << the layout's machine_shift */
     int32_t max_wait_ms; /* gen_init sets the default; gen_set_max_wait changes it */
     /* The process (fork generation) the generator was made in. Its machine
      * id is all that keeps processes apart, so in a forked child it refuses

@@ -43,7 +43,7 @@ static void init_state(mintid_snowflake_state *g, const mintid_snowflake_layout_
 {
     g->state = UNSTARTED;
     g->layout = *l;
-    g->machine_id = machine_id;
+    g->machine_part = machine_id << l->machine_shift;
     g->max_wait_ms = MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS;
     g->generation = mintid_os_fork_generation();
     g->fence = NULL;
@@ -134,7 +134,7 @@ int mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g, int64_t max_wai
 /* The IDs of one unit, 2^S, for messages ("4096 IDs used"). */
 static uint64_t ids_per_unit(const mintid_snowflake_layout_state *l)
 {
-    return mintid_low_mask(l->seq_bits) + 1; /* S <= 63 */
+    return l->seq_mask + 1; /* S <= 63 */
 }
 
 /* After gen_try's EAGAIN at now_ms: MINTID_OK if the clock has to reach
@@ -148,7 +148,7 @@ static int may_wait(const mintid_snowflake_state *g, int64_t now_ms, char *err)
     uint64_t last_t = old >> l->seq_bits;
     int64_t last_start = mintid_snowflake_unit_start(l, last_t), next_start = mintid_snowflake_unit_start(l, last_t + 1);
 
-    if (old == UNSTARTED || (old & mintid_low_mask(l->seq_bits)) != mintid_low_mask(l->seq_bits) ||
+    if (old == UNSTARTED || (old & l->seq_mask) != l->seq_mask ||
         now_ms >= next_start)
         return MINTID_OK; /* nothing to wait for: try again at once */
     /* now_ms passed gen_try's range checks: now_ms >= epoch >= 0, and
@@ -176,11 +176,42 @@ static int check_signed(uint64_t id, char *err)
     return MINTID_OK;
 }
 
-/* The unit of now_ms in g's layout, or ERANGE when it is before the epoch
- * or does not fit time_bits. */
-static inline int unit_of(const mintid_snowflake_layout_state *l, int64_t now_ms, uint64_t *t, char *err)
+/* The fields of a layout as try_at reads them: constants for SPEC's
+ * fields (the compiler then shifts by constants, as before layouts), the
+ * layout's otherwise. */
+typedef struct {
+    unsigned time_bits, machine_bits, seq_bits;
+    uint64_t unit_ms, seq_mask, low;
+} fields;
+
+static inline fields fields_of(const mintid_snowflake_layout_state *l, int spec)
 {
-    uint64_t d;
+    fields f;
+
+    if (spec) {
+        f.time_bits = 42, f.machine_bits = 10, f.seq_bits = 12, f.unit_ms = 1, f.seq_mask = 4095, f.low = 4095;
+    } else {
+        f.time_bits = l->time_bits, f.machine_bits = l->machine_bits, f.seq_bits = l->seq_bits;
+        f.unit_ms = l->unit_ms, f.seq_mask = l->seq_mask;
+        /* the bits of next that stay in place: the sequence before a machine id */
+        f.low = l->order == MINTID_SNOWFLAKE_ORDER_TMS ? l->seq_mask : 0;
+    }
+    return f;
+}
+
+/* One attempt with machine_part (the machine id where the layout puts it).
+ * fenced and spec are constants of each call, so that the compiler keeps
+ * the static path of SPEC's fields as it was before layouts: its word is
+ * g->state; a fenced one's is the fence's (in the same layout: one fence,
+ * one layout), and mints only units >= min_t (those starting after
+ * floor_ms, named by the refusal). */
+static inline int try_at(mintid_snowflake_state *g, int fenced, int spec, int64_t now_ms, uint64_t machine_part,
+                         uint64_t min_t, int64_t floor_ms, uint64_t *id, char *err)
+{
+    const mintid_snowflake_layout_state *l = &g->layout;
+    const fields f = fields_of(l, spec);
+    uint64_t d, t, old, next, made;
+    int rc;
 
     /* Compared before subtracting: now_ms - epoch can overflow int64. */
     if (now_ms < l->epoch)
@@ -188,47 +219,31 @@ static inline int unit_of(const mintid_snowflake_layout_state *l, int64_t now_ms
                            now_ms, l->epoch);
     d = (uint64_t)now_ms - (uint64_t)l->epoch;
     /* The one division, skipped for ms units (every preset but Sonyflake). */
-    *t = l->unit_ms == 1 ? d : d / l->unit_ms;
-    if (*t >> l->time_bits != 0)
+    t = f.unit_ms == 1 ? d : d / f.unit_ms;
+    if (t >> f.time_bits != 0)
         return mintid_fail(err, MINTID_ERANGE,
                            "snowflake timestamp %" PRId64 " is more than %u bits%s past epoch %" PRId64,
-                           now_ms, (unsigned)l->time_bits, l->unit_ms == 1 ? "" : " of units", l->epoch);
-    return MINTID_OK;
-}
-
-/* One attempt with machine_id. fenced is a constant of each call, so that
- * the compiler keeps the static path as it was: its word is g->state; a
- * fenced one's is the fence's (in the same layout: one fence, one layout),
- * and mints only units >= min_t (those starting after floor_ms, named by
- * the refusal). */
-static inline int try_at(mintid_snowflake_state *g, int fenced, int64_t now_ms, uint64_t machine_id,
-                         uint64_t min_t, int64_t floor_ms, uint64_t *id, char *err)
-{
-    const mintid_snowflake_layout_state *l = &g->layout;
-    const unsigned seq_bits = l->seq_bits;
-    const uint64_t seq_max = mintid_low_mask(seq_bits);
-    uint64_t t = 0, old, next, made;
-    int rc = unit_of(l, now_ms, &t, err);
-
-    if (rc != MINTID_OK)
-        return rc;
+                           now_ms, f.time_bits, f.unit_ms == 1 ? "" : " of units", l->epoch);
     old = fenced ? LOAD_WORD(g->fence->word) : LOAD_WORD(g->state);
     do {
-        if (old != UNSTARTED && t <= old >> seq_bits) {
+        if (old != UNSTARTED && t <= old >> f.seq_bits) {
             /* Same unit or the clock went back: keep last_t so IDs still rise. */
-            if ((old & seq_max) == seq_max)
+            if ((old & f.seq_mask) == f.seq_mask)
                 return mintid_fail(err, MINTID_EAGAIN,
                                    "snowflake sequence exhausted at ms %" PRId64 " (%" PRIu64 " IDs used)",
-                                   mintid_snowflake_unit_start(l, old >> seq_bits), ids_per_unit(l));
+                                   mintid_snowflake_unit_start(l, old >> f.seq_bits), f.seq_mask + 1);
             next = old + 1;
         } else {
-            next = t << seq_bits;
+            next = t << f.seq_bits;
         }
         /* The unit minted, not the clock's: a clock set back mints last_t. */
-        if (fenced && next >> seq_bits < min_t)
+        if (fenced && next >> f.seq_bits < min_t)
             return mintid_fence_refuse_floor(floor_ms, err);
-        made = (next >> seq_bits) << l->time_shift | machine_id << l->machine_shift |
-               (next & seq_max) << l->seq_shift;
+        /* next is t << S | seq: in order time-machine-seq the machine id
+         * goes between them (t << (M + S) | machine << S | seq), in
+         * time-seq-machine below both (t << (S + M) | seq << M | machine):
+         * one shift either way, the machine id's part worked out before. */
+        made = (next & ~f.low) << f.machine_bits | (next & f.low) | machine_part;
         /* Refused before the state moves: nothing to roll back. */
         rc = check_signed(made, err);
         if (rc != MINTID_OK)
@@ -248,8 +263,8 @@ static int fenced_try(mintid_snowflake_state *g, int64_t now_ms, uint64_t *id, c
 
     if (rc != MINTID_OK)
         return rc;
-    return try_at(g, 1, now_ms, machine_id, mintid_snowflake_first_unit_after(&g->layout, floor_ms), floor_ms,
-                  id, err);
+    return try_at(g, 1, 0, now_ms, machine_id << g->layout.machine_shift,
+                  mintid_snowflake_first_unit_after(&g->layout, floor_ms), floor_ms, id, err);
 }
 
 int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
@@ -262,7 +277,9 @@ int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
         return mintid_fail(err, MINTID_EFORK,
                            "snowflake generator made in another process (before fork()): "
                            "make one per process, each with its own machine_id");
-    return try_at(g, 0, now_ms, g->machine_id, 0, 0, id, err);
+    if (g->layout.spec_fields)
+        return try_at(g, 0, 1, now_ms, g->machine_part, 0, 0, id, err);
+    return try_at(g, 0, 0, now_ms, g->machine_part, 0, 0, id, err);
 }
 
 int mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn clock, void *clock_ctx,

@@ -57,6 +57,9 @@ static void work_out(mintid_snowflake_layout_state *l)
     size_t i;
 
     l->time_shift = (uint8_t)(l->machine_bits + l->seq_bits);
+    l->seq_mask = mintid_low_mask(l->seq_bits);
+    l->spec_fields = l->time_bits == 42 && l->unit_ms == 1 && l->machine_bits == 10 && l->seq_bits == 12 &&
+                     l->order == MINTID_SNOWFLAKE_ORDER_TMS;
     if (l->order == MINTID_SNOWFLAKE_ORDER_TSM) {
         l->seq_shift = l->machine_bits;
         l->machine_shift = 0;
