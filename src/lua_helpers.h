@@ -3,6 +3,7 @@
  * errors, text and key arguments, a kind's metatables. The binding's
  * headers include each other one way only, each the layer below it:
  *   lua_helpers.h      (lua_helpers.c)   errors, arguments, metatables
+ *                      (lua_layout.c)    Snowflake layout arguments
  *   lua_values.h       (lua_values.c)    the value kinds
  *   lua_fence.h        (lua_fence.c)     the lease fence userdata
  *   lua_hooks.h        (lua_hooks.c)     generator userdata and their hooks
