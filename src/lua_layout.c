@@ -7,8 +7,8 @@
  */
 #include "lua_helpers.h"
 
-static const char *const fields[] = { "time_bits", "time_unit_ms", "machine_bits", "seq_bits", "epoch", "order",
-                                      "name", NULL };
+static const char *const layout_fields[] = { "time_bits", "time_unit_ms", "machine_bits", "seq_bits",
+                                             "epoch", "order", "name", NULL };
 enum { F_TIME, F_UNIT, F_MACHINE, F_SEQ, F_EPOCH, F_ORDER, F_NAME, F_COUNT };
 
 static int layout_error(lua_State *L, int arg, const char *what)
@@ -46,15 +46,15 @@ static void table_layout(lua_State *L, int idx, int arg, mintid_snowflake_layout
         if (lua_type(L, -1) != LUA_TSTRING)
             layout_error(L, arg, lua_pushfstring(L, "field names must be strings, got %s", luaL_typename(L, -1)));
         key = lua_tostring(L, -1);
-        for (i = 0; fields[i] != NULL; i++)
-            if (strcmp(fields[i], key) == 0)
+        for (i = 0; layout_fields[i] != NULL; i++)
+            if (strcmp(layout_fields[i], key) == 0)
                 break;
-        if (fields[i] == NULL)
+        if (layout_fields[i] == NULL)
             layout_error(L, arg, lua_pushfstring(L, "unknown field '%s'", key));
     }
     base = lua_gettop(L) + 1;
     for (i = 0; i < F_COUNT; i++)
-        lua_getfield(L, idx, fields[i]);
+        lua_getfield(L, idx, layout_fields[i]);
     v[F_TIME] = int_field(L, base + F_TIME, arg, "time_bits", -1);
     v[F_UNIT] = int_field(L, base + F_UNIT, arg, "time_unit_ms", 1);
     v[F_MACHINE] = int_field(L, base + F_MACHINE, arg, "machine_bits", -1);
@@ -115,7 +115,7 @@ void mintid_lua_push_layout(lua_State *L, const mintid_snowflake_layout *l)
     lua_createtable(L, 0, 7);
     for (i = 0; i < F_ORDER; i++) {
         compat_pushint64(L, v[i]);
-        lua_setfield(L, -2, fields[i]);
+        lua_setfield(L, -2, layout_fields[i]);
     }
     lua_pushstring(L, mintid_snowflake_order_name((int)v[F_ORDER]));
     lua_setfield(L, -2, "order");

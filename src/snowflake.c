@@ -182,11 +182,11 @@ static int check_signed(uint64_t id, char *err)
 typedef struct {
     unsigned time_bits, machine_bits, seq_bits;
     uint64_t unit_ms, seq_mask, low;
-} fields;
+} try_fields;
 
-static inline fields fields_of(const mintid_snowflake_layout_state *l, int spec)
+static inline try_fields try_fields_of(const mintid_snowflake_layout_state *l, int spec)
 {
-    fields f;
+    try_fields f;
 
     if (spec) {
         f.time_bits = 42, f.machine_bits = 10, f.seq_bits = 12, f.unit_ms = 1, f.seq_mask = 4095, f.low = 4095;
@@ -209,7 +209,7 @@ static inline int try_at(mintid_snowflake_state *g, int fenced, int spec, int64_
                          uint64_t min_t, int64_t floor_ms, uint64_t *id, char *err)
 {
     const mintid_snowflake_layout_state *l = &g->layout;
-    const fields f = fields_of(l, spec);
+    const try_fields f = try_fields_of(l, spec);
     uint64_t d, t, old, next, made;
     int rc;
 

@@ -161,17 +161,17 @@ do
     local LO, HI = ffi.abi("le") and 0 or 1, ffi.abi("le") and 1 or 0
     -- The layout of each preset name used, kept for good (there are five):
     -- its userdata alive whatever a nested call does meanwhile.
-    local kept, layouts = {}, {}
+    local layouts = {} -- name -> { the C module's userdata, the layout in it }
 
     local function by_layout(layout, id, ...)
-        local l = layouts[layout]
-        if l == nil then
+        local kept = layouts[layout]
+        if kept == nil then
             local ok, ud = pcall(new_layout, layout)
             if not ok then return parse_snowflake(...) end -- raises, naming argument 2
-            kept[layout] = ud
-            l = ffi_cast(layout_p, ud)
-            layouts[layout] = l
+            kept = { ud, ffi_cast(layout_p, ud) }
+            layouts[layout] = kept
         end
+        local l = kept[2]
         errbuf[0] = 0
         local rc = parse_decimal(id, #id, u64box, errbuf)
         if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end

@@ -83,10 +83,10 @@ function LockFile:acquire()
     self:_close()
     local h, err = open_lock_file(self._path, true)
     if not h then return nil, err end
-    local ok, lerr = self:_check_layout()
+    local ok, why = self:_check_layout()
     if not ok then
         h:close()
-        return nil, lerr
+        return nil, why
     end
     for i = self._lo, self._hi do
         local floor_ms, lerr = h:lock(i, fence)
