@@ -97,25 +97,16 @@ def nanoid(t):
     return seeds
 
 
-# The presets as fuzz/snowflake_layout.c reads a layout.
-PRESETS = {
-    "mintid": (42, 1, 10, 12, 0, "time-machine-seq"),
-    "twitter": (41, 1, 10, 12, 1288834974657, "time-machine-seq"),
-    "discord": (42, 1, 10, 12, 1420070400000, "time-machine-seq"),
-    "instagram": (41, 1, 13, 10, 1314220021721, "time-machine-seq"),
-    "sonyflake": (39, 10, 16, 8, 1409529600000, "time-seq-machine"),
-}
-
-
 def snowflake_layout(t):
     """T, M, S, order (1 byte each), U (4), E (8), then the ID, a clock
     reading and a machine id (8 each): the layout vectors, each with its
     timestamp as the reading."""
+    sys.path.insert(0, t)
+    sys.dont_write_bytecode = True
+    from generate_vectors import layout_of  # the reference's reading of a layout column
     seeds = []
     for r in rows(t, "snowflake_layout.txt"):
-        fields = PRESETS.get(r["layout"]) or r["layout"].split("/")
-        tb, u, m, sb, e = (int(x) for x in fields[:5])
-        order = fields[5]
+        tb, u, m, sb, e, order = layout_of(r["layout"])
         now = int(r["timestamp"]) if r["timestamp"].isdigit() else e
         machine = int(r["machine_id"]) if r["machine_id"].isdigit() else 0
         seeds.append(bytes([tb, m, sb, 1 if order == "time-seq-machine" else 0]) + be(u, 4) + be(e, 8)

@@ -42,10 +42,7 @@ describe("snowflake layouts", function()
             h.each_vector("snowflake_layout.txt", { "layout", "id", "timestamp", "machine_id", "sequence" },
                 function(r, w)
                     local layout = layout_of(r.layout)
-                    local forms = { r.id }
-                    local native = h.native_int(r.id)
-                    if native then forms[#forms + 1] = native end
-                    for _, id in ipairs(forms) do
+                    for _, id in ipairs(h.id_forms(r.id)) do
                         local ww = w .. " (" .. type(id) .. ")"
                         local ts, mid, seq = mintid.parse_snowflake(id, layout)
                         if r.timestamp == "error:parse" then

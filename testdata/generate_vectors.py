@@ -310,41 +310,6 @@ def relative_generator():
 
 
 # ---------------------------------------------------------------------------
-# Snowflake: 42-bit ms since epoch | 10-bit machine id | 12-bit sequence
-
-class SnowflakeGenerator:
-    """SPEC: now > last_ms restarts seq at 0; else seq + 1 keeping last_ms.
-    ms - epoch negative or not in 42 bits is an error (state unchanged).
-    A new generator has no previous state: its first call gives seq 0."""
-
-    def __init__(self, machine_id, epoch):
-        assert 0 <= machine_id <= 1023
-        self.machine_id, self.epoch = machine_id, epoch
-        self.started = False
-        self.last_ms = 0
-        self.seq = 0
-
-    def next(self, now):
-        delta = now - self.epoch
-        if delta < 0:
-            raise IdError("range", "snowflake timestamp %d is before epoch %d" % (now, self.epoch))
-        if delta >= 1 << 42:
-            raise IdError("range", "snowflake timestamp %d is more than 42 bits past epoch %d"
-                          % (now, self.epoch))
-        if not self.started or now > self.last_ms:
-            self.started, self.last_ms, self.seq = True, now, 0
-        else:
-            # The 4096-per-ms wait is tested with an injected clock, not here.
-            assert self.seq < 4095, "vectors never reach the sequence limit"
-            self.seq += 1
-        return (self.last_ms - self.epoch) << 22 | self.machine_id << 12 | self.seq
-
-
-def snowflake_split(sid, epoch):
-    return (sid >> 22) + epoch, (sid >> 12) & 0x3FF, sid & 0xFFF
-
-
-# ---------------------------------------------------------------------------
 # Snowflake layouts (SPEC "Snowflake layouts"): T time bits of U-ms units since
 # epoch E, M machine bits, S sequence bits, order time-machine-seq or
 # time-seq-machine. A layout is written as its preset name or "T/U/M/S/E/order".
@@ -417,6 +382,12 @@ def layout_split(spec, sid):
     return ts, machine, seq
 
 
+def default_layout(epoch):
+    """SPEC "Snowflake": 42-bit ms since epoch | 10-bit machine id | 12-bit
+    sequence, the default layout with this epoch."""
+    return "42/1/10/12/%d/time-machine-seq" % epoch
+
+
 # Custom layouts: a JavaScript-safe 53-bit one, second units, a machine-less
 # one, a 64-bit wide one, time-seq-machine with wide machine ids, 1-bit fields.
 CUSTOM_LAYOUTS = [
@@ -428,6 +399,25 @@ CUSTOM_LAYOUTS = [
     "1/1/1/1/0/time-machine-seq",
     "44/1/1/3/0/time-seq-machine",
 ]
+
+
+def replay_snowflakes(scenarios):
+    """Rows of (name, columns, generator, readings): a call at each reading,
+    the ID or error:KIND; IDs of a scenario strictly increase."""
+    rows = []
+    for name, columns, gen, nows in scenarios:
+        rows.append("# " + name)
+        last = -1
+        for now in nows:
+            try:
+                sid = gen.next(now)
+                assert last < sid < 1 << 63
+                last = sid
+                expect = str(sid)
+            except IdError as e:
+                expect = "error:" + e.kind
+            rows.append([name] + columns + [str(now), expect])
+    return rows
 
 
 def snowflake_layout_file():
@@ -481,20 +471,8 @@ def snowflake_layout_sequence_file():
         # the last unit (its start, its end), then the first past it
         nows += [last_unit, last_unit + unit - 1, last_unit + unit]
         scenarios.append((spec.replace("/", "_"), spec, machine, nows))
-    rows = []
-    for name, spec, machine, nows in scenarios:
-        rows.append("# " + name)
-        gen, last = LayoutGenerator(spec, machine), -1
-        for now in nows:
-            try:
-                sid = gen.next(now)
-                assert sid > last
-                last = sid
-                expect = str(sid)
-            except IdError as e:
-                expect = "error:" + e.kind
-            rows.append([name, spec, str(machine), str(now), expect])
-    return ["scenario", "layout", "machine_id", "now_ms", "expect"], rows
+    return ["scenario", "layout", "machine_id", "now_ms", "expect"], replay_snowflakes(
+        (name, [spec, str(machine)], LayoutGenerator(spec, machine), nows) for name, spec, machine, nows in scenarios)
 
 
 # ---------------------------------------------------------------------------
@@ -1105,7 +1083,7 @@ def snowflake_file():
     rows = []
 
     def add(sid, epoch):
-        ts, mid, seq = snowflake_split(sid, epoch)
+        ts, mid, seq = layout_split(default_layout(epoch), sid)
         rows.append([str(sid), str(epoch), str(ts), str(mid), str(seq)])
 
     rows.append("# edges: 0, 2^63-1 (largest signed) and 2^64-1, with epoch 0 and custom epochs")
@@ -1456,20 +1434,10 @@ def snowflake_sequence_file():
         ("largest_signed_custom_epoch", 1023, TWITTER_EPOCH, [TWITTER_EPOCH + (1 << 41) - 1,
                                                               TWITTER_EPOCH + (1 << 41) - 2]),
     ]
-    rows = []
-    for name, machine_id, epoch, nows in scenarios:
-        rows.append("# " + name)
-        gen, last = SnowflakeGenerator(machine_id, epoch), -1
-        for now in nows:
-            try:
-                sid = gen.next(now)
-                assert sid > last and sid < 1 << 63
-                last = sid
-                expect = str(sid)
-            except IdError as e:
-                expect = "error:" + e.kind
-            rows.append([name, str(machine_id), str(epoch), str(now), expect])
-    return ["scenario", "machine_id", "epoch", "now_ms", "expect"], rows
+    return ["scenario", "machine_id", "epoch", "now_ms", "expect"], replay_snowflakes(
+        (name, [str(machine_id), str(epoch)], LayoutGenerator(default_layout(epoch), machine_id), nows)
+        for name, machine_id, epoch, nows in scenarios)
+
 
 
 # --- More formats: value files ---------------------------------------------------

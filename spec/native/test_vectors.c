@@ -606,22 +606,17 @@ static int snowflake_row(const row *r)
     return same_text(text, n, r->col[0]) ? 1 : (diag(r, "decimal text"), 0);
 }
 
-/* snowflake_sequence.txt: scenario machine_id epoch now_ms expect */
-static int snowflake_sequence_row(const row *r)
+/* One call of the scenario's generator at now: column 4 expects the ID, or
+ * error:range with range_reason in the message. */
+static int snowflake_try_row(const row *r, int64_t now, const char *range_reason)
 {
-    int64_t machine, epoch, now;
     uint64_t id = 0;
     char err[MINTID_ERRMSG_SIZE] = "", text[20];
     size_t n;
-    int rc;
+    int rc = mintid_snowflake_gen_try(mintid_snowflake_state_of(&scenario_gen.snowflake), now, &id, err);
 
-    if (!to_i64(r->col[1], &machine) || !to_i64(r->col[2], &epoch) || !to_i64(r->col[3], &now))
-        return diag(r, "malformed row"), 0;
-    if (new_scenario(r) && mintid_snowflake_gen_init(&scenario_gen.snowflake, machine, epoch, err) != MINTID_OK)
-        return diag(r, err), 0;
-    rc = mintid_snowflake_gen_try(mintid_snowflake_state_of(&scenario_gen.snowflake), now, &id, err);
     if (is_error(r->col[4]))
-        return expect_error(r, r->col[4], rc, err, "snowflake timestamp");
+        return expect_error(r, r->col[4], rc, err, range_reason);
     if (rc != MINTID_OK)
         return diag(r, err), 0;
     n = mintid_snowflake_format_decimal(id, text);
@@ -630,6 +625,19 @@ static int snowflake_sequence_row(const row *r)
         return 0;
     }
     return 1;
+}
+
+/* snowflake_sequence.txt: scenario machine_id epoch now_ms expect */
+static int snowflake_sequence_row(const row *r)
+{
+    int64_t machine, epoch, now;
+    char err[MINTID_ERRMSG_SIZE] = "";
+
+    if (!to_i64(r->col[1], &machine) || !to_i64(r->col[2], &epoch) || !to_i64(r->col[3], &now))
+        return diag(r, "malformed row"), 0;
+    if (new_scenario(r) && mintid_snowflake_gen_init(&scenario_gen.snowflake, machine, epoch, err) != MINTID_OK)
+        return diag(r, err), 0;
+    return snowflake_try_row(r, now, "snowflake timestamp");
 }
 
 /* A layout column: a preset name or "T/U/M/S/E/order". */
@@ -678,26 +686,13 @@ static int snowflake_layout_sequence_row(const row *r)
 {
     mintid_snowflake_layout l;
     int64_t machine, now;
-    uint64_t id = 0;
-    char err[MINTID_ERRMSG_SIZE] = "", text[20];
-    size_t n;
-    int rc;
+    char err[MINTID_ERRMSG_SIZE] = "";
 
     if (!layout_column(r->col[1], &l) || !to_i64(r->col[2], &machine) || !to_i64(r->col[3], &now))
         return diag(r, "malformed row"), 0;
     if (new_scenario(r) && mintid_snowflake_gen_init_layout(&scenario_gen.snowflake, &l, machine, err) != MINTID_OK)
         return diag(r, err), 0;
-    rc = mintid_snowflake_gen_try(mintid_snowflake_state_of(&scenario_gen.snowflake), now, &id, err);
-    if (is_error(r->col[4]))
-        return expect_error(r, r->col[4], rc, err, "snowflake");
-    if (rc != MINTID_OK)
-        return diag(r, err), 0;
-    n = mintid_snowflake_format_decimal(id, text);
-    if (!same_text(text, n, r->col[4])) {
-        printf("# %s:%d: want %s, got %.*s\n", r->file, r->line, r->col[4], (int)n, text);
-        return 0;
-    }
-    return 1;
+    return snowflake_try_row(r, now, "snowflake");
 }
 
 /* ---- Nano ID ------------------------------------------------------------- */
