@@ -8,7 +8,7 @@
 # (spec/23-lease_redis_spec.lua) needs no server and runs in every busted stage.
 LEASE_LUA ?= 5.3
 RESTY_REDIS = $(BUILD)/lua-resty-redis/resty/redis.lua
-TEST_DEPS += $(BUILD)/$(LEASE_LUA)/mintid.so $(BUILD)/jit/mintid.so $(RESTY_REDIS)
+TEST_DEPS += $(BUILD)/$(LEASE_LUA)/mintid.so $(BUILD)/$(LEASE_LUA)/testfork.so $(BUILD)/jit/mintid.so $(RESTY_REDIS)
 RUN_ENV   += LEASE_LUA='$(LEASE_LUA)'
 
 $(RESTY_REDIS):
@@ -18,7 +18,7 @@ $(RESTY_REDIS):
 	rm -rf $(BUILD)/lua-resty-redis.deb
 
 .PHONY: test-lease
-test-lease: $(BUILD)/$(LEASE_LUA)/mintid.so $(BUILD)/jit/mintid.so $(RESTY_REDIS)
+test-lease: $(BUILD)/$(LEASE_LUA)/mintid.so $(BUILD)/$(LEASE_LUA)/testfork.so $(BUILD)/jit/mintid.so $(RESTY_REDIS)
 	BUILD='$(BUILD)' LEASE_LUA='$(LEASE_LUA)' sh spec/lease/chaos.sh
 	BUILD='$(BUILD)' LEASE_LUA='$(LEASE_LUA)' LAYOUT=sonyflake sh spec/lease/chaos.sh
 	BUILD='$(BUILD)' sh spec/lease/fleet.sh

@@ -572,6 +572,15 @@ describe("mintid command", function()
                 "mintid: invalid traceparent: length 6, want at least 55")
         end)
 
+        it("--json: bytes >= 0x80 of a later version's tail escaped, so the line is ASCII JSON (RFC 8259)", function()
+            local header = "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-\128\255x\"\1"
+            local json = ok_lines({ "inspect", "--json", header })
+            assert.are.equal(1, #json)
+            assert.is_falsy(json[1]:find("[\128-\255]"), "no byte >= 0x80: " .. json[1])
+            assert.is_truthy(json[1]:find('"id":"01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-'
+                .. '\\u0080\\u00ffx\\u0022\\u0001"', 1, true), json[1])
+        end)
+
         it("--json: one object per ID per line, numbers as JSON numbers", function()
             local out = ok_lines({ "inspect", "--json", "01ARZ3NDEKTSV4RRFFQ69G5FAV",
                 "017F22E2-79B0-7CC3-98C4-DC0C0C07398F" })

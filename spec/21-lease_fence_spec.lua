@@ -316,6 +316,21 @@ describe("lease fence", function()
             assert.are.equal(21, select(2, assert_mints(g, "after a full collection")))
         end)
 
+        it("keeps its fence alive whatever the debug library does to its user values", function()
+            local l, f = new_lease()
+            f:hold(23, 30, 0)
+            local g = mintid.snowflake_generator { lease = l }
+            h.clear_user_values(g)
+            l, f = nil, nil -- luacheck: ignore 311
+            collectgarbage()
+            collectgarbage()
+            -- fences of the same size, unheld, where the freed one was
+            local others = {}
+            for i = 1, 200 do others[i] = mintid._lease_fence() end
+            assert.are.equal(23, select(2, assert_mints(g, "after its user values were cleared and a collection")))
+            assert.are.equal("unheld", others[200]:state())
+        end)
+
         it("the lease is read as Lua reads a field (an __index is honoured)", function()
             local f = mintid._lease_fence()
             f:hold(22, 30, 0)
@@ -337,6 +352,24 @@ describe("lease fence", function()
             end)
             assert.are.equal("nil|" .. FORKED .. "|forked|nil", out)
             assert_mints(g, "the parent still mints")
+        end)
+
+        it("a fence made before fork() reads forked in the child whatever its state there", function()
+            local out = {}
+            for _, case in ipairs({ "unheld", "released", "lost" }) do
+                local l, f = new_lease()
+                local g = mintid.snowflake_generator { lease = l }
+                if case ~= "unheld" then
+                    f:hold(34, 30, 0)
+                    f:drop(case)
+                end
+                out[#out + 1] = h.in_child(function()
+                    local _, msg = g:next()
+                    return f:state() .. ":" .. tostring(f:machine_id()) .. ":" .. msg
+                end)
+                assert.are.equal(case, f:state(), "the parent's fence is as it was")
+            end
+            assert.are.same({ "forked:nil:" .. FORKED, "forked:nil:" .. FORKED, "forked:nil:" .. FORKED }, out)
         end)
 
         it("a generator made in the child on the parent's fence refuses too", function()

@@ -133,6 +133,20 @@ describe("lease.lock_file", function()
             assert.are.equal(11, select(2, h.snowflake_parts(assert(g:next()))))
         end)
 
+        it("the lock outlives the lease object whatever the debug library does to the user values", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 12, 12 } }
+            l:acquire()
+            local g = mintid.snowflake_generator { lease = l }
+            h.clear_user_values(l._fence)
+            h.clear_user_values(g)
+            l = nil -- luacheck: ignore 311
+            collectgarbage()
+            collectgarbage()
+            assert.are.equal("12", holders(p), "still locked")
+            assert.are.equal(12, select(2, h.snowflake_parts(assert(g:next()))))
+        end)
+
         it("an unopenable path is nil, message naming the file", function()
             local p = "/nonexistent-dir-of-mintid/x.lock"
             local id, msg = lease.lock_file { path = p }:acquire()
@@ -437,6 +451,13 @@ describe("lease.lock_file", function()
                 "bad argument #1 to 'lock_file' (path must be a non-empty string, got nil)")
             h.raises(function() lease.lock_file { path = "" } end,
                 "bad argument #1 to 'lock_file' (path must be a non-empty string, got \"\")")
+        end)
+
+        it("a path holding a zero byte raises in the constructor, naming the option", function()
+            h.raises(function() lease.lock_file { path = "a\0b" } end,
+                "bad argument #1 to 'lock_file' (path must hold no zero byte)")
+            h.raises(function() lease.lock_file_holders { path = "a\0b" } end,
+                "bad argument #1 to 'lock_file_holders' (path must hold no zero byte)")
         end)
 
         it("machine_ids must be {lo, hi} of integers with 0 <= lo <= hi <= 1023", function()

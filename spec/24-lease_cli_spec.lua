@@ -35,6 +35,7 @@ describe("mintid lease", function()
             { { "--lock-file", "x", "--namespace", "n" }, "lease: --namespace goes with --redis" },
             { { "--lock-file", "x", "--ids", "5-3" }, "--ids wants LO-HI within 0-1023, got '5-3'" },
             { { "--lock-file", "x", "--ids", "0-1024" }, "--ids wants LO-HI within 0-1023, got '0-1024'" },
+            { { "--lock-file", "" }, "lease: path must be a non-empty string, got \"\"" },
         }
         for _, case in ipairs(cases) do
             it("exit 2: " .. case[2], function()
@@ -105,6 +106,14 @@ describe("mintid lease", function()
             out = run { "lease", "--redis", "127.0.0.1:" .. port, "--namespace", "cli", "--ids", "0-1023" }
             assert.are.same({ tostring(ib) .. " " }, { (lines(out)[1] or ""):match("^%d+ ") })
             assert.are.equal(1, #lines(out))
+        end)
+
+        it("exit 1 with a clear message for junk in the floor hash, never a traceback", function()
+            if not have_redis then return pending("needs redis-server, redis-cli and redis-lua for this Lua") end
+            assert(sh(("redis-cli -p %d SET 'mintid:{junk}:m:3' x"):format(port)))
+            assert(sh(("redis-cli -p %d HSET 'mintid:{junk}:floor' 3 abc"):format(port)))
+            fails(1, { "lease", "--redis", "127.0.0.1:" .. port, "--namespace", "junk" },
+                "mintid: lease: unexpected reply to a listing: the floor of machine id 3 is not Unix ms: abc")
         end)
 
         it("exit 1 with redis-cli's message when Redis is unreachable", function()

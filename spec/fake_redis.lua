@@ -7,7 +7,10 @@
 -- script; a reply array stops at its first nil). Keys expire by the
 -- store's own clock, which a test moves on at will, and faults are set by
 -- hand: the store down, a reply lost after the script ran, a slow reply,
--- every key lost (a restart without persistence).
+-- a slow connect (store.on_connect, run once before the next connect
+-- completes), a reply on its way while the caller does something else
+-- (store.on_reply, run once after the next script ran), every key lost (a
+-- restart without persistence).
 local M = {}
 M.__index = M
 
@@ -48,7 +51,24 @@ end
 
 local commands = {}
 
+-- A command on a key of the other kind (a string key, a hash) fails as
+-- Redis's does.
+local WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value"
+local function string_key(store, key)
+    if store.hashes[key] or store.zsets[key] then error(WRONGTYPE, 0) end
+end
+local function hash_key(store, key)
+    if store:get(key) or store.zsets[key] then error(WRONGTYPE, 0) end
+end
+
+function commands.TYPE(store, key)
+    if store.hashes[key] then return { ok = "hash" } end
+    if store.zsets[key] then return { ok = "zset" } end
+    return { ok = store:get(key) and "string" or "none" }
+end
+
 function commands.GET(store, key)
+    string_key(store, key)
     local e = store:get(key)
     return e and e.value or false
 end
@@ -123,11 +143,13 @@ function commands.ZRANGEBYSCORE(store, key, min, max, limit, offset, count)
 end
 
 function commands.HGET(store, key, field)
+    hash_key(store, key)
     local h = store.hashes[key]
     return h and h[field] or false
 end
 
 function commands.HSET(store, key, field, value)
+    hash_key(store, key)
     store.hashes[key] = store.hashes[key] or {}
     local new = store.hashes[key][field] == nil and 1 or 0
     store.hashes[key][field] = value
@@ -152,14 +174,22 @@ end
 
 function M:run(script, keys, argv)
     local calls = 0
+    local function call(cmd, ...)
+        local f = commands[cmd:upper()]
+        if not f then error("fake redis: no command " .. cmd) end
+        calls = calls + 1
+        return f(self, ...)
+    end
     local env = {
-        KEYS = keys, ARGV = argv, tonumber = tonumber, tostring = tostring, string = string, math = math,
+        KEYS = keys, ARGV = argv, tonumber = tonumber, tostring = tostring, type = type, string = string,
+        math = math,
         redis = {
-            call = function(cmd, ...)
-                local f = commands[cmd:upper()]
-                if not f then error("fake redis: no command " .. cmd) end
-                calls = calls + 1
-                return f(self, ...)
+            call = call,
+            -- an error as a table { err = message }, as Redis's pcall gives it
+            pcall = function(...)
+                local ok, res = pcall(call, ...)
+                if ok then return res end
+                return { err = tostring(res) }
             end,
         },
     }
@@ -197,6 +227,13 @@ function M:client(style)
         store.evals = store.evals + 1
         local reply = store:run(script, keys, argv)
         if store.reply_delay > 0 then store.sleep(store.reply_delay) end
+        -- A client that yields between send and reply (a cosocket): the
+        -- test's hook runs (once) while this reply is on its way.
+        local hook = store.on_reply
+        if hook then
+            store.on_reply = nil
+            hook()
+        end
         if store.lose_replies > 0 then
             store.lose_replies = store.lose_replies - 1
             return fail("timeout")
@@ -211,6 +248,12 @@ end
 function M:connector(style)
     return function()
         self.connects = self.connects + 1
+        -- A slow connect: the test's hook runs (once) before it completes.
+        local hook = self.on_connect
+        if hook then
+            self.on_connect = nil
+            hook()
+        end
         if self.down then
             if style == "raise" then error("could not connect to 127.0.0.1:6379 [connection refused]") end
             return nil, "connection refused"

@@ -671,6 +671,22 @@ end
 --- Runs fn() in a forked child (spec/native/testfork.c) and returns what it returned (a string) in
 -- the parent; a child that raised, or did not exit, fails the test. The
 -- child never returns into the test runner: it always _exits.
+-- The user values 1..8 of the userdata u set to nil through the debug
+-- library (Lua 5.4: debug.setuservalue; below, in the table or
+-- environment that holds them).
+function M.clear_user_values(u)
+    if _VERSION == "Lua 5.4" then
+        for i = 1, 8 do debug.setuservalue(u, nil, i) end
+        return
+    end
+    -- (On 5.1 a userdata without values of its own has its creator's
+    -- environment, the globals: only the slots 1..8 are cleared.)
+    local t = (debug.getuservalue or debug.getfenv)(u)
+    if type(t) == "table" then
+        for i = 1, 8 do t[i] = nil end
+    end
+end
+
 function M.in_child(fn)
     local testfork = require "testfork"
     local path = os.tmpname()

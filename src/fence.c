@@ -43,7 +43,10 @@ void mintid_fence_init(mintid_fence *pub)
     f->deadline_ms = 0;
     f->floor_ms = 0;
     f->machine_id = 0;
-    f->generation = 0;
+    /* Made here: in a forked child it reads FORKED, whatever its state,
+     * until the child holds it itself (a lease object made before fork()
+     * carries its parent's token: the child must not use it). */
+    f->generation = mintid_os_fork_generation();
     f->held = MINTID_FENCE_UNHELD;
     mintid_snowflake_layout_default_state(&f->layout);
     f->bound = 0;
@@ -119,10 +122,10 @@ static int state_of(const mintid_fence_state *f, const int64_t *wall, int64_t *m
 {
     int64_t now = 0;
 
-    if (f->held != MINTID_FENCE_HELD)
-        return f->held;
     if (f->generation != mintid_os_fork_generation())
         return MINTID_FENCE_FORKED;
+    if (f->held != MINTID_FENCE_HELD)
+        return f->held;
     if (f->deadline_ms != MINTID_FENCE_FOREVER) {
         now = mintid_os_deadline_ms();
         if (now >= f->deadline_ms)

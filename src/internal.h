@@ -573,7 +573,7 @@ typedef struct {
     int64_t deadline_ms;
     int64_t floor_ms;     /* Unix ms: only units starting later are minted */
     uint64_t machine_id;
-    uint32_t generation;  /* the process (fork generation) that holds it */
+    uint32_t generation;  /* the process (fork generation) that made or last held it */
     int held;             /* UNHELD, HELD, RELEASED or LOST */
     mintid_snowflake_layout_state layout; /* the default until bound */
     int bound;            /* layout fixed by mintid_fence_bind_layout */

@@ -10,9 +10,10 @@
 
 #define FENCE_TNAME "mintid.LeaseFence"
 
-/* A fence userdata holds the core's fence and nothing else: no __gc, so a
- * generator that keeps it as a user value can read it for as long as the
- * generator's own memory lives. */
+/* A fence userdata holds the core's fence and nothing else: no __gc, no
+ * user value. Its generators point into it; registry tables of weak keys
+ * (mintid_lua_push_weak_keys) keep it for as long as any of them lives,
+ * and its anchor for as long as it lives. */
 static mintid_fence *check_fence(lua_State *L)
 {
     return (mintid_fence *)luaL_checkudata(L, 1, FENCE_TNAME);
@@ -33,7 +34,7 @@ static int new_fence(lua_State *L)
 
     if (given)
         mintid_lua_check_layout(L, 1, 1, &layout);
-    f = (mintid_fence *)compat_newuserdatauv(L, sizeof *f, 1);
+    f = (mintid_fence *)compat_newuserdatauv(L, sizeof *f, 0);
     mintid_fence_init(f);
     if (given)
         (void)mintid_fence_bind_layout(f, &layout, NULL); /* a new fence takes any */
@@ -55,11 +56,26 @@ static int64_t check_valid_for(lua_State *L, int arg)
     return (int64_t)(s * 1000); /* truncation: the floor of a number >= 0 */
 }
 
+/* The anchors of fences: registry[ANCHORS_KEY][fence] = what holds its id
+ * (a lock file's handle, whose collection would free the lock), so that
+ * it lives as long as the fence and so as any generator on it, whatever
+ * becomes of the lease object or of any user value. */
+#define ANCHORS_KEY "mintid.fence_anchors"
+
+/* The anchor table at the top, fence at 1: its entry set to the value at
+ * val (0: nil). Setting an existing key never allocates. */
+static void set_anchor(lua_State *L, int val)
+{
+    lua_pushvalue(L, 1);
+    if (val != 0)
+        lua_pushvalue(L, val);
+    else
+        lua_pushnil(L);
+    lua_rawset(L, -3);
+}
+
 /* f:hold(machine_id, valid_for_s, floor_ms [, anchor]) -> true. anchor,
- * if given, is kept alive by the fence until the next hold or drop: what
- * holds the id (a lock file's handle, whose collection would free it)
- * lives as long as any generator on the fence, whatever becomes of the
- * lease object. */
+ * if given, is kept alive by the fence until the next hold or drop. */
 static int fence_hold(lua_State *L)
 {
     mintid_fence *f = check_fence(L);
@@ -68,12 +84,22 @@ static int fence_hold(lua_State *L)
     int64_t floor_ms = compat_checkint64(L, 4);
     char err[MINTID_ERRMSG_SIZE];
 
+    lua_settop(L, 5);
+    /* The anchor set before the hold, the old one kept (at 7) for a
+     * refused hold: a memory error never leaves a held fence unanchored. */
+    mintid_lua_push_weak_keys(L, ANCHORS_KEY); /* at 6 */
+    lua_pushvalue(L, 1);
+    lua_rawget(L, 6);
+    lua_pushvalue(L, 6);
+    set_anchor(L, 5);
+    lua_pop(L, 1);
     err[0] = '\0';
     /* valid_for was checked above: a refusal is of machine_id or floor_ms. */
-    if (mintid_fence_hold(f, machine_id, valid_for, floor_ms, err) != MINTID_OK)
+    if (mintid_fence_hold(f, machine_id, valid_for, floor_ms, err) != MINTID_OK) {
+        lua_pushvalue(L, 6);
+        set_anchor(L, 7);
         return luaL_argerror(L, strncmp(err, "machine_id", 10) == 0 ? 2 : 4, err);
-    lua_settop(L, 5);
-    compat_setuservalue(L, 1, 1);
+    }
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -87,8 +113,8 @@ static int fence_drop(lua_State *L)
     int i = luaL_checkoption(L, 2, NULL, reasons);
 
     mintid_fence_drop(f, codes[i], NULL);
-    lua_pushnil(L);
-    compat_setuservalue(L, 1, 1); /* the anchor of hold */
+    mintid_lua_push_weak_keys(L, ANCHORS_KEY);
+    set_anchor(L, 0);
     lua_pushboolean(L, 1);
     return 1;
 }

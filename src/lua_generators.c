@@ -239,13 +239,12 @@ static int64_t opt_int64(lua_State *L, int idx, const char *name, int64_t def)
  * ID key) runs whatever happens next. Only a generator with hooks gets
  * room for them (below 5.4, a table).
  */
-static gen_ud *gen_new_uv(lua_State *L, const gen_kind *k, int with_lease)
+static gen_ud *gen_new(lua_State *L, const gen_kind *k)
 {
     int with_clock = k->uses_clock && !lua_isnil(L, 2);
     int with_random = k->uses_random && !lua_isnil(L, 3);
     size_t size = GEN_STATE_OFFSET + k->state_size;
-    gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size,
-                                               with_clock || with_random || with_lease ? UV_COUNT : 0);
+    gen_ud *u = (gen_ud *)compat_newuserdatauv(L, size, with_clock || with_random ? UV_COUNT : 0);
 
     memset(u, 0, size);
     /* The constructor's upvalue 1: this module's metatable of the kind, or
@@ -265,11 +264,6 @@ static gen_ud *gen_new_uv(lua_State *L, const gen_kind *k, int with_lease)
         u->h.has_random = 1;
     }
     return u;
-}
-
-static gen_ud *gen_new(lua_State *L, const gen_kind *k)
-{
-    return gen_new_uv(L, k, 0);
 }
 
 /* ULID, UUIDv7 and UUIDv4 generators take no option but the two hooks. */
@@ -345,6 +339,22 @@ static void opt_layout(lua_State *L, mintid_fence *fence, mintid_snowflake_layou
         luaL_argerror(L, 1, err);
 }
 
+/* The fence at fence outlives the generator at gen (the core state
+ * points into it), whatever becomes of the generator's user values:
+ * registry[FENCES_KEY][generator] = fence (0: nil, taken back); a fence
+ * never reaches its generators. Pushes the table. */
+#define FENCES_KEY "mintid.lease_fences"
+static void keep_fence(lua_State *L, int gen, int fence)
+{
+    mintid_lua_push_weak_keys(L, FENCES_KEY);
+    lua_pushvalue(L, gen);
+    if (fence != 0)
+        lua_pushvalue(L, fence);
+    else
+        lua_pushnil(L);
+    lua_rawset(L, -3);
+}
+
 /* machine_id at 4 and lease at 7 exclude each other: a lease gives the id
  * (and the layout: one given here must be the lease's). */
 static int m_snowflake_generator(lua_State *L)
@@ -356,7 +366,6 @@ static int m_snowflake_generator(lua_State *L)
     mintid_snowflake_layout layout;
     mintid_fence *fence = NULL;
     int64_t machine_id = 1, max_wait_ms;
-    int rc;
     char err[MINTID_ERRMSG_SIZE];
 
     gen_options(L, known);
@@ -370,17 +379,27 @@ static int m_snowflake_generator(lua_State *L)
     opt_layout(L, fence, &layout);
     max_wait_ms = opt_int64(L, 6, "max_wait_ms", MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS);
     err[0] = '\0';
-    rc = fence != NULL ? mintid_snowflake_gen_init_fenced_layout(&g, fence, &layout, err)
-                       : mintid_snowflake_gen_init_layout(&g, &layout, machine_id, err);
-    if (rc != MINTID_OK ||
-        mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK)
-        return luaL_argerror(L, 1, err);
-    u = gen_new_uv(L, &snowflake_gen_kind, fence != NULL);
-    *snowflake_of(u) = g;
-    if (fence != NULL) {
-        lua_pushvalue(L, 9);
-        compat_setuservalue(L, -2, UV_LEASE);
+    if (fence == NULL) {
+        if (mintid_snowflake_gen_init_layout(&g, &layout, machine_id, err) != MINTID_OK ||
+            mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK)
+            return luaL_argerror(L, 1, err);
+        u = gen_new(L, &snowflake_gen_kind);
+        *snowflake_of(u) = g;
+        return 1;
     }
+    /* Every allocation before the fence is bound to the layout, so that a
+     * constructor failing for memory leaves it as it was. */
+    u = gen_new(L, &snowflake_gen_kind); /* at 10 */
+    keep_fence(L, 10, 9);
+    /* max_wait_ms checked first (init sets the default), then set again. */
+    if (mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK ||
+        mintid_snowflake_gen_init_fenced_layout(&g, fence, &layout, err) != MINTID_OK) {
+        keep_fence(L, 10, 0);
+        return luaL_argerror(L, 1, err);
+    }
+    mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err);
+    *snowflake_of(u) = g;
+    lua_settop(L, 10);
     return 1;
 }
 

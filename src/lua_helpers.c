@@ -117,6 +117,21 @@ void mintid_lua_fill_meta(lua_State *L, int target, const void *kind, int mt, in
     lua_pop(L, 1);
 }
 
+void mintid_lua_push_weak_keys(lua_State *L, const char *name)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, name);
+    if (lua_istable(L, -1))
+        return;
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, name);
+}
+
 /* A metatable registered as tname with meta and an __index table of
  * methods (no upvalues), and module[name] = constructor. */
 void mintid_lua_new_class(lua_State *L, int module, const char *tname, const luaL_Reg *meta,

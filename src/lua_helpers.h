@@ -77,6 +77,13 @@ static inline const uint8_t *mintid_lua_check_key(lua_State *L, int arg, char bu
 MINTID_INTERNAL void mintid_lua_new_class(lua_State *L, int module, const char *tname, const luaL_Reg *meta,
                                           const luaL_Reg *methods, const char *name, lua_CFunction constructor);
 
+/* registry[name], a table of weak keys (made on first use), pushed: what
+ * a userdata keeps alive there lives as long as it does, whatever the
+ * debug library does to its user values (a core state may point into it).
+ * An ephemeron from Lua 5.2 on; below, a strong value, so the value must
+ * never reach its key. */
+MINTID_INTERNAL void mintid_lua_push_weak_keys(lua_State *L, const char *name);
+
 /* _ffi.fail(rc, message): what this module's functions do with the status
  * rc of a core call and its message ("" for the status's own words), for
  * resty.mintid to tail-call, so that a raised error names the same place. */

@@ -17,15 +17,16 @@
 
 /*
  * The clock and random options are user values of the generator's userdata
- * (UV_CLOCK, UV_RANDOM), as is the lease fence a Snowflake generator mints
- * inside (UV_LEASE, which keeps it alive: the core state points into it),
- * never registry references: a registry reference is
+ * (UV_CLOCK, UV_RANDOM), never registry references: a registry reference is
  * a root for the collector, so a hook that reaches its own generator (a
  * clock reading a field of the object that holds the generator) would keep
  * both alive forever. The flags say whether they are there, so a generator
  * without hooks never looks at its user values on the hot path.
  */
-enum { UV_CLOCK = 1, UV_RANDOM, UV_LEASE, UV_COUNT = UV_LEASE };
+/* (The lease fence a Snowflake generator mints inside is kept by a weak
+ * registry table instead, lua_generators.c: the core state points into it,
+ * so the debug library must not be able to let it go.) */
+enum { UV_CLOCK = 1, UV_RANDOM, UV_COUNT = UV_RANDOM };
 
 typedef struct {
     uint8_t has_clock;  /* user value UV_CLOCK is the clock option; else the OS clock */

@@ -298,7 +298,7 @@ MINTID_API int  mintid_snowflake_gen_init_layout(mintid_snowflake_gen *g, const 
 #define MINTID_FENCE_EXPIRED  3 /* held, past the deadline */
 #define MINTID_FENCE_RELEASED 4 /* dropped: given back */
 #define MINTID_FENCE_LOST     5 /* dropped: taken away (another holder may have it) */
-#define MINTID_FENCE_FORKED   6 /* held by the process this one was forked from */
+#define MINTID_FENCE_FORKED   6 /* made or held by the process this one was forked from */
 /* A valid_for_ms of no deadline. */
 #define MINTID_FENCE_FOREVER  INT64_MAX
 typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_FENCE_SIZE]; } mintid_fence;

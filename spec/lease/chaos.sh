@@ -6,14 +6,20 @@
 # Then: a holder stopped (SIGSTOP) past the ttl and continued; the server
 # stopped for longer than the ttl (DEBUG SLEEP); the server restarted with
 # every key lost (SHUTDOWN NOSAVE); two holders killed (-9) and replaced; a
-# second holder stopped. spec/lease/check.lua then reads every file: no ID
-# twice, every stalled holder refused. Prints TAP. Every process it starts
-# is stopped on every way out, a failing check included.
+# second holder stopped. Beside them, on ids of their own, the three ways
+# leases once minted IDs twice (issue 26; worker.lua's modes): a lease made
+# before fork() and never held, used by parent and child (id 4); a claim
+# slow to reach the store, whose id's key (and floor) the store loses
+# meanwhile while its holder mints on (id 5); two generators of other
+# epochs on one lease (id 6). spec/lease/check.lua then reads every file: no
+# ID twice, every stalled holder refused, the forked child and the second
+# epoch refused. Prints TAP. Every process it starts is stopped on every
+# way out, a failing check included.
 # With LAYOUT=sonyflake the holders lease Sonyflake ids of the whole 16-bit
 # range, all of them held (by a filler, through the lease's own index) but
-# WORKERS-1 spread over it, so that ids are still reused; check.lua also
-# reads Redis's command counts: a claim, renewal or release does bounded
-# work however many ids are held.
+# WORKERS-1 spread over it, so that ids are still reused (ids 4..6 left to
+# the three above); check.lua also reads Redis's command counts: a claim,
+# renewal or release does bounded work however many ids are held.
 # sh spec/lease/chaos.sh (LEASE_LUA: the Lua of the holders, default 5.3;
 # LAYOUT: mintid, the default, or sonyflake)
 BUILD=${BUILD:-build}
@@ -50,7 +56,7 @@ port=$(free_port)
 start_redis() { start_redis_on "$port" --enable-debug-command yes; }
 fill() {
     [ "$LAYOUT" = sonyflake ] || return 0
-    fill_sonyflake_ids "$port" chaos "$free"
+    fill_sonyflake_ids "$port" chaos "$free" 4,5,6
 }
 start_redis
 fill
@@ -58,23 +64,54 @@ echo "# redis-server $(redis-server --version | sed 's/.* v=\([^ ]*\).*/\1/') on
 
 lua=lua$LEASE_LUA
 [ "$LEASE_LUA" = jit ] && lua=luajit
-export LUA_PATH="$root/lua/?.lua;$root/spec/?.lua;;" LUA_CPATH="$build/$LEASE_LUA/?.so;;"
+export LUA_PATH="$root/lua/?.lua;$root/spec/?.lua;;" LUA_CPATH="$build/$LEASE_LUA/?.so;;" CHAOS_LAYOUT="$LAYOUT"
 n=0
 start_worker() {
     n=$((n + 1))
-    "$lua" "$root/spec/lease/worker.lua" "$port" "$tmp" "w$n" "$lo" "$hi" "$TTL" 120 "$LAYOUT" \
+    "$lua" "$root/spec/lease/worker.lua" "$port" "$tmp" "w$n" "$lo" "$hi" "$TTL" 120 \
+        2> "$tmp/w$n.stderr" &
+    pids="$pids $!"
+    eval "pid_w$n=$!"
+    plain="$plain w$n"
+}
+plain=
+for _ in $(seq "$WORKERS"); do start_worker; done
+# wait_for FILE NAME LOG: until FILE exists, 10 s at most (then bail NAME)
+wait_for() {
+    i=0
+    until [ -e "$1" ]; do
+        i=$((i + 1))
+        [ $i -ge 1000 ] && bail "$2" "$3"
+        sleep 0.01
+    done
+}
+# start_special MODE LO HI: a holder of ids LO..HI in worker.lua's MODE
+start_special() {
+    n=$((n + 1))
+    "$lua" "$root/spec/lease/worker.lua" "$port" "$tmp" "w$n" "$2" "$3" "$TTL" 120 "$1" "w$((n + 1))" \
         2> "$tmp/w$n.stderr" &
     pids="$pids $!"
     eval "pid_w$n=$!"
 }
-for _ in $(seq "$WORKERS"); do start_worker; done
+# The forked pair: w$n the parent, w$((n + 1)) the child.
+start_special fork 4 4
+echo "$(now_ms) fork w$n" >> "$tmp/chaos"
+echo "$(now_ms) fork-child w$((n + 1))" >> "$tmp/chaos"
+n=$((n + 1))
+wait_for "$tmp/w$n.pid" "the forked holder's child starts" "$tmp/w$((n - 1)).stderr"
+eval "pid_w$n=$(cat "$tmp/w$n.pid")"
+pids="$pids $(cat "$tmp/w$n.pid")"
+start_special epochs 6 6
+echo "$(now_ms) epochs w$n" >> "$tmp/chaos"
+start_special plain 5 5
+old_holder=w$n
 
 # outcome WORKER: what its last next() did ("minting" or a refusal)
 outcome() { sed -n 's/^[0-9]* = //p' "$tmp/$1.events" 2>/dev/null | tail -n 1; }
-# holder: a live worker that holds an id and mints
+# holder: a live worker of ids 0..WORKERS-2 that holds an id and mints
 holder() {
-    for f in "$tmp"/w*.state; do
-        w=$(basename "$f" .state)
+    for w in $plain; do
+        f=$tmp/$w.state
         kill -0 "$(pid_of "$w")" 2>/dev/null || continue
         [ "$(cat "$f" 2>/dev/null)" != - ] && [ "$(outcome "$w")" = minting ] && { echo "$w"; return; }
     done
@@ -91,6 +128,25 @@ done
 sleep 2
 
 chaos=$tmp/chaos
+# The slow claim (id 5): its clocks read, then its connect held up 1.3 s,
+# longer than ttl x drift + margin + max_skew (0.42 s) and shorter than
+# its validity (1.78 s), while id 5's holder renews. Then that holder is
+# cut off from the store (it mints on until its deadline), the store loses
+# id 5's key and floor (a failover that lost those writes), and the claim
+# runs at once. Its floor must lie past the old holder's deadline.
+start_special slow 5 5
+slow=w$n
+echo "$(now_ms) slow $slow $old_holder" >> "$chaos"
+wait_for "$tmp/$slow.slow" "the slow claimer reaches its claim" "$tmp/$slow.stderr"
+sleep 1.3
+[ "$(outcome "$old_holder")" = minting ] || bail "id 5's holder minting before the slow claim" "$tmp/$old_holder.events"
+touch "$tmp/$old_holder.cut"
+cli EVAL "redis.call('DEL', KEYS[1]) redis.call('HDEL', KEYS[2], ARGV[1])" 2 'mintid:{chaos}:m:5' \
+    'mintid:{chaos}:floor' 5 > /dev/null
+touch "$tmp/$slow.go"
+echo "$(now_ms) lose 5" >> "$chaos"
+sleep $((TTL + 2))
+rm -f "$tmp/$old_holder.cut"
 stall() { # stall WORKER: SIGSTOP for 2 ttl + 0.5 s, then SIGCONT
     pid=$(pid_of "$1")
     echo "$(now_ms) stop $1" >> "$chaos"
@@ -151,7 +207,7 @@ cli SHUTDOWN NOSAVE > /dev/null 2>&1
 wait "$redis_pid" 2>/dev/null
 redis_pid=
 
-"$lua" "$root/spec/lease/check.lua" "$tmp" "$TTL" "$LAYOUT" "$free"
+"$lua" "$root/spec/lease/check.lua" "$tmp" "$TTL" "$LAYOUT" "$free,4,5,6"
 rc=$?
 for f in "$tmp"/w*.stderr; do
     [ -s "$f" ] && { echo "# $(basename "$f"):"; sed 's/^/#   /' "$f"; }

@@ -47,7 +47,7 @@ end
 
 -- Every ID of every file (a last line cut by kill -9 left out), by value.
 local seen, total, repeats, duplicates, bad_ids = {}, 0, {}, 0, {}
-local by_machine, minted = {}, {}
+local by_machine, minted, twice_on = {}, {}, {}
 for _, w in ipairs(workers) do
     local count = 0
     for id in w.ids:gmatch("(%d+)\n") do
@@ -60,6 +60,7 @@ for _, w in ipairs(workers) do
             by_machine[machine][w.name] = true
             if seen[id] then
                 duplicates = duplicates + 1
+                twice_on[machine] = (twice_on[machine] or 0) + 1
                 if #repeats < 10 then
                     repeats[#repeats + 1] = ("%s (ms %d, machine %d) minted by %s and %s"):format(id, ms, machine,
                         seen[id], w.name)
@@ -102,13 +103,16 @@ for msg, c in pairs(refusals) do kinds[#kinds + 1] = ("#   %7d  %s"):format(c, m
 table.sort(kinds)
 for _, line in ipairs(kinds) do print(line) end
 print(("# duplicates: %d"):format(duplicates))
+for machine = 0, 1023 do
+    if twice_on[machine] then print(("#   %7d  with machine id %d"):format(twice_on[machine], machine)) end
+end
 
 check(#workers >= 7 and total >= 20000, ("%d IDs from %d processes (want >= 20000 from 7)"):format(total, #workers))
 check(#bad_ids == 0, "every ID parses (" .. layout .. " layout) with a machine id the holders share", bad_ids)
 
 -- Commands per script: what claims, renewals and releases did since the
--- filler held all but a few of 65,536 ids. A claim looks at most at
--- 2 + 2 * CLAIM_TRIES ids, each a handful of commands.
+-- filler held all but a few of 65,536 ids; a claim makes at most
+-- CLAIM_MAX_COMMANDS.
 local stats = read(dir .. "/commandstats")
 if layout == "sonyflake" then
     local scripts, commands = 0, 0
@@ -119,7 +123,7 @@ if layout == "sonyflake" then
             commands = commands + tonumber(calls)
         end
     end
-    local bound = 3 + (2 + 2 * lease_redis.CLAIM_TRIES) * 6
+    local bound = lease_redis.CLAIM_MAX_COMMANDS
     print(("# %d scripts made %d commands (%.1f each) with 65,536 ids nearly all held"):format(scripts, commands,
         commands / math.max(scripts, 1)))
     check(scripts > 100 and commands / scripts <= bound,
@@ -180,6 +184,44 @@ for _, s in ipairs(at("sleep-start")) do
     end
     check(#late == 0, ("the store asleep %.1f s (ttl %g s): every holder refused by its deadline"):format(
         (done - s.t) / 1000, ttl), late)
+end
+
+-- issue 26's duplicate paths (beside "no ID twice" above, which each of
+-- them broke): the child of a lease made before fork() minted nothing and
+-- was refused as forked; the slow claimer minted, after id 5's old holder
+-- stopped; the second epoch was refused at construction.
+local function events_of(name)
+    local list = {}
+    for _, e in ipairs(worker(name) and worker(name).events or {}) do list[#list + 1] = e.what end
+    return list
+end
+local function has_event(name, pattern)
+    for _, what in ipairs(events_of(name)) do if what:match(pattern) then return what end end
+    return nil
+end
+for _, c in ipairs(at("fork")) do
+    check((minted[c.who] or 0) > 0, ("%s, the parent of a lease made before fork(), minted %d IDs"):format(
+        c.who, minted[c.who] or 0))
+end
+for _, c in ipairs(at("fork-child")) do
+    check((minted[c.who] or -1) == 0 and has_event(c.who,
+        "^= snowflake: lease belongs to the parent process %(forked%)$") ~= nil,
+        ("%s, the forked child of a lease never held, minted %s IDs and was refused as forked"):format(
+        c.who, tostring(minted[c.who])), events_of(c.who))
+end
+for _, c in ipairs(at("epochs")) do
+    local what = has_event(c.who, "^epoch2 ")
+    -- the lease's layout, then the same with epoch 1000
+    local fp = select(2, mintid._lease_fence(layout):layout())
+    local other = fp:gsub("^(%d+/%d+/%d+/%d+/)%d+", "%11000")
+    local want = "epoch2 refused: bad argument #1 to 'snowflake_generator' (snowflake: lease layout " .. fp
+        .. ", not " .. other .. ")"
+    check(what ~= nil and what:gsub("'[%w_.]*snowflake_generator'", "'snowflake_generator'") == want,
+        ("%s: a second generator of another epoch on its lease refused: %s"):format(c.who, tostring(what)))
+end
+for _, c in ipairs(at("slow")) do
+    check((minted[c.who] or 0) > 0, ("%s, a claim slow to reach the store, minted %d IDs once in"):format(
+        c.who, minted[c.who] or 0))
 end
 
 -- The replacements of the killed holders got ids and minted.

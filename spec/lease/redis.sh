@@ -31,8 +31,9 @@ start_redis_on() {
     done
 }
 
-# fill_sonyflake_ids PORT NAMESPACE FREE: every id of the Sonyflake layout's
-# 16-bit range but FREE ("a,b,...") held for 10 minutes in NAMESPACE, as the
+# fill_sonyflake_ids PORT NAMESPACE FREE [SKIP]: every id of the Sonyflake
+# layout's 16-bit range but FREE and SKIP ("a,b,...": ids left untouched,
+# for holders of ranges of their own) held for 10 minutes in NAMESPACE, as the
 # lease's claims keep them (the key, the range's index, its fresh count),
 # the free ones in the index as released ids are (score 0, never over a
 # key a holder took: NX); then the command counts reset, so that from here
@@ -40,16 +41,20 @@ start_redis_on() {
 fill_sonyflake_ids() {
     timeout 10 redis-cli -h 127.0.0.1 -p "$1" EVAL 'local ns, free = ARGV[1], {}
 for id in string.gmatch(ARGV[2], "%d+") do free[tonumber(id)] = true end
+local skip = {}
+for id in string.gmatch(ARGV[4], "%d+") do skip[tonumber(id)] = true end
 local t = redis.call("TIME")
 local now = tonumber(t[1]) * 1000
 for i = 0, 65535 do
-    if free[i] then
+    if skip[i] then
+    elseif free[i] then
         redis.call("ZADD", "mintid:{" .. ns .. "}:idx:0-65535", "NX", 0, i)
     elseif redis.call("SET", "mintid:{" .. ns .. "}:m:" .. i, "filler", "NX", "PX", 600000) then
         redis.call("ZADD", "mintid:{" .. ns .. "}:idx:0-65535", now + 600000, i)
     end
 end
 redis.call("SET", "mintid:{" .. ns .. "}:fresh:0-65535", 65536)
-redis.call("SET", "mintid:{" .. ns .. "}:layout", "39/10/16/8/1409529600000/time-seq-machine")' 0 "$2" "$3" > /dev/null &&
+redis.call("SET", "mintid:{" .. ns .. "}:layout", "39/10/16/8/1409529600000/time-seq-machine")' 0 "$2" "$3" \
+        "${4:-}" > /dev/null &&
         timeout 10 redis-cli -h 127.0.0.1 -p "$1" CONFIG RESETSTAT > /dev/null
 }

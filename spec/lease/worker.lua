@@ -9,7 +9,22 @@
 --                    more than ttl + 0.5 s (a SIGSTOP); "t_ms log ..." the
 --                    lease's log lines;
 --   DIR/NAME.state   the machine id held (or "-"), when that changes.
--- lua worker.lua PORT DIR NAME LO HI TTL LIMIT [LAYOUT]
+-- MODE (default "plain") adds one of the three ways leases once minted IDs
+-- twice (issue 26), which must now be refused or harmless:
+--   fork CHILD  the lease is made, never acquired, then the process forks:
+--               the child runs as CHILD (the parent writes its pid to
+--               DIR/CHILD.pid) with the parent's lease object;
+--   slow        the first connect (a claim's) writes DIR/NAME.slow, then
+--               waits until DIR/NAME.go exists: a claim slow to reach the
+--               store, its clocks read long before (the controller cuts
+--               the id's holder off and loses its key meanwhile);
+--   epochs      a second generator of epoch 1000 on the same lease
+--               ("t_ms epoch2 ..." says what its construction did); if
+--               made, the two take turns.
+-- In every mode, connect() fails while DIR/NAME.cut exists (this holder
+-- cut off from the store, the store still up for the others).
+-- The environment's CHAOS_LAYOUT is the lease's layout (default mintid).
+-- lua worker.lua PORT DIR NAME LO HI TTL LIMIT [MODE [CHILD]]
 local redis = require "redis"
 local socket = require "socket"
 local mintid = require "mintid"
@@ -17,26 +32,59 @@ local lease = require "mintid.lease"
 
 local port, dir, name = tonumber(arg[1]), arg[2], arg[3]
 local lo, hi, ttl, limit = tonumber(arg[4]), tonumber(arg[5]), tonumber(arg[6]), tonumber(arg[7])
-local layout = arg[8] or "mintid"
+local mode, child = arg[8] or "plain", arg[9]
+local layout = os.getenv("CHAOS_LAYOUT") or "mintid"
 local BATCH, PAUSE = 20, 0.005
 local GAP = ttl + 0.5
 
 local function now_ms() return math.floor(socket.gettime() * 1000) end
 
-local events = assert(io.open(dir .. "/" .. name .. ".events", "w"))
-events:setvbuf("line")
-local ids = assert(io.open(dir .. "/" .. name .. ".ids", "w"))
+local events, ids
 local function event(text) events:write(now_ms(), " ", text, "\n") end
+local function open_files()
+    events = assert(io.open(dir .. "/" .. name .. ".events", "w"))
+    events:setvbuf("line")
+    ids = assert(io.open(dir .. "/" .. name .. ".ids", "w"))
+end
 
+local slow = mode == "slow"
 local l = lease.redis {
     connect = function()
+        if slow then assert(io.open(dir .. "/" .. name .. ".slow", "w")):close() end
+        while slow do
+            local go = io.open(dir .. "/" .. name .. ".go")
+            if go then go:close() slow = false else socket.sleep(0.005) end
+        end
+        local cut = io.open(dir .. "/" .. name .. ".cut")
+        if cut then
+            cut:close()
+            return nil, "cut off from the store"
+        end
         return redis.connect { host = "127.0.0.1", port = port, timeout = 0.2 }
     end,
     namespace = "chaos", ttl = ttl, machine_ids = { lo, hi }, layout = layout,
     margin = 0.2, max_skew = 0.2,
     log = function(level, message) event("log " .. level .. ": " .. message) end,
 }
+if mode == "fork" then
+    local pid = require("testfork").fork()
+    if pid == 0 then
+        name = child
+    else
+        local f = assert(io.open(dir .. "/" .. child .. ".pid.tmp", "w"))
+        f:write(pid, "\n")
+        f:close()
+        os.rename(dir .. "/" .. child .. ".pid.tmp", dir .. "/" .. child .. ".pid")
+    end
+end
+open_files()
 local g = mintid.snowflake_generator { lease = l }
+local g2
+if mode == "epochs" then
+    local ok, made = pcall(mintid.snowflake_generator, { lease = l, epoch = 1000 })
+    g2 = ok and made or nil
+    event("epoch2 " .. (ok and "made" or "refused: " .. tostring(made)))
+end
 
 local held = false
 local function write_state()
@@ -58,7 +106,7 @@ while socket.gettime() - started < limit do
     last = t
     local batch = {}
     for i = 1, BATCH do
-        local id, err = g:next()
+        local id, err = (g2 and i % 2 == 0 and g2 or g):next()
         local this = id and "minting" or err
         if gap and i == 1 then event(("gap %.1f %s"):format(gap, this)) end
         if this ~= outcome then

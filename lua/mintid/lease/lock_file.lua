@@ -24,6 +24,8 @@ local function read(opts, fn)
     if type(path) ~= "string" or path == "" then
         options.raise(fn, "path must be a non-empty string, got " .. (path == "" and "\"\"" or type(path)))
     end
+    -- Refused here, not by the OS layer at the first acquire().
+    if path:find("\0", 1, true) then options.raise(fn, "path must hold no zero byte") end
     local layout, fence = options.layout(opts.layout, opts.epoch, fn)
     -- an id is a byte of the file: at most 2^32 - 1 whatever the layout
     local lo, hi = options.machine_ids(opts.machine_ids, fn, math.min(options.max_machine(layout), 4294967295))

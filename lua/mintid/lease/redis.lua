@@ -40,6 +40,10 @@ local unpack_ = rawget(table, "unpack") or rawget(_G, "unpack")
 -- The ids a claim looks at, at most, in each of its two searches (expired
 -- ids of the index, never-used ids): its work is bounded whatever the range.
 M.CLAIM_TRIES = 32
+-- The most commands one claim makes: a handful of its own, at most 8 for
+-- each id it looks at (its own earlier claim's, the one it held last, and
+-- CLAIM_TRIES of each search).
+M.CLAIM_MAX_COMMANDS = 8 + (2 + 2 * M.CLAIM_TRIES) * 8
 
 -- The server's time in ms, which the index's scores and PX share.
 local NOW = [[
@@ -47,50 +51,82 @@ local now = redis.call('TIME')
 now = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 ]]
 
+-- The start of the scripts that write: floor_of(hash, id) -> the floor of
+-- id (text) in the floor hash as a number and its text ("0" if none), or
+-- nil, why: the hash key of another type, or a field that is not Unix ms.
+-- Read before any write, so that junk in the store is refused with no
+-- effect (a claim that took a key and then failed would leave it taken by
+-- our token, found again by every retry).
+local FLOOR_OF = [[
+local function floor_of(hash, id)
+    local kind = redis.call('TYPE', hash)
+    if type(kind) == 'table' then kind = kind.ok end
+    if kind ~= 'hash' and kind ~= 'none' then return nil, hash .. ' is a ' .. tostring(kind) .. ', not a hash' end
+    local text = redis.call('HGET', hash, id)
+    if not text then return 0, '0' end
+    local ms = tonumber(text)
+    if not ms or ms ~= ms or ms < 0 or ms >= 9007199254740992 or ms ~= math.floor(ms) then
+        return nil, 'the floor of machine id ' .. id .. ' in ' .. hash .. ' is not Unix ms: ' .. text
+    end
+    return ms, text
+end
+]]
+
 -- KEYS: the floor hash, the layout key, the range's index, the range's
 -- fresh count, our token's key. ARGV: token, ttl ms, our floor ms (wall ms
 -- at sending + ttl), lo, hi, the id to try first (-1: none), the layout's
 -- fingerprint, the default layout's, CLAIM_TRIES, the id keys' prefix.
 -- A key that already holds our token is ours (the reply to an earlier try
--- was lost: our token's key names it). Returns {id, the id's floor before
--- this claim}, {-1, "0"} when every id of lo..hi is taken, {-3, "0"} when
--- none was free among those looked at, {-2, the namespace's layout} when
--- it holds another layout. A namespace used before layouts existed (a
--- floor hash, no layout key) holds the default one.
-M.CLAIM = NOW .. [[
+-- was lost: our token's key names it); a key of another type is not free.
+-- Returns {id, the id's floor before this claim}, {-1, "0"} when every id
+-- of lo..hi is taken, {-3, "0"} when none was free among those looked at,
+-- {-4, the namespace's layout} when it holds another layout, {-2, why} for
+-- junk in the store (nothing written but the index). A namespace used
+-- before layouts existed (a floor hash, no layout key) holds the default
+-- layout; the layout key is written by the first claim that succeeds.
+M.CLAIM = FLOOR_OF .. NOW .. [[
 local token, ttl, ours = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 local lo, hi, prefer, tries = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[9])
-local held = redis.call('GET', KEYS[2])
-if held then
-    if held ~= ARGV[7] then return { -2, held } end
-elseif redis.call('EXISTS', KEYS[1]) == 1 and ARGV[8] ~= ARGV[7] then
-    return { -2, ARGV[8] }
-else
-    redis.call('SET', KEYS[2], ARGV[7])
-end
+local function junk(key, what) return { -2, key .. ' is not ' .. what } end
+local stored = redis.pcall('GET', KEYS[2])
+if type(stored) == 'table' then return junk(KEYS[2], 'a string') end
+local held = stored
+if not held and redis.call('EXISTS', KEYS[1]) == 1 then held = ARGV[8] end
+if held and held ~= ARGV[7] then return { -4, held } end
 local function take(id)
-    local key = ARGV[10] .. string.format('%d', id)
-    local holder = redis.call('GET', key)
-    if holder == token then
-        redis.call('PEXPIRE', key, ttl)
-    elseif holder then
+    local sid = string.format('%d', id)
+    local key = ARGV[10] .. sid
+    local holder = redis.pcall('GET', key)
+    if type(holder) == 'table' then return nil end
+    if holder and holder ~= token then
         -- held: the index follows the key's expiry
         local left = redis.call('PTTL', key)
         if left < 0 then left = ttl end
         redis.call('ZADD', KEYS[3], now + left, id)
         return nil
+    end
+    local before, text = floor_of(KEYS[1], sid)
+    if not before then return { -2, text } end
+    if holder == token then
+        redis.call('PEXPIRE', key, ttl)
     elseif not redis.call('SET', key, token, 'NX', 'PX', ttl) then
         return nil
     end
     redis.call('ZADD', KEYS[3], now + ttl, id)
-    redis.call('SET', KEYS[5], string.format('%d', id), 'PX', ttl)
-    local sid = string.format('%d', id)
-    local before = redis.call('HGET', KEYS[1], sid) or '0'
-    if tonumber(ours) > tonumber(before) then redis.call('HSET', KEYS[1], sid, ours) end
-    return { id, before }
+    redis.call('SET', KEYS[5], sid, 'PX', ttl)
+    if tonumber(ours) > before then redis.call('HSET', KEYS[1], sid, ours) end
+    if not stored then redis.call('SET', KEYS[2], ARGV[7]) end
+    return { id, text }
 end
+local kind = redis.call('TYPE', KEYS[3])
+if type(kind) == 'table' then kind = kind.ok end
+if kind ~= 'zset' and kind ~= 'none' then return junk(KEYS[3], 'a sorted set') end
+local fresh = redis.pcall('GET', KEYS[4])
+fresh = type(fresh) ~= 'table' and tonumber(fresh or '0')
+if not fresh then return junk(KEYS[4], 'a count') end
+local mine = redis.pcall('GET', KEYS[5])
+mine = type(mine) ~= 'table' and tonumber(mine or '-1') or -1
 local got
-local mine = tonumber(redis.call('GET', KEYS[5]) or '-1')
 if mine >= lo and mine <= hi then got = take(mine) if got then return got end end
 if prefer >= lo and prefer <= hi then got = take(prefer) if got then return got end end
 local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, tries)
@@ -98,11 +134,12 @@ for i = 1, #expired do
     got = take(tonumber(expired[i]))
     if got then return got end
 end
-local fresh, n, left = tonumber(redis.call('GET', KEYS[4]) or '0'), hi - lo + 1, tries
+local n, left = hi - lo + 1, tries
 while fresh < n and left > 0 and not got do
     got = take(lo + fresh)
     fresh, left = fresh + 1, left - 1
 end
+if got and got[1] == -2 then return got end -- junk: nothing written
 redis.call('SET', KEYS[4], string.format('%d', fresh))
 if got then return got end
 if fresh >= n and #expired < tries then return { -1, '0' } end
@@ -111,32 +148,35 @@ return { -3, '0' }
 
 -- KEYS: the id's key, the floor hash, the range's index. ARGV: token, ttl
 -- ms, id, floor ms. 1 if the key held our token (expiry renewed, floor
--- raised), else 0.
-M.RENEW = NOW .. [[
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+-- raised, the index following), 0 if not, {-2, why} for junk in the floor
+-- hash (nothing written).
+M.RENEW = FLOOR_OF .. NOW .. [[
+if redis.pcall('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local before, why = floor_of(KEYS[2], ARGV[3])
+if not before then return { -2, why } end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[3])
-if tonumber(ARGV[4]) > tonumber(redis.call('HGET', KEYS[2], ARGV[3]) or '0') then
-    redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
-end
+redis.pcall('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[3])
+if tonumber(ARGV[4]) > before then redis.call('HSET', KEYS[2], ARGV[3], ARGV[4]) end
 return 1
 ]]
 
 -- KEYS: the id's key, the floor hash, the range's index, our token's key.
 -- ARGV: token, id, floor ms. 1 if the key held our token (floor raised,
--- key deleted, the id first in the index), else 0.
-M.RELEASE = [[
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if tonumber(ARGV[3]) > tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0') then
-    redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-end
+-- key deleted, the id first in the index), 0 if not, {-2, why} for junk in
+-- the floor hash (nothing written).
+M.RELEASE = FLOOR_OF .. [[
+if redis.pcall('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local before, why = floor_of(KEYS[2], ARGV[2])
+if not before then return { -2, why } end
+if tonumber(ARGV[3]) > before then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
 redis.call('DEL', KEYS[1], KEYS[4])
-redis.call('ZADD', KEYS[3], 0, ARGV[2])
+redis.pcall('ZADD', KEYS[3], 0, ARGV[2])
 return 1
 ]]
 
 -- KEYS[1] the floor hash, KEYS[2..n+1] the keys of ids lo..hi. ARGV: lo.
--- A flat array: id, ms to expiry (-1: none), floor, for each id held now.
+-- A flat array: id, ms to expiry (-1: none), floor (as stored: checked by
+-- the caller), for each id held now.
 M.HOLDERS = [[
 local lo, out = tonumber(ARGV[1]), {}
 for i = 2, #KEYS do
@@ -145,7 +185,9 @@ for i = 2, #KEYS do
         local id = string.format('%d', lo + i - 2)
         out[#out + 1] = lo + i - 2
         out[#out + 1] = left
-        out[#out + 1] = redis.call('HGET', KEYS[1], id) or '0'
+        local floor = redis.pcall('HGET', KEYS[1], id)
+        if type(floor) == 'table' then floor = 'a key of another type' end
+        out[#out + 1] = floor or '0'
     end
 end
 return out
@@ -201,6 +243,11 @@ local function positive(fname, name, value)
     return value
 end
 
+-- The longest duration an option may give: a day, far beyond any sane
+-- ttl or clock skew, and far below what would carry a floor out of the
+-- integers (a ms count past 2^53).
+local MAX_SECONDS = 86400
+
 ---------------------------------------------------------------------------
 -- Time
 
@@ -246,11 +293,37 @@ local function hand_back(client, ok)
     end
 end
 
+-- A value from the store or an option, for a message: its type and value,
+-- or a table's values in braces.
+local function shown(v)
+    if type(v) == "table" then
+        local items = {}
+        for i = 1, min(#v, 8) do
+            local x = v[i]
+            items[i] = type(x) == "string" and one_line(("%q"):format(x)) or tostring(x)
+        end
+        return "{" .. table.concat(items, ", ") .. (#v > 8 and ", ..." or "") .. "}"
+    end
+    if v == nil then return "nil" end
+    return ("a %s (%s)"):format(type(v), type(v) == "string" and one_line(("%q"):format(v)) or tostring(v))
+end
+
+-- A Unix ms integer from a number or decimal text of one (floored: a
+-- clock may give fractional ms), or nil.
+local function unix_ms(v)
+    v = tonumber(v)
+    if not v or v ~= v or v < 0 or v >= 9007199254740992 then return nil end
+    return floor(v)
+end
+
 -- eval(connect, script, keys, args) -> the reply, or nil, message.
 local function eval(connect, script, keys, args)
     local ok, client, err = pcall(connect)
     if not ok or not client then
         return nil, "cannot connect: " .. one_line(ok and err or client)
+    end
+    if type(client) ~= "table" and type(client) ~= "userdata" then
+        return nil, ("cannot connect: connect() returned a %s, not a client with :eval"):format(type(client))
     end
     local n = #keys
     local call = {}
@@ -260,9 +333,9 @@ local function eval(connect, script, keys, args)
         local a = args[i]
         call[n + i] = type(a) == "number" and ms_text(a) or a
     end
-    local good, res, e = pcall(client.eval, client, script, n, unpack_(call, 1, n + #args))
+    local good, res, e = pcall(function() return client:eval(script, n, unpack_(call, 1, n + #args)) end)
     local replied = good and res ~= nil and res ~= false and not (ngx and res == ngx.null)
-    hand_back(client, replied)
+    pcall(hand_back, client, replied)
     if not good then return nil, one_line(res) end
     if not replied then return nil, one_line(e or "no reply") end
     return res
@@ -284,6 +357,7 @@ function M.new(opts)
     local o = read_options("redis", opts, LEASE_OPTIONS, { "connect", "namespace" })
     local ttl = positive("redis", "ttl", o.ttl or 15)
     if ttl < 0.01 then bad("redis", "option 'ttl' must be at least 0.01 s") end
+    if ttl > MAX_SECONDS then bad("redis", "option 'ttl' must be at most " .. MAX_SECONDS .. " s") end
     local drift = o.drift or 0.01
     if not (drift >= 0 and drift < 0.5) then bad("redis", "option 'drift' must be in 0 <= drift < 0.5") end
     local margin = o.margin or min(1, ttl / 10)
@@ -295,7 +369,9 @@ function M.new(opts)
             :format(renew_every, valid))
     end
     local max_skew = o.max_skew or 2
-    if not (max_skew >= 0 and max_skew < huge) then bad("redis", "option 'max_skew' must be >= 0") end
+    if not (max_skew >= 0 and max_skew <= MAX_SECONDS) then
+        bad("redis", "option 'max_skew' must be 0.." .. MAX_SECONDS .. " s")
+    end
     local ns = o.namespace
     local self = setmetatable({
         _fence = o.fence,
@@ -316,6 +392,9 @@ function M.new(opts)
         _floor_key = "mintid:{" .. ns .. "}:floor",
         _prefix = "mintid:{" .. ns .. "}:m:",
         _next_step = 0,
+        -- Moved on by every claim, loss and release: a reply to a call sent
+        -- in an earlier turn is dropped.
+        _turn = 0,
         _reported = { store = "reachable", lease = "unheld" },
     }, Lease)
     local range = ("%.0f-%.0f"):format(o.lo, o.hi)
@@ -367,30 +446,70 @@ end
 
 -- One claim on the store: the fence held with the id (waiting for its
 -- floor) on success. Returns the id, or nil, message.
+-- The wall clock (the clock option) in Unix ms, floored (ngx.now() * 1000
+-- gives fractions), or nil, message for a reading that is no Unix ms.
+function Lease:_wall()
+    local v = self._clock()
+    local ms = unix_ms(type(v) == "number" and v or nil)
+    if not ms then return nil, ("lease: option 'clock' returned %s, not Unix ms"):format(shown(v)) end
+    return ms
+end
+
+-- A claim's reply checked: id (-1: every id taken, -3: none free among
+-- those looked at), floor; or nil, message.
+function Lease:_claim_reply(res)
+    if type(res) == "table" and res[1] == -2 and type(res[2]) == "string" then
+        return nil, "lease: the store refused the claim: " .. res[2]
+    end
+    if type(res) == "table" and res[1] == -4 and type(res[2]) == "string" then
+        return nil, ("lease: namespace '%s' holds layout %s, this lease's is %s: one namespace, one layout "
+            .. "(a new layout needs a new namespace)"):format(self._namespace, res[2], self._fingerprint)
+    end
+    local id = type(res) == "table" and tonumber(res[1])
+    local before = type(res) == "table" and type(res[2]) == "string" and unix_ms(res[2])
+    if not (id and before and (id == -1 or id == -3 or (id >= self._lo and id <= self._hi and id % 1 == 0))
+            and tonumber(res[2]) == before) then
+        return nil, "lease: unexpected reply to a claim: " .. shown(res)
+    end
+    return id, before
+end
+
+-- A renewal's or a release's reply: 1 (ours) or 0 (not), or nil, message.
+local function owned_reply(res, what)
+    if type(res) == "table" and res[1] == -2 and type(res[2]) == "string" then
+        return nil, "lease: the store refused the " .. what .. ": " .. res[2]
+    end
+    local n = tonumber(res)
+    if (type(res) ~= "number" and type(res) ~= "string") or (n ~= 0 and n ~= 1) then
+        return nil, "lease: unexpected reply to a " .. what .. ": " .. shown(res)
+    end
+    return n
+end
+
 function Lease:_claim()
     if self:_forked() then return nil, FORKED end
     local prefer = self._prefer or -1
-    local sent, wall = self._fence:clock(), self._clock()
+    local turn = self._turn
+    local sent = self._fence:clock()
+    local wall, werr = self:_wall()
+    if not wall then return nil, werr end
     local keys = { self._claim_keys[1], self._claim_keys[2], self._claim_keys[3], self._claim_keys[4],
                    self:_token_key() }
     local res, err = eval(self._connect, M.CLAIM, keys, {
         self._token, self._ttl_ms, ms_text(wall + self._ttl_ms), self._lo, self._hi, prefer, self._fingerprint,
         DEFAULT_FINGERPRINT, M.CLAIM_TRIES, self._prefix,
     })
+    -- A release while the claim was on its way (a client that yields): the
+    -- caller's last word wins; a key we took meanwhile expires by itself.
+    if self._turn ~= turn then return nil, "lease: the claim's reply came after a release: dropped" end
     if not res then
         self:_report("store", "unreachable", "warn", "store unreachable while claiming: " .. err)
         return nil, "lease: store unreachable (" .. err .. ")"
     end
-    local id, before = tonumber(res[1]), res[2]
-    if id == -2 then
-        local msg = ("lease: namespace '%s' holds layout %s, this lease's is %s: one namespace, one layout "
-            .. "(a new layout needs a new namespace)"):format(self._namespace, tostring(before), self._fingerprint)
-        self:_report("store", "layout", "error", msg)
-        return nil, msg
-    end
-    before = tonumber(before)
-    if id == nil or before == nil then
-        return nil, "lease: unexpected reply to a claim"
+    local id, before = self:_claim_reply(res)
+    if not id then
+        self:_report("store", "broken", "error", before)
+        return nil, before
     end
     if id == -1 then
         self:_report("store", "full", "warn", ("every machine id in %.0f..%.0f is taken"):format(self._lo, self._hi))
@@ -404,12 +523,20 @@ function Lease:_claim()
         return nil, "lease: the claim's reply came after the lease's validity"
     end
     -- The quarantine: a holder whose key the store lost may mint until its
-    -- deadline, at most ttl after our claim, by a clock up to max_skew
-    -- ahead of ours.
+    -- deadline, which its last renewal, run in the store before our claim,
+    -- set at most ttl after it, by a clock up to max_skew ahead of ours.
+    -- Counted from the wall read after the reply, never from `wall`: a slow
+    -- connect or a pause between that reading and the claim's run would let
+    -- the old holder renew meanwhile and mint past our floor.
     local fence_floor = before
-    if self._quarantine then fence_floor = max(before, wall + self._ttl_ms + self._skew_ms) end
+    if self._quarantine then
+        local now, nerr = self:_wall()
+        if not now then return nil, nerr end
+        fence_floor = max(before, now + self._ttl_ms + self._skew_ms)
+    end
     self._fence:hold(id, valid_for, fence_floor)
     self._id, self._floor, self._prefer = id, fence_floor, id
+    self._turn = self._turn + 1
     self:_reachable()
     self:_report("lease", "held", "notice", ("holds machine id %d%s"):format(id,
         fence_floor > 0 and " (minting after ms " .. ms_text(fence_floor) .. ")" or ""))
@@ -431,42 +558,72 @@ end
 
 function Lease:acquire()
     if self:_forked() then return nil, FORKED end
-    if self._id then
+    self._stopped = nil -- start()'s timers may work again
+    local id = self._id
+    if id then
         local state = self._fence:state()
-        if state == "held" or state == "waiting" then return self._id end
-        -- past its deadline: renewed if the key is still ours, else claimed anew
-        local ok, err = self:renew()
-        if ok then return self._id end
-        if self._id then return nil, err end
+        if state == "held" then return id end
+        if state ~= "waiting" then
+            -- past its deadline: renewed if the key is still ours, else claimed anew
+            local ok, err = self:renew()
+            if not ok and self._id then return nil, err end
+            id = self._id
+            if ok then self._next_renew = self._fence:clock() + self._renew_every end
+        end
     end
-    local id, err = self:_claim()
-    if not id then return nil, err end
-    self._next_renew = self._fence:clock() + self._renew_every
+    if not id then
+        local err
+        id, err = self:_claim()
+        if not id then return nil, err end
+        self._next_renew = self._fence:clock() + self._renew_every
+    end
     -- Wait out the floor, renewing on time, if something can sleep; a floor
     -- further off than the quarantine (a previous holder's clock far ahead)
     -- is left to the fence, whose generators refuse until then.
     local sleep = self._wait and self:_sleeper()
-    local limit = self._clock() + self._ttl_ms + self._skew_ms + 1000
+    local wall, werr = self:_wall()
+    if not wall then return nil, werr end
+    local limit = wall + self._ttl_ms + self._skew_ms + 1000
+    local last_err
     while sleep and self._fence:state() == "waiting" and self._floor < limit do
         local now = self._fence:clock()
         if now >= self._next_renew then
             local ok, rerr = self:renew()
             if not ok and not self._id then return nil, rerr end
+            last_err = not ok and rerr or nil
             self._next_renew = now + (ok and self._renew_every or self._renew_every / 4)
         end
-        local until_floor = (self._floor - self._clock() + 1) / 1000
-        sleep(max(0.001, min(until_floor, self._next_renew - now)))
+        wall, werr = self:_wall()
+        if not wall then return nil, werr end
+        sleep(max(0.001, min((self._floor - wall + 1) / 1000, self._next_renew - now)))
     end
-    return self._id
+    -- Only an id minting with is safe: held, or waiting for a floor left
+    -- to the fence (no sleep, wait = false, or further off than the
+    -- quarantine). Past its deadline (renewals failed meanwhile), or
+    -- released or claimed anew by a call made while this one slept: nil.
+    local state = self._fence:state()
+    if self._id ~= id or not (state == "held" or state == "waiting") then
+        return nil, ("lease: machine id %d %s while waiting out its floor%s"):format(id, state,
+            last_err and " (" .. last_err .. ")" or "")
+    end
+    return id
 end
 
 function Lease:renew()
     if self:_forked() then return nil, FORKED end
     local id = self._id
     if not id then return nil, "lease: not held" end
-    local sent, wall = self._fence:clock(), self._clock()
+    local turn = self._turn
+    local sent = self._fence:clock()
+    local wall, werr = self:_wall()
+    if not wall then return nil, werr end
     local res, err = eval(self._connect, M.RENEW, { self._prefix .. ms_text(id), self._floor_key, self._index_key },
         { self._token, self._ttl_ms, ms_text(id), ms_text(wall + self._ttl_ms) })
+    -- A release, a loss or another claim while this was on its way (a
+    -- client that yields): the reply is about a lease that is no more.
+    if self._turn ~= turn then
+        return nil, "lease: the renewal's reply came after a release, a loss or another claim: dropped"
+    end
     if not res then
         local state, left = self._fence:state()
         local until_ = (state == "held" or state == "waiting")
@@ -475,9 +632,16 @@ function Lease:renew()
             ("store unreachable, machine id %d %s: %s"):format(id, until_, err))
         return nil, ("lease: store unreachable (%s); machine id %d %s"):format(err, id, until_)
     end
-    if tonumber(res) ~= 1 then
+    local owned, rerr = owned_reply(res, "renewal")
+    if not owned then
+        -- Like an outage: the lease stays usable until its deadline.
+        self:_report("store", "broken", "error", rerr)
+        return nil, rerr
+    end
+    if owned == 0 then
         self._fence:drop("lost")
         self._id = nil
+        self._turn = self._turn + 1
         self:_reachable()
         self:_report("lease", "lost", "error", ("machine id %d lost: its key expired or has another holder"):format(id))
         return nil, ("lease: machine id %d lost (its key expired or has another holder)"):format(id)
@@ -494,6 +658,11 @@ end
 
 function Lease:release()
     if self:_forked() then return nil, FORKED end
+    -- The caller's last word, even with nothing held: a claim on its way
+    -- is dropped, and start()'s timers claim nothing until acquire() or
+    -- start() is called again.
+    self._turn = self._turn + 1
+    self._stopped = true
     local id = self._id
     if not id then return nil, "lease: not held" end
     -- Refuse first: from here on nothing is minted with id, so the floor
@@ -503,11 +672,16 @@ function Lease:release()
     local token = self._token
     self._token = new_token()
     self:_report("lease", "released", "notice", ("released machine id %d"):format(id))
+    -- The release floor: the clock now, or (a clock gone wrong) the one the
+    -- id was held with, whose renewals raised the stored floor past it.
+    local wall = self:_wall() or self._floor
     local res, err = eval(self._connect, M.RELEASE,
         { self._prefix .. ms_text(id), self._floor_key, self._index_key, self:_token_key(token) },
-        { token, ms_text(id), ms_text(self._clock()) })
+        { token, ms_text(id), ms_text(wall) })
     if not res then return nil, "lease: store unreachable (" .. err .. "); its key expires by itself" end
-    if tonumber(res) ~= 1 then return nil, ("lease: machine id %d was no longer held"):format(id) end
+    local owned, rerr = owned_reply(res, "release")
+    if not owned then return nil, rerr end
+    if owned ~= 1 then return nil, ("lease: machine id %d was no longer held"):format(id) end
     return true
 end
 
@@ -527,6 +701,8 @@ end
 -- now and then; start() calls it from ngx timers. Never waits for a floor.
 function Lease:step()
     local now = self._fence:clock()
+    -- After release(): nothing until acquire() or start() is called again.
+    if self._stopped then return self._renew_every end
     if now < self._next_step then return self._next_step - now end
     local had = self._id
     local ok
@@ -555,8 +731,13 @@ end
 -- generators refuse after the lease's deadline.
 function Lease:start()
     if not (ngx and ngx.timer) then error("lease:start() needs OpenResty (ngx.timer)", 2) end
-    if self._started then error("lease:start(): already started", 2) end
     if self:_forked() then error(FORKED, 2) end
+    if self._started then
+        -- After release(): the timers run on; they may claim again.
+        if not self._stopped then error("lease:start(): already started", 2) end
+        self._stopped, self._next_step = nil, 0
+        return true
+    end
     self._started = true
     local function run(premature)
         if premature or ngx.worker.exiting() then
@@ -595,13 +776,17 @@ function M.holders(opts)
         local hi = min(o.hi, lo + M.HOLDERS_PAGE - 1)
         local res, err = eval(o.connect, M.HOLDERS, M.keys(o.namespace, lo, hi), { lo })
         if not res then return nil, err end
+        if type(res) ~= "table" or #res % 3 ~= 0 then return nil, "unexpected reply to a listing: " .. shown(res) end
         for i = 1, #res - 2, 3 do
-            local left = tonumber(res[i + 1])
-            list[#list + 1] = {
-                id = tonumber(res[i]),
-                expires_in = left < 0 and huge or left / 1000,
-                floor = tonumber(res[i + 2]),
-            }
+            local id, left, floor_ms = tonumber(res[i]), tonumber(res[i + 1]), unix_ms(res[i + 2])
+            if not (id and id >= lo and id <= hi and left) then
+                return nil, "unexpected reply to a listing: " .. shown(res)
+            end
+            if not floor_ms or tonumber(res[i + 2]) ~= floor_ms then
+                return nil, ("unexpected reply to a listing: the floor of machine id %d is not Unix ms: %s"):format(
+                    id, tostring(res[i + 2]))
+            end
+            list[#list + 1] = { id = id, expires_in = left < 0 and huge or left / 1000, floor = floor_ms }
         end
         lo = hi + 1
     end
