@@ -207,7 +207,11 @@ cli SHUTDOWN NOSAVE > /dev/null 2>&1
 wait "$redis_pid" 2>/dev/null
 redis_pid=
 
-"$lua" "$root/spec/lease/check.lua" "$tmp" "$TTL" "$LAYOUT" "$free,4,5,6"
+# After the restart that loses every key the holders claim afresh, from id
+# 0, before the filler is back: with Sonyflake's range any id is theirs.
+allowed=$free,4,5,6
+[ "$LAYOUT" = sonyflake ] && allowed=any
+"$lua" "$root/spec/lease/check.lua" "$tmp" "$TTL" "$LAYOUT" "$allowed"
 rc=$?
 for f in "$tmp"/w*.stderr; do
     [ -s "$f" ] && { echo "# $(basename "$f"):"; sed 's/^/#   /' "$f"; }

@@ -3,7 +3,8 @@
 -- and DIR/chaos (the controller's "t_ms what [worker]" lines); prints TAP.
 -- With LAYOUT sonyflake, DIR/commandstats (Redis's INFO commandstats since
 -- the filler) shows the commands per script: bounded whatever the range.
--- lua check.lua DIR TTL [LAYOUT [FREE]] (FREE: the ids the holders share, "a,b,...")
+-- lua check.lua DIR TTL [LAYOUT [FREE]] (FREE: the ids the holders share,
+-- "a,b,...", or "any" id of the layout)
 local mintid = require "mintid"
 local lease_redis = require "mintid.lease.redis"
 
@@ -53,7 +54,7 @@ for _, w in ipairs(workers) do
     for id in w.ids:gmatch("(%d+)\n") do
         count = count + 1
         local ms, machine = mintid.parse_snowflake(id, layout)
-        if not ms or not (free[machine] or arg[4] == nil and machine <= #workers) then
+        if not ms or not (free[machine] or arg[4] == "any" or arg[4] == nil and machine <= #workers) then
             if #bad_ids < 5 then bad_ids[#bad_ids + 1] = w.name .. ": " .. id end
         else
             by_machine[machine] = by_machine[machine] or {}
