@@ -132,6 +132,7 @@ describe("mintid lease", function()
             assert.are.equal("", err)
             assert.are.equal(0, status)
             assert.are.same({ "65530" }, lines(out))
+            local _
             _, err, status = run { "lease", "--lock-file", path, "--layout", "sonyflake", "--ids", "0-65536" }
             assert.are.equal(2, status)
             assert.is_truthy(err:find("--ids wants LO-HI within 0-65535, got '0-65536'", 1, true), err)
