@@ -56,7 +56,7 @@ port=$(free_port)
 start_redis() { start_redis_on "$port" --enable-debug-command yes; }
 fill() {
     [ "$LAYOUT" = sonyflake ] || return 0
-    fill_sonyflake_ids "$port" chaos "$free" 4,5,6
+    fill_sonyflake_ids "$port" chaos "$free" 4,5,6 || bail "the 16-bit range filled"
 }
 start_redis
 fill

@@ -39,10 +39,11 @@ start_redis_on() {
 # key a holder took: NX); then the command counts reset, so that from here
 # they are the holders' own. One script: setup, not a lease's work.
 fill_sonyflake_ids() {
-    timeout 10 redis-cli -h 127.0.0.1 -p "$1" EVAL 'local ns, free = ARGV[1], {}
+    # redis-cli exits 0 on a script's error: its reply is checked instead
+    fill_out_=$(timeout 10 redis-cli -h 127.0.0.1 -p "$1" EVAL 'local ns, free = ARGV[1], {}
 for id in string.gmatch(ARGV[2], "%d+") do free[tonumber(id)] = true end
 local skip = {}
-for id in string.gmatch(ARGV[4], "%d+") do skip[tonumber(id)] = true end
+for id in string.gmatch(ARGV[3], "%d+") do skip[tonumber(id)] = true end
 local t = redis.call("TIME")
 local now = tonumber(t[1]) * 1000
 for i = 0, 65535 do
@@ -54,7 +55,7 @@ for i = 0, 65535 do
     end
 end
 redis.call("SET", "mintid:{" .. ns .. "}:fresh:0-65535", 65536)
-redis.call("SET", "mintid:{" .. ns .. "}:layout", "39/10/16/8/1409529600000/time-seq-machine")' 0 "$2" "$3" \
-        "${4:-}" > /dev/null &&
+redis.call("SET", "mintid:{" .. ns .. "}:layout", "39/10/16/8/1409529600000/time-seq-machine")
+return "filled"' 0 "$2" "$3" "${4:--}") && [ "$fill_out_" = filled ] &&
         timeout 10 redis-cli -h 127.0.0.1 -p "$1" CONFIG RESETSTAT > /dev/null
 }
