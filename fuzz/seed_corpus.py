@@ -97,6 +97,23 @@ def nanoid(t):
     return seeds
 
 
+def snowflake_layout(t):
+    """T, M, S, order (1 byte each), U (4), E (8), then the ID, a clock
+    reading and a machine id (8 each): the layout vectors, each with its
+    timestamp as the reading."""
+    sys.path.insert(0, t)
+    sys.dont_write_bytecode = True
+    from generate_vectors import layout_of  # the reference's reading of a layout column
+    seeds = []
+    for r in rows(t, "snowflake_layout.txt"):
+        tb, u, m, sb, e, order = layout_of(r["layout"])
+        now = int(r["timestamp"]) if r["timestamp"].isdigit() else e
+        machine = int(r["machine_id"]) if r["machine_id"].isdigit() else 0
+        seeds.append(bytes([tb, m, sb, 1 if order == "time-seq-machine" else 0]) + be(u, 4) + be(e, 8)
+                     + be(int(r["id"]), 8) + be(now, 8) + be(machine, 8))
+    return seeds
+
+
 def scenarios(t, name):
     by_name = {}
     for r in rows(t, name):
@@ -132,6 +149,7 @@ def main():
     targets["roundtrip"] = roundtrip(testdata)
     targets["nanoid"] = nanoid(testdata)
     targets["generators"] = generators(testdata)
+    targets["snowflake_layout"] = snowflake_layout(testdata)
     for target, seeds in targets.items():
         d = os.path.join(out, target)
         os.makedirs(d, exist_ok=True)

@@ -20,4 +20,6 @@ $(RESTY_REDIS):
 .PHONY: test-lease
 test-lease: $(BUILD)/$(LEASE_LUA)/mintid.so $(BUILD)/$(LEASE_LUA)/testfork.so $(BUILD)/jit/mintid.so $(RESTY_REDIS)
 	BUILD='$(BUILD)' LEASE_LUA='$(LEASE_LUA)' sh spec/lease/chaos.sh
+	BUILD='$(BUILD)' LEASE_LUA='$(LEASE_LUA)' LAYOUT=sonyflake sh spec/lease/chaos.sh
 	BUILD='$(BUILD)' sh spec/lease/fleet.sh
+	BUILD='$(BUILD)' LAYOUT=sonyflake sh spec/lease/fleet.sh

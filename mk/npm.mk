@@ -1,4 +1,5 @@
-# ---- the npm references (uuid, ksuid, typeid-js) read back what mintid
+# ---- the npm references (uuid, ksuid, typeid-js, @sapphire/snowflake,
+# sonyflake, snowflake-id) read back what mintid
 # mints: spec/npm/run.sh installs them into $(BUILD)/npm at test time (node
 # and npm are Debian's), mints through the module on NPM_LUA and through
 # resty.mintid on LuaJIT, alone (`make test-npm`) or as a stage of `make test`.

@@ -21,10 +21,7 @@ describe("snowflake", function()
         it("snowflake.txt: parse_snowflake of decimal text (and of integers where Lua has them)", function()
             h.each_vector("snowflake.txt", { "id", "epoch", "timestamp", "machine_id", "sequence" }, function(r, w)
                 local epoch = h.num(r.epoch)
-                local forms = { r.id }
-                local native = h.native_int(r.id)
-                if native then forms[#forms + 1] = native end
-                for _, id in ipairs(forms) do
+                for _, id in ipairs(h.id_forms(r.id)) do
                     local ww = w .. " (" .. type(id) .. ")"
                     local ts, mid, seq = mintid.parse_snowflake(id, epoch)
                     assert(ts ~= nil, ww .. ": nil, " .. tostring(mid))

@@ -105,7 +105,8 @@ local ERROR_SPECS = {
     traceparent = bad_data("invalid trace-id: length 4, want 32", "nope"),
     parse_traceparent = bad_data("invalid traceparent: length 4, want at least 55", "nope"),
 
-    _lease_fence = { args = { n = 1, 5 }, ignored = "userdata" },
+    _lease_fence = raises(1, "layout: unknown layout preset 'nope'", "nope"),
+    snowflake_layout = raises(1, "layout: unknown layout preset 'nope'", "nope"),
     _lock_file = raises(1, "path is empty", ""),
 }
 
@@ -251,7 +252,8 @@ describe("API conventions", function()
                 { "relative_tag", { SECRET, 42, "k" }, 2, "string expected, got number" },
                 { "parse_snowflake", { nil }, 1, "integer or decimal string expected, got no value" },
                 { "parse_snowflake", { {} }, 1, "integer or decimal string expected, got table" },
-                { "parse_snowflake", { "1", {} }, 2, "integer expected, got table" },
+                { "parse_snowflake", { "1", {} }, 2, "layout: field 'time_bits' is required" },
+                { "parse_snowflake", { "1", true }, 2, "integer expected, got boolean" },
                 { "nanoid", { "x" }, 1, "integer expected, got string" },
                 { "nanoid", { {} }, 1, "integer expected, got table" },
                 { "nanoid", { 21, {} }, 2, "string expected, got table" },
@@ -690,8 +692,10 @@ describe("API conventions", function()
             h.raises(function() mintid._lock_file("a\0b") end, "bad argument #1", "path holds a zero byte")
             local path = os.tmpname()
             local lf = assert(mintid._lock_file(path))
-            h.raises(function() lf:lock(1024) end, "bad argument #1 to 'lock'", "machine id must be 0..1023")
-            h.raises(function() lf:lock(-1) end, "bad argument #1 to 'lock'", "machine id must be 0..1023")
+            h.raises(function() lf:lock(4294967296) end, "bad argument #1 to 'lock'",
+                "machine id must be 0..4294967295 (a byte of the lock file)")
+            h.raises(function() lf:lock(-1) end, "bad argument #1 to 'lock'", "machine id must be 0..4294967295")
+            h.raises(function() lf:lock(1, {}) end, "bad argument #2 to 'lock'", "a lease fence expected")
             h.raises(function() lf:taken("x") end, "bad argument #1 to 'taken'", "integer expected")
             lf:close()
             lf:close() -- twice is fine

@@ -247,6 +247,32 @@ describe("mintid command", function()
             end
         end)
 
+        it("snowflake --layout: a preset or T/U/M/S/E/order, read back by inspect --layout", function()
+            for _, layout in ipairs { "sonyflake", "41/1/4/8/1600000000000/time-machine-seq" } do
+                local ids = ok_lines({ "snowflake", "-n", "2", "--machine-id", "9", "--layout", layout })
+                assert.are.equal(2, #ids)
+                local parsed = inspect({ "inspect", "--layout", layout, ids[1], ids[2] })
+                for i, f in ipairs(parsed) do
+                    local ts, mid, seq = mintid.parse_snowflake(ids[i], layout == "sonyflake" and layout
+                        or { time_bits = 41, machine_bits = 4, seq_bits = 8, epoch = 1600000000000 })
+                    assert.are.same({ "snowflake", layout, "9", h.dec(ts), h.dec(seq) },
+                        { f.kind, f.layout, f.machine_id, f.unix_ms, f.sequence }, layout)
+                    assert.are.equal(9, mid)
+                end
+            end
+            -- --epoch replaces the layout's
+            local id = ok_lines({ "snowflake", "--layout", "sonyflake", "--epoch", "0", "--machine-id", "1" })[1]
+            local f = inspect({ "inspect", "--layout", "sonyflake", "--epoch", "0", id })[1]
+            assert.are.same({ "39/10/16/8/0/time-seq-machine", "0", "1" }, { f.layout, f.epoch, f.machine_id })
+            fails(2, { "snowflake", "--layout", "nope" }, nil, "--layout: unknown layout preset 'nope'")
+            fails(2, { "inspect", "--layout", "41/1/4/8/1600000000000/sideways", "1" }, nil,
+                "--layout: order must be \"time-machine-seq\" or \"time-seq-machine\"")
+            fails(2, { "snowflake", "--layout", "sonyflake", "--machine-id", "65536" }, nil,
+                "machine_id must be 0..65535, got 65536")
+            fails(1, { "inspect", "--layout", "41/1/4/8/1600000000000/time-machine-seq", "9007199254740992" }, nil,
+                "not of this layout")
+        end)
+
         it("relative: the secret from MINTID_SECRET only, -n per key, --salt", function()
             local ids = ok_lines({ "relative", "-n", "2", "--salt", "orders", "customer-17", "customer-99" },
                 { MINTID_SECRET = SECRET })

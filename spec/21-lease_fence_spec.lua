@@ -251,30 +251,59 @@ describe("lease fence", function()
             assert_refuses(g2, RELEASED, "g2")
         end)
 
-        it("one fence, one epoch: the first generator's; another epoch raises naming both", function()
-            -- One sequence word in Unix ms: an epoch 1000 generator would
-            -- make at MS + 1000 the very IDs an epoch 0 one made at MS.
+        -- One fence, one layout: its generators share one sequence, so they
+        -- must agree on every field of the layout, the epoch too (an epoch
+        -- 1000 generator would make at MS + 1000 the very IDs an epoch 0 one
+        -- made at MS).
+        it("one fence, one layout: the first generator's; another epoch raises naming both, an equal one is accepted", function()
             local l, f = new_lease()
             local c = h.clock_var()
             c.now = MS
             local g0 = mintid.snowflake_generator { lease = l, clock = c.fn }
-            h.raises(function() mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 1000 } end,
-                "bad argument #1", "snowflake: this lease's generators have epoch 0 (its first generator's); "
-                .. "one lease, one epoch: epoch 1000 refused")
+            h.raises(function() return mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 1000 } end,
+                "bad argument #1", "snowflake: lease layout 42/1/10/12/0/time-machine-seq, not "
+                .. "42/1/10/12/1000/time-machine-seq")
+            h.raises(function() return mintid.snowflake_generator { lease = l, layout = "discord" } end,
+                "bad argument #1", "lease layout 42/1/10/12/0/time-machine-seq, not 42/1/10/12/1420070400000/")
             local same = mintid.snowflake_generator { lease = l, clock = c.fn, epoch = 0 }
+            assert.is_truthy(mintid.snowflake_generator { lease = l, layout = "mintid" }, "an equal layout")
             f:hold(21, 30, 0)
             assert.are.equal(0, select(3, assert_mints(g0, "epoch 0")))
             assert.are.equal(1, select(3, assert_mints(same, "a second generator of epoch 0")))
         end)
 
-        it("one fence, one epoch: a fence bound while unheld stays bound after a drop", function()
+        it("one fence, one layout: a fence bound while unheld stays bound after a drop; a generator given none takes it", function()
             local l, f = new_lease()
+            local c = h.clock_var()
+            c.now = MS
             mintid.snowflake_generator { lease = l, epoch = 1288834974657 }
             f:hold(22, 30, 0)
             f:drop("released")
-            h.raises(function() mintid.snowflake_generator { lease = l } end,
-                "bad argument #1", "snowflake: this lease's generators have epoch 1288834974657 (its first "
-                .. "generator's); one lease, one epoch: epoch 0 refused")
+            h.raises(function() mintid.snowflake_generator { lease = l, epoch = 0 } end,
+                "bad argument #1", "snowflake: lease layout 42/1/10/12/1288834974657/"
+                .. "time-machine-seq, not 42/1/10/12/0/time-machine-seq")
+            local g = mintid.snowflake_generator { lease = l, clock = c.fn }
+            f:hold(22, 30, 0)
+            assert.are.equal(MS, (assert_mints(g, "the fence's epoch", 1288834974657)))
+        end)
+
+        it("a fence made with a layout: its generators mint it, machine ids in its range, floors in its units", function()
+            local f = mintid._lease_fence("sonyflake")
+            local l = { _fence = f }
+            local c = h.clock_var()
+            local g = mintid.snowflake_generator { lease = l, clock = c.fn }
+            h.raises(function() return f:hold(65536, 30, 0) end, "bad argument",
+                "machine_id must be 0..65535, got 65536")
+            h.raises(function() return mintid.snowflake_generator { lease = l, epoch = 0 } end,
+                "bad argument #1", "not 39/10/16/8/0/time-seq-machine")
+            assert.are.equal("sonyflake", f:layout().name)
+            assert.are.equal("39/10/16/8/1409529600000/time-seq-machine", select(2, f:layout()))
+            f:hold(65535, 30, MS + 5) -- the previous holder minted up to MS + 5: the unit MS..MS+9 is its
+            c.now = MS + 9
+            assert_refuses(g, waiting(MS + 5), "inside the floor's unit")
+            c.now = MS + 10
+            local ts, mid, seq = assert_mints(g, "the next unit", "sonyflake")
+            assert.are.same({ MS + 10, 65535, 0 }, { ts, mid, seq })
         end)
 
         it("keeps its fence alive: the lease table may go", function()

@@ -23,7 +23,10 @@ end
 
 describe("lease.lock_file", function()
     teardown(function()
-        for _, p in ipairs(paths) do os.remove(p) end
+        for _, p in ipairs(paths) do
+            os.remove(p)
+            os.remove(p .. ".layout")
+        end
     end)
 
     describe("acquire, machine_id, renew, release", function()
@@ -381,6 +384,64 @@ describe("lease.lock_file", function()
             table.sort(got)
             assert.are.same(want, got, "the replacements hold the killed processes' ids")
             assert(total > 1000, "enough IDs to mean something: " .. total)
+        end)
+    end)
+
+    describe("layouts", function()
+        it("layout = L: ids in 0..2^M - 1 by default, a generator on it mints L", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, layout = "sonyflake", machine_ids = { 65530, 65535 } }
+            assert.are.equal(65530, l:acquire())
+            local g = mintid.snowflake_generator { lease = l }
+            local id = assert(g:next())
+            assert.are.equal(65530, select(2, mintid.parse_snowflake(id, "sonyflake")))
+            l:release()
+            h.raises(function() lease.lock_file { path = p, layout = "sonyflake", machine_ids = { 0, 65536 } } end,
+                "bad argument #1 to 'lock_file' (machine_ids must be {lo, hi} with 0 <= lo <= hi <= 65535, got {0, 65536})")
+            h.raises(function() lease.lock_file { path = p, layout = "snowflake" } end,
+                "bad argument #1 to 'lock_file' (layout: unknown layout preset 'snowflake'")
+        end)
+
+        it("a generator on the lease takes its layout; another layout or epoch raises naming both", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, epoch = 1288834974657 }
+            assert.is_truthy(mintid.snowflake_generator { lease = l, epoch = 1288834974657 }, "an equal epoch")
+            h.raises(function() mintid.snowflake_generator { lease = l, epoch = 0 } end, "bad argument #1",
+                "snowflake: lease layout 42/1/10/12/1288834974657/time-machine-seq, not "
+                .. "42/1/10/12/0/time-machine-seq")
+            -- a generator with no layout of its own takes the lease's
+            local l2 = lease.lock_file { path = new_path(), layout = "discord" }
+            assert.are.equal("discord", l2._fence:layout().name)
+        end)
+
+        it("one lock file, one layout: a lease of another layout refuses to acquire, naming both", function()
+            local p = new_path()
+            local a = lease.lock_file { path = p, machine_ids = { 0, 3 } }
+            assert.are.equal(0, a:acquire())
+            local b = lease.lock_file { path = p, layout = "sonyflake", machine_ids = { 0, 3 } }
+            local id, err = b:acquire()
+            assert.are.equal(nil, id)
+            assert.are.equal("lock file " .. p .. " holds layout 42/1/10/12/0/time-machine-seq (" .. p .. ".layout), "
+                .. "this lease's is 39/10/16/8/1409529600000/time-seq-machine: use another lock file for another "
+                .. "layout", err)
+            local c = lease.lock_file { path = p, epoch = 1 }
+            assert.are.equal(nil, (c:acquire()), "another epoch is another layout")
+            assert.are.equal(1, lease.lock_file { path = p, machine_ids = { 0, 3 } }:acquire(), "the same layout")
+            a:release()
+        end)
+
+        it("a 16-bit range nearly full: the last free id is found", function()
+            local p = new_path()
+            local held = {}
+            for i = 1, 3 do
+                held[i] = lease.lock_file { path = p, layout = "sonyflake", machine_ids = { 65533, 65535 } }
+                assert.are.equal(65532 + i, held[i]:acquire())
+            end
+            local l = lease.lock_file { path = p, layout = "sonyflake" }
+            assert.are.equal(0, l:acquire())
+            held[2]:release()
+            local m = lease.lock_file { path = p, layout = "sonyflake", machine_ids = { 65533, 65535 } }
+            assert.are.equal(65534, m:acquire())
         end)
     end)
 

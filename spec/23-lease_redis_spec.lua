@@ -9,6 +9,7 @@ local h = require "helper"
 local mintid = require(h.module_name)
 local lease = require "mintid.lease"
 local fake_redis = require "fake_redis"
+local lease_redis = require "mintid.lease.redis"
 
 local TTL, MARGIN, DRIFT, SKEW, RENEW = 0.4, 0.05, 0.01, 0.05, 0.1
 local VALID = TTL * (1 - DRIFT) - MARGIN -- 0.346 s from the sending
@@ -40,13 +41,23 @@ local function new_lease(store, opts)
     local o = {
         connect = store:connector(opts.style or "nil_err"), namespace = "spec",
         ttl = TTL, margin = MARGIN, drift = DRIFT, max_skew = SKEW, renew_every = RENEW,
-        machine_ids = opts.machine_ids or { 5, 5 }, sleep = sleep,
+        machine_ids = opts.machine_ids == nil and { 5, 5 } or opts.machine_ids or nil, sleep = sleep,
         log = function(level, message) logged[#logged + 1] = level .. ": " .. message end,
     }
-    for k, v in pairs(opts) do if k ~= "style" then o[k] = v end end
+    for k, v in pairs(opts) do if k ~= "style" and k ~= "machine_ids" then o[k] = v end end
     local l = lease.redis(o)
     l.logged = logged
     return l
+end
+
+-- The keys of machine ids in the store (the layout, a range's count and
+-- index are the namespace's, not a holder's).
+local function id_keys(store)
+    local taken = {}
+    for k in pairs(store.keys) do
+        if k:match("^mintid:{spec}:m:") then taken[#taken + 1] = k end
+    end
+    return taken
 end
 
 local function generator(l, clock)
@@ -169,14 +180,11 @@ describe("lease.redis on a fake store", function()
             local id, err = l:acquire()
             assert.is_nil(id)
             assert.are.equal("lease: store unreachable (timeout)", err)
-            local taken = {}
-            for k in pairs(store.keys) do taken[#taken + 1] = k end
+            local taken = id_keys(store)
             assert.are.equal(1, #taken, "the lost claim took one key")
             id = assert(l:acquire())
             assert.are.equal("mintid:{spec}:m:" .. id, taken[1])
-            local n = 0
-            for _ in pairs(store.keys) do n = n + 1 end
-            assert.are.equal(1, n, "still one key after the retry")
+            assert.are.equal(1, #id_keys(store), "still one key after the retry")
         end)
     end)
 
@@ -581,7 +589,7 @@ describe("lease.redis on a fake store", function()
                     end
                     got[#got + 1] = "step=" .. tostring(pcall(l.step, l)) .. ":" .. tostring(l:machine_id())
                     got[#got + 1] = "state=" .. l:state()
-                    got[#got + 1] = "keys=" .. tostring(next(store.keys) ~= nil)
+                    got[#got + 1] = "keys=" .. tostring(#id_keys(store) > 0)
                     return table.concat(got, " ")
                 end)
                 assert.are.equal("acquire=nil:" .. FORKED .. " renew=nil:" .. FORKED .. " release=nil:" .. FORKED
@@ -758,6 +766,107 @@ describe("lease.redis on a fake store", function()
             assert.are.equal(5, list[1].id)
             assert.is_true(list[1].expires_in > 0 and list[1].expires_in <= TTL)
             assert.are.equal(tonumber(store.hashes["mintid:{spec}:floor"]["5"]), list[1].floor)
+        end)
+    end)
+
+    describe("layouts", function()
+        it("layout = L: machine_ids default to 0..2^M - 1 and are checked; a generator on it mints L", function()
+            local store = new_store()
+            local l = new_lease(store, { layout = "sonyflake", machine_ids = false, quarantine = false })
+            local id = assert(l:acquire())
+            assert.is_true(id >= 0 and id <= 65535, "an id of the 16-bit range, got " .. id)
+            local g = mintid.snowflake_generator { lease = l }
+            local ts, mid = mintid.parse_snowflake(assert(g:next()), "sonyflake")
+            assert.are.equal(id, mid)
+            assert.is_true(ts > 1409529600000)
+            assert.are.equal("39/10/16/8/1409529600000/time-seq-machine", store.keys["mintid:{spec}:layout"].value)
+            h.raises(function() new_lease(store, { layout = "sonyflake", machine_ids = { 0, 65536 } }) end,
+                "bad argument #1 to 'redis' (machine_ids must be {lo, hi} with 0 <= lo <= hi <= 65535, got {0, 65536})")
+            h.raises(function() new_lease(store, { layout = { time_bits = 41, machine_bits = 10 } }) end,
+                "bad argument #1 to 'redis' (layout: field 'seq_bits' is required)")
+        end)
+
+        it("the lease's epoch is its generators': an equal one is accepted, another raises naming both", function()
+            local l = new_lease(new_store(), { epoch = 1288834974657 })
+            assert.is_truthy(mintid.snowflake_generator { lease = l, epoch = 1288834974657 })
+            h.raises(function() mintid.snowflake_generator { lease = l, epoch = 0 } end, "bad argument #1",
+                "snowflake: lease layout 42/1/10/12/1288834974657/time-machine-seq, not "
+                .. "42/1/10/12/0/time-machine-seq")
+            h.raises(function() mintid.snowflake_generator { lease = l, layout = "twitter" } end, "bad argument #1",
+                "not 41/1/10/12/1288834974657/time-machine-seq")
+        end)
+
+        it("one namespace, one layout: a lease of another layout or epoch refuses to claim, naming both", function()
+            local store = new_store()
+            local a = new_lease(store, { quarantine = false })
+            assert.are.equal(5, a:acquire())
+            for _, other in ipairs { { layout = "sonyflake", fp = "39/10/16/8/1409529600000/time-seq-machine" },
+                                     { epoch = 1, fp = "42/1/10/12/1/time-machine-seq" } } do
+                local b = new_lease(store, { layout = other.layout, epoch = other.epoch, machine_ids = { 0, 9 } })
+                local id, err = b:acquire()
+                assert.are.equal(nil, id)
+                assert.are.equal("lease: namespace 'spec' holds layout 42/1/10/12/0/time-machine-seq, this lease's is "
+                    .. other.fp .. ": one namespace, one layout (a new layout needs a new namespace)", err)
+            end
+            assert.are.equal(6, new_lease(store, { machine_ids = { 5, 6 } }):acquire(), "the same layout claims")
+        end)
+
+        it("a namespace used before layouts (a floor hash, no layout key) holds the default layout", function()
+            local store = new_store()
+            store.hashes["mintid:{spec}:floor"] = { ["5"] = "1" }
+            local id, err = new_lease(store, { layout = "discord" }):acquire()
+            assert.are.equal(nil, id)
+            assert.is_truthy(err:find("holds layout 42/1/10/12/0/time-machine-seq", 1, true), err)
+            assert.are.equal(5, new_lease(store, { quarantine = false }):acquire())
+            assert.are.equal("42/1/10/12/0/time-machine-seq", store.keys["mintid:{spec}:layout"].value)
+        end)
+
+        -- Redis runs one script at a time: a claim, a renewal and a release
+        -- each do bounded work, however many ids the range holds.
+        it("a 16-bit range nearly full: claims stay bounded, find the free ids, and say when none is left", function()
+            local store = new_store()
+            local now, far = store:now_ms(), store:now_ms() + 3600 * 1000
+            local index, free = {}, { [1234] = true, [54321] = true }
+            for i = 0, 65535 do
+                local expires = free[i] and now - 1 or far
+                store.keys["mintid:{spec}:m:" .. i] = { value = "another holder", expires = expires }
+                index[tostring(i)] = expires
+            end
+            -- 40 ids whose index entry is stale (the key was renewed since):
+            -- looked at first, they fill one claim's tries
+            for i = 100, 139 do index[tostring(i)] = now - 100 end
+            store.zsets["mintid:{spec}:idx:0-65535"] = index
+            store.keys["mintid:{spec}:fresh:0-65535"] = { value = "65536" }
+            store.keys["mintid:{spec}:layout"] = { value = "39/10/16/8/1409529600000/time-seq-machine" }
+            local bound = lease_redis.CLAIM_MAX_COMMANDS
+            local function claim()
+                store.max_calls = 0
+                local l = new_lease(store, { layout = "sonyflake", machine_ids = false, quarantine = false, ttl = 30, wait = false })
+                local id, err = l:acquire()
+                assert.is_true(store.max_calls <= bound, "a claim made " .. store.max_calls .. " calls, bound " .. bound)
+                return id, err, l
+            end
+            local id, err = claim()
+            assert.are.equal(nil, id)
+            assert.are.equal("lease: no free machine id among the 64 looked at; try again", err)
+            local got = {}
+            for _ = 1, 2 do
+                local l
+                id, err, l = claim()
+                assert(id, err)
+                got[#got + 1] = id
+                store.max_calls = 0
+                assert(l:renew())
+                assert.is_true(store.max_calls <= 8, "a renewal made " .. store.max_calls .. " calls")
+                assert(l:release())
+                assert.is_true(store.max_calls <= 8, "a release made " .. store.max_calls .. " calls")
+                assert.are.equal(id, l:acquire(), "the released id, first in the index, is taken again")
+            end
+            table.sort(got)
+            assert.are.same({ 1234, 54321 }, got)
+            id, err = claim()
+            assert.are.equal(nil, id)
+            assert.are.equal("lease: every machine id in 0..65535 is taken", err)
         end)
     end)
 

@@ -124,6 +124,26 @@ describe("mintid lease", function()
     end)
 
     describe("--lock-file", function()
+        it("--layout: the layout's whole range by default, --ids checked against it", function()
+            local path = os.tmpname()
+            local l = lease.lock_file { path = path, layout = "sonyflake", machine_ids = { 65530, 65535 } }
+            assert.are.equal(65530, l:acquire())
+            local out, err, status = run { "lease", "--lock-file", path, "--layout", "sonyflake" }
+            assert.are.equal("", err)
+            assert.are.equal(0, status)
+            assert.are.same({ "65530" }, lines(out))
+            local _
+            _, err, status = run { "lease", "--lock-file", path, "--layout", "sonyflake", "--ids", "0-65536" }
+            assert.are.equal(2, status)
+            assert.is_truthy(err:find("--ids wants LO-HI within 0-65535, got '0-65536'", 1, true), err)
+            _, err, status = run { "lease", "--lock-file", path, "--layout", "nope" }
+            assert.are.equal(2, status)
+            assert.is_truthy(err:find("--layout: unknown layout preset 'nope'", 1, true), err)
+            l:release()
+            os.remove(path)
+            os.remove(path .. ".layout")
+        end)
+
         it("lists the ids some process holds in the file", function()
             if not lease.lock_file then return pending("lease.lock_file is not there yet") end
             local path = os.tmpname()
@@ -135,6 +155,7 @@ describe("mintid lease", function()
             assert.are.same({ tostring(id) }, lines(out))
             l:release()
             os.remove(path)
+            os.remove(path .. ".layout")
         end)
     end)
 end)

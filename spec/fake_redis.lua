@@ -1,6 +1,8 @@
 -- spec/fake_redis.lua: an in-process stand-in for a Redis server, for the
 -- lease specs. It runs the lease's own EVAL scripts with the few commands
--- they call (GET, SET NX PX, PEXPIRE, PTTL, DEL, HGET, HSET), converting
+-- they call (GET, SET NX PX, PEXPIRE, PTTL, DEL, EXISTS, HGET, HSET, TIME,
+-- ZADD, ZRANGEBYSCORE), counting them (store.calls, store.max_calls: the
+-- most one script made), converting
 -- values the way Redis does (a missing key or field is false inside a
 -- script; a reply array stops at its first nil). Keys expire by the
 -- store's own clock, which a test moves on at will, and faults are set by
@@ -18,7 +20,7 @@ local setfenv_ = rawget(_G, "setfenv")
 -- store = fake_redis.new() ; its clock is the real one plus store.offset_ms.
 function M.new()
     return setmetatable({
-        keys = {}, hashes = {}, offset_ms = 0,
+        keys = {}, hashes = {}, zsets = {}, offset_ms = 0, calls = 0, max_calls = 0,
         down = false, lose_replies = 0, reply_delay = 0,
         evals = 0, connects = 0, sleep = nil,
     }, M)
@@ -35,7 +37,7 @@ end
 
 -- A restart without persistence: every key and the floor hash gone.
 function M:flush()
-    self.keys, self.hashes = {}, {}
+    self.keys, self.hashes, self.zsets = {}, {}, {}
 end
 
 function M:get(key)
@@ -53,14 +55,15 @@ local commands = {}
 -- Redis's does.
 local WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value"
 local function string_key(store, key)
-    if store.hashes[key] then error(WRONGTYPE, 0) end
+    if store.hashes[key] or store.zsets[key] then error(WRONGTYPE, 0) end
 end
 local function hash_key(store, key)
-    if store:get(key) then error(WRONGTYPE, 0) end
+    if store:get(key) or store.zsets[key] then error(WRONGTYPE, 0) end
 end
 
 function commands.TYPE(store, key)
     if store.hashes[key] then return { ok = "hash" } end
+    if store.zsets[key] then return { ok = "zset" } end
     return { ok = store:get(key) and "string" or "none" }
 end
 
@@ -100,10 +103,43 @@ function commands.PTTL(store, key)
     return math.floor(e.expires - store:now_ms())
 end
 
-function commands.DEL(store, key)
-    local had = store:get(key) and 1 or 0
-    store.keys[key] = nil
-    return had
+function commands.DEL(store, ...)
+    local n = 0
+    for _, key in ipairs { ... } do
+        n = n + (store:get(key) and 1 or 0)
+        store.keys[key] = nil
+    end
+    return n
+end
+
+function commands.EXISTS(store, key)
+    return (store:get(key) or store.hashes[key] or store.zsets[key]) and 1 or 0
+end
+
+function commands.TIME(store)
+    local ms = store:now_ms()
+    return { ("%.0f"):format(math.floor(ms / 1000)), ("%.0f"):format((ms % 1000) * 1000) }
+end
+
+-- A sorted set is member -> score; ZRANGEBYSCORE sorts by score, then member.
+function commands.ZADD(store, key, score, member)
+    store.zsets[key] = store.zsets[key] or {}
+    local z = store.zsets[key]
+    local new = z[tostring(member)] == nil and 1 or 0
+    z[tostring(member)] = tonumber(score)
+    return new
+end
+
+function commands.ZRANGEBYSCORE(store, key, min, max, limit, offset, count)
+    assert(min == "-inf" and limit == "LIMIT", "fake redis: ZRANGEBYSCORE -inf max LIMIT offset count only")
+    local out = {}
+    for member, score in pairs(store.zsets[key] or {}) do
+        if score <= tonumber(max) then out[#out + 1] = { member, score } end
+    end
+    table.sort(out, function(a, b) if a[2] ~= b[2] then return a[2] < b[2] end return a[1] < b[1] end)
+    local page = {}
+    for i = offset + 1, math.min(#out, offset + count) do page[#page + 1] = out[i][1] end
+    return page
 end
 
 function commands.HGET(store, key, field)
@@ -137,9 +173,11 @@ local function to_reply(v)
 end
 
 function M:run(script, keys, argv)
+    local calls = 0
     local function call(cmd, ...)
         local f = commands[cmd:upper()]
         if not f then error("fake redis: no command " .. cmd) end
+        calls = calls + 1
         return f(self, ...)
     end
     local env = {
@@ -162,7 +200,10 @@ function M:run(script, keys, argv)
     else
         chunk = assert(load(script, "=script", "t", env))
     end
-    return to_reply(chunk())
+    local reply = to_reply(chunk())
+    self.calls = self.calls + calls
+    if calls > self.max_calls then self.max_calls = calls end
+    return reply
 end
 
 -- client = store:client(style): "nil_err" clients return nil, message on

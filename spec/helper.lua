@@ -350,6 +350,15 @@ function M.native_int(decimal)
     return v
 end
 
+--- The forms a Snowflake ID of decimal text is passed in: the text, and
+-- the native integer where this Lua has one that holds it.
+function M.id_forms(decimal)
+    local forms = { decimal }
+    local native = M.native_int(decimal)
+    if native then forms[#forms + 1] = native end
+    return forms
+end
+
 --- parse_snowflake(id, epoch) of the module under test, which must succeed:
 -- the timestamp, machine id and sequence.
 function M.snowflake_parts(id, epoch)

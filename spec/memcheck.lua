@@ -39,6 +39,19 @@ local n = m.nanoid_generator { size = 2000, alphabet = "abc" }
 assert(#n:next() == 2000)
 local s = m.snowflake_generator { machine_id = 3, epoch = 1288834974657 }
 for _ = 1, 5000 do s:next() end
+-- layouts: presets and tables, read back, refused (naming the field), on a fence
+for _, layout in ipairs { "sonyflake", "instagram", { time_bits = 41, time_unit_ms = 1000, machine_bits = 4,
+      seq_bits = 8, order = "time-seq-machine" } } do
+   local lg = m.snowflake_generator { layout = layout, machine_id = 3 }
+   for _ = 1, 300 do assert(m.parse_snowflake(lg:next(), layout)) end
+   assert(m.snowflake_layout(layout).time_bits)
+   local lf = m._lease_fence(layout)
+   assert(select(2, lf:layout()))
+end
+raises("layout: unknown field 'x'", m.snowflake_layout, { time_bits = 1, machine_bits = 1, seq_bits = 1, x = 1 })
+raises("layout: unknown layout preset", m.snowflake_generator, { layout = "nope" })
+raises("machine_id must be 0..65535, got 65536", m.snowflake_generator, { layout = "sonyflake", machine_id = 65536 })
+assert(not m.parse_snowflake("18446744073709551615", "sonyflake"))
 local u = m.parse_uuid(m.uuid7())
 assert(u:time() and u:ulid() and u == m.uuid_from_bytes(u:bytes()))
 -- hooks kept as user values, reachable from the generator they belong to

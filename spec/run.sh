@@ -190,16 +190,21 @@ stage "LÖVE game, two clients (make test-love)" sh spec/love/run.sh
 # plain-Lua holders under chaos (SIGSTOP, DEBUG SLEEP, a restart that loses
 # every key, kill -9) and by three nginx nodes through a reload: no ID
 # twice, every stalled holder refuses (doc/fleet.md). The chaos run, then
-# the fleet.
+# the fleet, each once more with Sonyflake ids spread over the 16-bit range
+# (all others held): claims stay bounded (commands per script counted).
 stage "leases: chaos on redis-server (lua$LEASE_LUA holders)" env BUILD="$BUILD" LEASE_LUA="$LEASE_LUA" \
     sh spec/lease/chaos.sh
+stage "leases: chaos on redis-server, Sonyflake ids over the 16-bit range" env BUILD="$BUILD" \
+    LEASE_LUA="$LEASE_LUA" LAYOUT=sonyflake sh spec/lease/chaos.sh
 stage "leases: three nginx nodes on one redis-server, a reload" env BUILD="$BUILD" sh spec/lease/fleet.sh
+stage "leases: three nginx nodes, Sonyflake ids over the 16-bit range" env BUILD="$BUILD" LAYOUT=sonyflake \
+    sh spec/lease/fleet.sh
 # make fuzz: one libFuzzer target per decoder of the C core (ULID, UUID,
 # relative ID, Snowflake decimal, KSUID, TypeID, W3C traceparent, Nano ID
 # setup and generation), a round trip through every encoder, and a generator
 # target that feeds the ULID, UUIDv7, relative and Snowflake generators
 # arbitrary clock readings and random bytes and checks the monotonic rules;
-# each runs for FUZZ_SECONDS (default 27) with ASan and UBSan, seeded from
+# each runs for FUZZ_SECONDS (default 25) with ASan and UBSan, seeded from
 # testdata/; a crash, a failed property or a hang fails it, and the input is
 # kept in build/fuzz/artifacts/.
 stage "fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-30} s" sh fuzz/run.sh

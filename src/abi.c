@@ -209,6 +209,7 @@ size_t mintid_abi_sizeof(const char *type_name)
         { "mintid_uuid_time_gen", sizeof(mintid_uuid_time_gen) },
         { "mintid_ksuid_gen", sizeof(mintid_ksuid_gen) },
         { "mintid_fence", sizeof(mintid_fence) },
+        { "mintid_snowflake_layout", sizeof(mintid_snowflake_layout) },
     };
     size_t i;
 

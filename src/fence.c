@@ -48,21 +48,34 @@ void mintid_fence_init(mintid_fence *pub)
      * carries its parent's token: the child must not use it). */
     f->generation = mintid_os_fork_generation();
     f->held = MINTID_FENCE_UNHELD;
-    f->epoch = 0;
-    f->epoch_bound = 0;
+    mintid_snowflake_layout_default_state(&f->layout);
+    f->bound = 0;
 }
 
-int mintid_fence_bind_epoch(mintid_fence_state *f, int64_t epoch, char *err)
+int mintid_fence_bind_layout(mintid_fence *pub, const mintid_snowflake_layout *layout, char *err)
 {
-    if (!f->epoch_bound) {
-        f->epoch = epoch;
-        f->epoch_bound = 1;
-    } else if (f->epoch != epoch) {
-        return mintid_fail(err, MINTID_EARG, "snowflake: this lease's generators have epoch %" PRId64
-                           " (its first generator's); one lease, one epoch: epoch %" PRId64 " refused",
-                           f->epoch, epoch);
+    mintid_fence_state *f = mintid_fence_state_of(pub);
+    const mintid_snowflake_layout_state *l = mintid_snowflake_layout_state_of_const(layout);
+    char mine[MINTID_SNOWFLAKE_FINGERPRINT_MAX], other[MINTID_SNOWFLAKE_FINGERPRINT_MAX];
+
+    if (!f->bound) {
+        /* A machine id held before the bind must fit the layout. */
+        if (f->held != MINTID_FENCE_UNHELD && mintid_snowflake_check_machine(l, (int64_t)f->machine_id, err) != MINTID_OK)
+            return MINTID_EARG;
+        f->layout = *l;
+        f->bound = 1;
+        return MINTID_OK;
     }
-    return MINTID_OK;
+    if (mintid_snowflake_layout_state_equal(&f->layout, l))
+        return MINTID_OK;
+    mintid_fingerprint_of(&f->layout, mine);
+    mintid_fingerprint_of(l, other);
+    return mintid_fail(err, MINTID_EARG, "snowflake: lease layout %s, not %s", mine, other);
+}
+
+void mintid_fence_layout(const mintid_fence *pub, mintid_snowflake_layout *l)
+{
+    *mintid_snowflake_layout_state_of(l) = mintid_fence_state_of_const(pub)->layout;
 }
 
 int mintid_fence_hold(mintid_fence *pub, int64_t machine_id, int64_t valid_for_ms, int64_t floor_ms,
@@ -71,9 +84,8 @@ int mintid_fence_hold(mintid_fence *pub, int64_t machine_id, int64_t valid_for_m
     mintid_fence_state *f = mintid_fence_state_of(pub);
     int64_t now;
 
-    if (machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE)
-        return mintid_fail(err, MINTID_EARG, "machine_id must be 0..%d, got %" PRId64,
-                           MINTID_SNOWFLAKE_MAX_MACHINE, machine_id);
+    if (mintid_snowflake_check_machine(&f->layout, machine_id, err) != MINTID_OK)
+        return MINTID_EARG;
     if (valid_for_ms < 0)
         return mintid_fail(err, MINTID_EARG, "valid_for must be >= 0, got %" PRId64 " ms", valid_for_ms);
     if (floor_ms < 0)
@@ -85,7 +97,7 @@ int mintid_fence_hold(mintid_fence *pub, int64_t machine_id, int64_t valid_for_m
     f->deadline_ms = valid_for_ms >= INT64_MAX - now ? MINTID_FENCE_FOREVER
                                                       : now + valid_for_ms - mintid_os_deadline_slack_ms();
     f->floor_ms = floor_ms;
-    f->machine_id = (uint32_t)machine_id;
+    f->machine_id = (uint64_t)machine_id;
     f->generation = mintid_os_fork_generation();
     f->held = MINTID_FENCE_HELD;
     return MINTID_OK;
@@ -121,7 +133,7 @@ static int state_of(const mintid_fence_state *f, const int64_t *wall, int64_t *m
     }
     if (ms_left != NULL)
         *ms_left = f->deadline_ms == MINTID_FENCE_FOREVER ? MINTID_FENCE_FOREVER : f->deadline_ms - now;
-    if (wall != NULL && *wall <= f->floor_ms)
+    if (wall != NULL && *wall < mintid_snowflake_ready_ms(&f->layout, f->floor_ms))
         return MINTID_FENCE_WAITING;
     return MINTID_FENCE_HELD;
 }
@@ -138,15 +150,15 @@ int mintid_fence_state_now(const mintid_fence *pub, int64_t *ms_left)
     return state_of(f, &wall, ms_left);
 }
 
-int mintid_fence_machine_id(const mintid_fence *pub)
+int64_t mintid_fence_machine_id(const mintid_fence *pub)
 {
     const mintid_fence_state *f = mintid_fence_state_of_const(pub);
     int s = state_of(f, NULL, NULL);
 
-    return s == MINTID_FENCE_HELD ? (int)f->machine_id : -1;
+    return s == MINTID_FENCE_HELD ? (int64_t)f->machine_id : -1;
 }
 
-int mintid_fence_open(const mintid_fence_state *f, uint32_t *machine_id, int64_t *floor_ms, char *err)
+int mintid_fence_open(const mintid_fence_state *f, uint64_t *machine_id, int64_t *floor_ms, char *err)
 {
     switch (state_of(f, NULL, NULL)) {
     case MINTID_FENCE_HELD:

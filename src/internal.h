@@ -629,11 +629,50 @@ MINTID_INTERNAL int  mintid_relative_gen_next(mintid_relative_state *g, int64_t 
                                               const uint8_t *key, size_t key_len,
                                               mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err);
 
+/* ==== snowflake_layout.c: where the fields of a Snowflake ID sit ========= */
+typedef struct {
+    int64_t epoch;     /* Unix ms of unit 0 */
+    uint32_t unit_ms;  /* ms per time unit, 1..2^32 - 1 */
+    uint8_t time_bits, machine_bits, seq_bits, order;
+    /* Worked out once (layout_init), so that minting and parsing shift and
+     * mask and never decide: order "time-machine-seq" puts the machine id
+     * above the sequence, "time-seq-machine" below it. */
+    uint8_t time_shift, machine_shift, seq_shift;
+    uint8_t preset;    /* 1 + the index of the preset it equals, or 0 */
+    /* SPEC "Snowflake"'s fields (42/1/10/12, time-machine-seq), any
+     * epoch: the generator's path with constant shifts, as fast as before
+     * layouts. */
+    uint8_t spec_fields;
+    uint64_t seq_mask; /* 2^S - 1 */
+} mintid_snowflake_layout_state;
+MINTID_OPAQUE_STATE(mintid_snowflake_layout, mintid_snowflake_layout_state, mintid_snowflake_layout_state_of)
+
+/* 2^bits - 1, for bits 0..63. */
+MINTID_MAYBE_UNUSED static inline uint64_t mintid_low_mask(unsigned bits)
+{
+    return bits == 0 ? 0 : UINT64_MAX >> (64 - bits);
+}
+/* The default layout's state (SPEC "Snowflake"). */
+MINTID_INTERNAL void mintid_snowflake_layout_default_state(mintid_snowflake_layout_state *l);
+MINTID_INTERNAL int  mintid_snowflake_layout_state_equal(const mintid_snowflake_layout_state *a,
+                                                         const mintid_snowflake_layout_state *b);
+/* "T/U/M/S/E/order" (mintid_snowflake_layout_fingerprint) of a state. */
+MINTID_INTERNAL size_t mintid_fingerprint_of(const mintid_snowflake_layout_state *l,
+                                             char out[MINTID_SNOWFLAKE_FINGERPRINT_MAX]);
+/* The Unix ms E + t * U at which unit t starts (INT64_MAX past it). */
+MINTID_INTERNAL int64_t mintid_snowflake_unit_start(const mintid_snowflake_layout_state *l, uint64_t t);
+/* The start of the first unit after floor_ms: a lease's holder mints from
+ * then on. */
+MINTID_INTERNAL int64_t mintid_snowflake_ready_ms(const mintid_snowflake_layout_state *l, int64_t floor_ms);
+/* The first unit whose start E + t * U is above floor_ms (0 below E). */
+MINTID_INTERNAL uint64_t mintid_snowflake_first_unit_after(const mintid_snowflake_layout_state *l,
+                                                            int64_t floor_ms);
+
 /* ==== fence.c: the lease fence of a Snowflake generator =================== */
 typedef struct {
     /* The Snowflake state of every generator on the fence, shared so that
-     * two of them never make the same ID: last_ms << 12 | seq, last_ms in
-     * Unix ms (the floor's unit; all of them have the fence's one epoch);
+     * two of them never make the same ID: last_t << S | seq in the
+     * fence's layout, which all of them mint (one fence, one layout);
      * MINTID_SNOWFLAKE_UNSTARTED before the first ID. A hold keeps it:
      * IDs go on rising across a change of machine id. */
     MINTID_ALIGNED uint64_t word;
@@ -641,34 +680,29 @@ typedef struct {
      * clock reads below it, never after the lease's own deadline.
      * MINTID_FENCE_FOREVER: none (and no clock read per ID). */
     int64_t deadline_ms;
-    int64_t floor_ms;     /* Unix ms: only later ms are minted */
-    /* The epoch of the fence's first generator, which every other one
-     * must have (mintid_fence_bind_epoch); valid once epoch_bound. */
-    int64_t epoch;
-    uint32_t machine_id;
+    int64_t floor_ms;     /* Unix ms: only units starting later are minted */
+    uint64_t machine_id;
     uint32_t generation;  /* the process (fork generation) that made or last held it */
     int held;             /* UNHELD, HELD, RELEASED or LOST */
-    int epoch_bound;      /* 0 until a generator is made on the fence */
+    mintid_snowflake_layout_state layout; /* the default until bound */
+    int bound;            /* layout fixed by mintid_fence_bind_layout */
 } mintid_fence_state;
 MINTID_OPAQUE_STATE(mintid_fence, mintid_fence_state, mintid_fence_state_of)
 /* MINTID_OK with the machine id and the floor while f is held in this
  * process inside its deadline, else ELEASE with the reason
  * ("snowflake: lease expired", ...). The floor is the caller's to compare
  * with the ms it mints: mintid_fence_refuse_floor says it was not passed. */
-MINTID_INTERNAL int mintid_fence_open(const mintid_fence_state *f, uint32_t *machine_id, int64_t *floor_ms,
+MINTID_INTERNAL int mintid_fence_open(const mintid_fence_state *f, uint64_t *machine_id, int64_t *floor_ms,
                                       char *err);
 MINTID_INTERNAL int mintid_fence_refuse_floor(int64_t floor_ms, char *err);
-/* One fence, one epoch: the generators on f share one sequence word, in
- * Unix ms, so two epochs would repeat each other's IDs (epoch 0 at T, epoch
- * E at T + E: the same time field, machine id and sequence). The first
- * generator's epoch binds f; EARG naming both for another. */
-MINTID_INTERNAL int mintid_fence_bind_epoch(mintid_fence_state *f, int64_t epoch, char *err);
 
 /* ==== lock_file.c: the lock-file lease ==================================== */
 /* lock_file.c: try to lock byte machine_id of f; when *got, *floor_ms is
  * the wall ms read after the lock was taken (the floor of the new holder),
- * and the wall clock has passed it (waited for, boundedly). */
-MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id, int *got, int64_t *floor_ms,
+ * and the wall clock has reached the first unit of layout l after it
+ * (waited for, boundedly). */
+MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id,
+                                          const mintid_snowflake_layout_state *l, int *got, int64_t *floor_ms,
                                           char *err);
 
 /* ==== snowflake.c ========================================================= */
@@ -678,12 +712,12 @@ MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_
 #define MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS 1000
 #define MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS   60000
 typedef struct {
-    /* (last_ms - epoch) << 12 | seq; updated by compare-and-swap, hence
-     * 8-byte aligned (see MINTID_ALIGNED). */
+    /* last_t << S | seq (t the time unit since the layout's epoch); updated
+     * by compare-and-swap, hence 8-byte aligned (see MINTID_ALIGNED). */
     MINTID_ALIGNED uint64_t state;
-    int64_t epoch;
-    int64_t max_wait_ms; /* gen_init sets the default; gen_set_max_wait changes it */
-    uint32_t machine_id;
+    mintid_snowflake_layout_state layout;
+    uint64_t machine_part; /* machine_id << the layout's machine_shift */
+    int32_t max_wait_ms; /* gen_init sets the default; gen_set_max_wait changes it */
     /* The process (fork generation) the generator was made in. Its machine
      * id is all that keeps processes apart, so in a forked child it refuses
      * (MINTID_EFORK) rather than continue the parent's sequence. */
@@ -691,7 +725,8 @@ typedef struct {
     /* NULL for a static machine_id; else the lease fence whose machine id
      * it mints with, which alone decides whether it may (its own
      * generation is not looked at: the fence knows its holder process),
-     * and whose word is then its state (`state` unused). */
+     * and whose word is then its state (`state` unused). Its layout is
+     * the fence's. */
     mintid_fence_state *fence;
 } mintid_snowflake_state;
 MINTID_OPAQUE_STATE(mintid_snowflake_gen, mintid_snowflake_state, mintid_snowflake_state_of)
@@ -715,6 +750,9 @@ MINTID_MAYBE_UNUSED static inline uint64_t *mintid_snowflake_word(mintid_snowfla
  * On any error g is unchanged. */
 MINTID_INTERNAL int  mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
                                               uint64_t *id, char *err);
+/* EARG unless machine_id is in 0 .. 2^M - 1 of l ("machine_id must be 0..N"). */
+MINTID_INTERNAL int  mintid_snowflake_check_machine(const mintid_snowflake_layout_state *l, int64_t machine_id,
+                                                    char *err);
 /* EARG unless 0 <= max_wait_ms <= MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS. */
 MINTID_INTERNAL int  mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g, int64_t max_wait_ms,
                                                        char *err);

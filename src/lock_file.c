@@ -12,9 +12,10 @@
  * time is left to the generator, which refuses until it does. */
 #define FLOOR_WAIT_MS 1000
 
-int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id, int *got, int64_t *floor_ms, char *err)
+int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id, const mintid_snowflake_layout_state *l,
+                          int *got, int64_t *floor_ms, char *err)
 {
-    int64_t now = 0, start;
+    int64_t now = 0, start, ready;
     int rc = mintid_os_lock_file_try(f, machine_id, got, err);
 
     if (rc != MINTID_OK || !*got)
@@ -25,9 +26,11 @@ int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id, int *got, in
         *got = 0;
         return rc;
     }
-    /* The next ms is at most one away: acquire returns once minting is safe. */
+    /* The next unit is at most one unit away (a ms for most layouts):
+     * acquire returns once minting is safe. */
+    ready = mintid_snowflake_ready_ms(l, *floor_ms);
     start = mintid_os_monotonic_ms();
-    while (mintid_os_clock_ms(&now, NULL) == MINTID_OK && now <= *floor_ms &&
+    while (mintid_os_clock_ms(&now, NULL) == MINTID_OK && now < ready &&
            mintid_os_monotonic_ms() - start < FLOOR_WAIT_MS)
         mintid_os_pause();
     return MINTID_OK;

@@ -24,11 +24,20 @@ mintid_fence *mintid_lua_to_fence(lua_State *L, int idx)
     return (mintid_fence *)luaL_testudata(L, idx, FENCE_TNAME);
 }
 
+/* mintid._lease_fence([layout]): a layout given binds the fence to it (a
+ * lease's); else the first generator made on it does. */
 static int new_fence(lua_State *L)
 {
-    mintid_fence *f = (mintid_fence *)compat_newuserdatauv(L, sizeof *f, 0);
+    mintid_snowflake_layout layout;
+    mintid_fence *f;
+    int given = !lua_isnoneornil(L, 1);
 
+    if (given)
+        mintid_lua_check_layout(L, 1, 1, &layout);
+    f = (mintid_fence *)compat_newuserdatauv(L, sizeof *f, 0);
     mintid_fence_init(f);
+    if (given)
+        (void)mintid_fence_bind_layout(f, &layout, NULL); /* a new fence takes any */
     luaL_setmetatable(L, FENCE_TNAME);
     return 1;
 }
@@ -89,7 +98,7 @@ static int fence_hold(lua_State *L)
     if (mintid_fence_hold(f, machine_id, valid_for, floor_ms, err) != MINTID_OK) {
         lua_pushvalue(L, 6);
         set_anchor(L, 7);
-        return luaL_argerror(L, machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE ? 2 : 4, err);
+        return luaL_argerror(L, strncmp(err, "machine_id", 10) == 0 ? 2 : 4, err);
     }
     lua_pushboolean(L, 1);
     return 1;
@@ -113,13 +122,26 @@ static int fence_drop(lua_State *L)
 /* f:machine_id() -> the id while held inside the deadline here, or nil */
 static int fence_machine_id(lua_State *L)
 {
-    int id = mintid_fence_machine_id(check_fence(L));
+    int64_t id = mintid_fence_machine_id(check_fence(L));
 
     if (id < 0)
         lua_pushnil(L);
     else
-        lua_pushinteger(L, id);
+        compat_pushint64(L, id);
     return 1;
+}
+
+/* f:layout() -> the normalized table of the fence's layout, and its
+ * fingerprint "T/U/M/S/E/order" (what a lease's store keeps) */
+static int fence_layout(lua_State *L)
+{
+    mintid_snowflake_layout layout;
+    char fp[MINTID_SNOWFLAKE_FINGERPRINT_MAX];
+
+    mintid_fence_layout(check_fence(L), &layout);
+    mintid_lua_push_layout(L, &layout);
+    lua_pushlstring(L, fp, mintid_snowflake_layout_fingerprint(&layout, fp));
+    return 2;
 }
 
 /* f:state() -> name [, seconds left to the deadline (math.huge: none)] */
@@ -147,13 +169,14 @@ static int fence_clock(lua_State *L)
 static int fence_tostring(lua_State *L)
 {
     const mintid_fence *f = check_fence(L);
-    int id = mintid_fence_machine_id(f);
+    int64_t id = mintid_fence_machine_id(f);
+    char buf[MINTID_LUA_INT_TEXT_SIZE];
 
     if (id < 0)
         lua_pushfstring(L, FENCE_TNAME " (%s)", mintid_fence_state_name(mintid_fence_state_now(f, NULL)));
     else
-        lua_pushfstring(L, FENCE_TNAME " (%s, machine_id %d)",
-                        mintid_fence_state_name(mintid_fence_state_now(f, NULL)), id);
+        lua_pushfstring(L, FENCE_TNAME " (%s, machine_id %s)",
+                        mintid_fence_state_name(mintid_fence_state_now(f, NULL)), mintid_lua_i64str(buf, id));
     return 1;
 }
 
@@ -162,7 +185,7 @@ void mintid_lua_open_fence(lua_State *L, int module)
     static const luaL_Reg meta[] = { { "__tostring", fence_tostring }, { NULL, NULL } };
     static const luaL_Reg methods[] = {
         { "hold", fence_hold }, { "drop", fence_drop }, { "machine_id", fence_machine_id },
-        { "state", fence_state }, { "clock", fence_clock }, { NULL, NULL }
+        { "state", fence_state }, { "clock", fence_clock }, { "layout", fence_layout }, { NULL, NULL }
     };
 
     mintid_lua_new_class(L, module, FENCE_TNAME, meta, methods, "_lease_fence", new_fence);

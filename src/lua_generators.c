@@ -322,6 +322,23 @@ static mintid_fence *opt_lease_fence(lua_State *L, int idx)
     return f;
 }
 
+/* The generator's layout: the option at 8 (default "mintid"; on a lease,
+ * the lease's), its epoch replaced by the epoch option at 5 if given. */
+static void opt_layout(lua_State *L, mintid_fence *fence, mintid_snowflake_layout *out)
+{
+    char err[MINTID_ERRMSG_SIZE];
+
+    if (!lua_isnil(L, 8))
+        mintid_lua_check_layout(L, 8, 1, out);
+    else if (fence != NULL)
+        mintid_fence_layout(fence, out);
+    else
+        mintid_snowflake_layout_default(out);
+    err[0] = '\0';
+    if (!lua_isnil(L, 5) && mintid_snowflake_layout_set_epoch(out, opt_int64(L, 5, "epoch", 0), err) != MINTID_OK)
+        luaL_argerror(L, 1, err);
+}
+
 /* The fence at fence outlives the generator at gen (the core state
  * points into it), whatever becomes of the generator's user values:
  * registry[FENCES_KEY][generator] = fence (0: nil, taken back); a fence
@@ -338,50 +355,51 @@ static void keep_fence(lua_State *L, int gen, int fence)
     lua_rawset(L, -3);
 }
 
-/* machine_id at 4 and lease at 7 exclude each other: a lease gives the id. */
+/* machine_id at 4 and lease at 7 exclude each other: a lease gives the id
+ * (and the layout: one given here must be the lease's). */
 static int m_snowflake_generator(lua_State *L)
 {
     static const char *const known[] = { "clock", "random", "machine_id", "epoch", "max_wait_ms", "lease",
-                                         NULL };
+                                         "layout", NULL };
     gen_ud *u;
     mintid_snowflake_gen g;
+    mintid_snowflake_layout layout;
     mintid_fence *fence = NULL;
-    int64_t machine_id = 1, epoch, max_wait_ms;
+    int64_t machine_id = 1, max_wait_ms;
     char err[MINTID_ERRMSG_SIZE];
 
     gen_options(L, known);
     if (!lua_isnil(L, 7)) {
         if (!lua_isnil(L, 4))
             luaL_argerror(L, 1, "machine_id and lease exclude each other: the lease gives the machine id");
-        fence = opt_lease_fence(L, 7); /* at 8 */
+        fence = opt_lease_fence(L, 7); /* at 9 */
     } else {
         machine_id = opt_int64(L, 4, "machine_id", 1);
     }
-    epoch = opt_int64(L, 5, "epoch", 0);
+    opt_layout(L, fence, &layout);
     max_wait_ms = opt_int64(L, 6, "max_wait_ms", MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS);
     err[0] = '\0';
     if (fence == NULL) {
-        if (mintid_snowflake_gen_init(&g, machine_id, epoch, err) != MINTID_OK ||
+        if (mintid_snowflake_gen_init_layout(&g, &layout, machine_id, err) != MINTID_OK ||
             mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK)
             return luaL_argerror(L, 1, err);
         u = gen_new(L, &snowflake_gen_kind);
         *snowflake_of(u) = g;
         return 1;
     }
-    /* Every allocation before the fence is bound to the epoch, so that a
+    /* Every allocation before the fence is bound to the layout, so that a
      * constructor failing for memory leaves it as it was. */
-    u = gen_new(L, &snowflake_gen_kind); /* at 9 */
-    keep_fence(L, 9, 8);
+    u = gen_new(L, &snowflake_gen_kind); /* at 10 */
+    keep_fence(L, 10, 9);
     /* max_wait_ms checked first (init sets the default), then set again. */
-    if (mintid_snowflake_check_epoch(epoch, err) != MINTID_OK ||
-        mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK ||
-        mintid_snowflake_gen_init_fenced(&g, fence, epoch, err) != MINTID_OK) {
-        keep_fence(L, 9, 0);
+    if (mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err) != MINTID_OK ||
+        mintid_snowflake_gen_init_fenced_layout(&g, fence, &layout, err) != MINTID_OK) {
+        keep_fence(L, 10, 0);
         return luaL_argerror(L, 1, err);
     }
     mintid_snowflake_gen_set_max_wait(mintid_snowflake_state_of(&g), max_wait_ms, err);
     *snowflake_of(u) = g;
-    lua_settop(L, 9);
+    lua_settop(L, 10);
     return 1;
 }
 

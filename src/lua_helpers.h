@@ -3,6 +3,7 @@
  * errors, text and key arguments, a kind's metatables. The binding's
  * headers include each other one way only, each the layer below it:
  *   lua_helpers.h      (lua_helpers.c)   errors, arguments, metatables
+ *                      (lua_layout.c)    Snowflake layout arguments
  *   lua_values.h       (lua_values.c)    the value kinds
  *   lua_fence.h        (lua_fence.c)     the lease fence userdata
  *   lua_hooks.h        (lua_hooks.c)     generator userdata and their hooks
@@ -46,6 +47,13 @@ MINTID_INTERNAL const char *mintid_lua_check_typeid_prefix(lua_State *L, int arg
  * with the kind and its metatables (mt, and ffi_mt unless 0) as upvalues. */
 MINTID_INTERNAL void mintid_lua_fill_meta(lua_State *L, int target, const void *kind, int mt, int ffi_mt,
                                const luaL_Reg *meta, const luaL_Reg *methods);
+
+/* The Snowflake layout at idx (a preset name or a table, lua_layout.c),
+ * else raised naming argument arg and the field ("layout: seq_bits must
+ * be 1..64, got 0"). */
+MINTID_INTERNAL void mintid_lua_check_layout(lua_State *L, int idx, int arg, mintid_snowflake_layout *out);
+/* The normalized table of l (API.md "Snowflake layouts"), pushed. */
+MINTID_INTERNAL void mintid_lua_push_layout(lua_State *L, const mintid_snowflake_layout *l);
 
 MINTID_INTERNAL const uint8_t *mintid_lua_check_number_key(lua_State *L, int arg, char buf[MINTID_LUA_INT_TEXT_SIZE],
                                                            size_t *len);

@@ -29,8 +29,9 @@ static uint32_t check_byte(lua_State *L, int arg)
 {
     int64_t i = compat_checkint64(L, arg);
 
-    if (i < 0 || i > MINTID_SNOWFLAKE_MAX_MACHINE)
-        luaL_argerror(L, arg, lua_pushfstring(L, "machine id must be 0..%d", MINTID_SNOWFLAKE_MAX_MACHINE));
+    /* A byte offset of the file: the platform layer's are 32-bit. */
+    if (i < 0 || i > (int64_t)UINT32_MAX)
+        luaL_argerror(L, arg, "machine id must be 0..4294967295 (a byte of the lock file)");
     return (uint32_t)i;
 }
 
@@ -71,16 +72,30 @@ static int m_lock_file(lua_State *L)
     return 1;
 }
 
+/* h:lock(i [, fence]): the wait is for the first unit of the fence's
+ * layout after the floor (default layout: the next ms). */
 static int lock_file_lock(lua_State *L)
 {
-    mintid_lock_file *f = check_open(L);
-    uint32_t i = check_byte(L, 2);
+    mintid_lock_file *f;
+    uint32_t i;
     int64_t floor_ms = 0;
     int got = 0;
+    mintid_snowflake_layout layout;
     char err[MINTID_ERRMSG_SIZE];
 
+    /* Read before check_open, which pushes the handle's user value. */
+    if (lua_isnoneornil(L, 3)) {
+        mintid_snowflake_layout_default(&layout);
+    } else {
+        const mintid_fence *fence = mintid_lua_to_fence(L, 3);
+        if (fence == NULL)
+            luaL_argerror(L, 3, "a lease fence expected");
+        mintid_fence_layout(fence, &layout);
+    }
+    f = check_open(L);
+    i = check_byte(L, 2);
     err[0] = '\0';
-    if (mintid_lock_file_take(f, i, &got, &floor_ms, err) != MINTID_OK)
+    if (mintid_lock_file_take(f, i, mintid_snowflake_layout_state_of(&layout), &got, &floor_ms, err) != MINTID_OK)
         return lock_file_fail(L, 3, err);
     if (!got)
         lua_pushboolean(L, 0);

@@ -273,12 +273,13 @@ static int m_kind_of(lua_State *L)
     return 1;
 }
 
-/* parse_snowflake(id [, epoch]) -> timestamp, machine_id, sequence */
+/* parse_snowflake(id [, layout_or_epoch]) -> timestamp, machine_id, sequence:
+ * a number is an epoch of the default layout, as before layouts. */
 static int m_parse_snowflake(lua_State *L)
 {
-    uint64_t id = 0;
-    int64_t epoch = 0, timestamp;
-    uint32_t machine_id, sequence;
+    uint64_t id = 0, machine_id, sequence;
+    int64_t timestamp;
+    mintid_snowflake_layout layout;
     char err[MINTID_ERRMSG_SIZE];
     char buf[MINTID_LUA_INT_TEXT_SIZE];
     const char *text = NULL; /* decimal text for the core to parse */
@@ -316,21 +317,36 @@ static int m_parse_snowflake(lua_State *L)
     err[0] = '\0';
     if (text != NULL && mintid_snowflake_parse_decimal(text, len, &id, err) != MINTID_OK)
         return mintid_lua_fail(L, MINTID_EPARSE, err);
-    if (!lua_isnoneornil(L, 2)) {
-        epoch = compat_checkint64(L, 2);
+    mintid_snowflake_layout_default(&layout);
+    if (lua_type(L, 2) == LUA_TSTRING || lua_type(L, 2) == LUA_TTABLE) {
+        mintid_lua_check_layout(L, 2, 2, &layout);
+    } else if (!lua_isnoneornil(L, 2)) {
+        int64_t epoch = compat_checkint64(L, 2);
         err[0] = '\0';
-        if (mintid_snowflake_check_epoch(epoch, err) != MINTID_OK)
+        if (mintid_snowflake_layout_set_epoch(&layout, epoch, err) != MINTID_OK)
             return luaL_argerror(L, 2, err);
     }
-    /* A sum past what this Lua holds exactly would wrap or round. */
+    /* A timestamp past what this Lua holds exactly would wrap or round. */
     err[0] = '\0';
-    if (mintid_snowflake_timestamp(id, epoch, MINTID_LUA_MAX_EXACT, &timestamp, err) != MINTID_OK)
-        return mintid_lua_fail(L, MINTID_ERANGE, err);
-    mintid_snowflake_split(id, epoch, &timestamp, &machine_id, &sequence);
+    if (mintid_snowflake_layout_split(&layout, id, MINTID_LUA_MAX_EXACT, &timestamp, &machine_id, &sequence, err) !=
+        MINTID_OK)
+        return mintid_lua_fail(L, MINTID_EPARSE, err);
+    if (machine_id > (uint64_t)MINTID_LUA_MAX_EXACT || sequence > (uint64_t)MINTID_LUA_MAX_EXACT)
+        return mintid_lua_fail_msg(L, "snowflake machine_id or sequence does not fit this Lua's integers");
     compat_pushint64(L, timestamp);
-    lua_pushinteger(L, (lua_Integer)machine_id);
-    lua_pushinteger(L, (lua_Integer)sequence);
+    compat_pushint64(L, (int64_t)machine_id);
+    compat_pushint64(L, (int64_t)sequence);
     return 3;
+}
+
+/* snowflake_layout(L) -> the normalized table */
+static int m_snowflake_layout(lua_State *L)
+{
+    mintid_snowflake_layout layout;
+
+    mintid_lua_check_layout(L, 1, 1, &layout);
+    mintid_lua_push_layout(L, &layout);
+    return 1;
 }
 
 /* The byte string at arg when it holds want bytes; else NULL, with nil and
@@ -662,6 +678,7 @@ static const luaL_Reg value_funcs[] = {
     { "parse_uuid", m_parse_uuid },
     { "parse_relative", m_parse_relative },
     { "parse_snowflake", m_parse_snowflake },
+    { "snowflake_layout", m_snowflake_layout },
     { "ulid_from", m_ulid_from },
     { "ulid_from_bytes", m_ulid_from_bytes },
     { "uuid_from_bytes", m_uuid_from_bytes },
@@ -711,7 +728,20 @@ static void push_uuid_constants(lua_State *L, int module)
     }
 }
 
-static const luaL_Reg ffi_value_funcs[] = { { "new_values", ffi_new_values }, { NULL, NULL } };
+/* _ffi.snowflake_layout(L) -> a userdata holding the core's layout of L
+ * (raises as snowflake_layout does), for resty.mintid's parse_snowflake. */
+static int ffi_snowflake_layout(lua_State *L)
+{
+    mintid_snowflake_layout layout;
+
+    mintid_lua_check_layout(L, 1, 1, &layout);
+    *(mintid_snowflake_layout *)compat_newuserdatauv(L, sizeof layout, 0) = layout;
+    return 1;
+}
+
+static const luaL_Reg ffi_value_funcs[] = {
+    { "new_values", ffi_new_values }, { "snowflake_layout", ffi_snowflake_layout }, { NULL, NULL }
+};
 
 void mintid_lua_open_values(lua_State *L, int module, int ffi)
 {

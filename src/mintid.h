@@ -159,7 +159,8 @@ extern "C" {
 #define MINTID_NANOID_SPEC_SIZE   384
 #define MINTID_UUID_TIME_GEN_SIZE 64
 #define MINTID_KSUID_GEN_SIZE     64
-#define MINTID_FENCE_SIZE         64
+#define MINTID_FENCE_SIZE         96
+#define MINTID_SNOWFLAKE_LAYOUT_SIZE 32
 
 /* One-line name of a status code ("invalid ID"); err says more. */
 MINTID_API const char *mintid_strerror(int code);
@@ -222,6 +223,51 @@ MINTID_API void mintid_relative_gen_wipe(mintid_relative_gen *g);
 MINTID_API uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g,
                                             const uint8_t *key, size_t key_len);
 
+/* ---- Snowflake layouts (SPEC "Snowflake layouts") ------------------------ */
+/* Where the time, the machine id and the sequence sit in the 64-bit ID:
+ * time_bits T, time_unit_ms U, machine_bits M, seq_bits S, epoch E (Unix
+ * ms) and order, checked once, with the shifts and masks of the ID worked
+ * out then. The default ("mintid") is SPEC "Snowflake": 42/1/10/12, E 0. */
+#define MINTID_SNOWFLAKE_ORDER_TMS 0 /* "time-machine-seq" */
+#define MINTID_SNOWFLAKE_ORDER_TSM 1 /* "time-seq-machine" (Sonyflake) */
+#define MINTID_SNOWFLAKE_MAX_UNIT_MS 4294967295 /* 2^32 - 1: a unit of 49 days */
+/* The fingerprint text: "T/U/M/S/E/order", at most this many bytes. */
+#define MINTID_SNOWFLAKE_FINGERPRINT_MAX 64
+typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_SNOWFLAKE_LAYOUT_SIZE]; } mintid_snowflake_layout;
+/* The default layout. */
+MINTID_API void mintid_snowflake_layout_default(mintid_snowflake_layout *l);
+/* EARG naming the field ("seq_bits must be >= 1, got 0", "time_bits +
+ * machine_bits + seq_bits must be <= 64, got 65", ...), l unchanged. */
+MINTID_API int  mintid_snowflake_layout_init(mintid_snowflake_layout *l, int64_t time_bits, int64_t time_unit_ms,
+                                             int64_t machine_bits, int64_t seq_bits, int64_t epoch, int order,
+                                             char *err);
+/* A preset by name ("mintid", "twitter", "discord", "instagram",
+ * "sonyflake"); EARG for another name. */
+MINTID_API int  mintid_snowflake_layout_preset(mintid_snowflake_layout *l, const char *name, size_t len,
+                                               char *err);
+/* The order named by its text; -1 for an unknown one. */
+MINTID_API int  mintid_snowflake_order_of(const char *name, size_t len);
+MINTID_API const char *mintid_snowflake_order_name(int order);
+/* The layout's epoch replaced (EARG for a negative one). */
+MINTID_API int  mintid_snowflake_layout_set_epoch(mintid_snowflake_layout *l, int64_t epoch, char *err);
+/* fields[] = T, U, M, S, E, order. */
+MINTID_API void mintid_snowflake_layout_fields(const mintid_snowflake_layout *l, int64_t fields[6]);
+/* The preset's name when l is one (every field equal), else NULL. */
+MINTID_API const char *mintid_snowflake_layout_name(const mintid_snowflake_layout *l);
+/* 1 when a and b make the same IDs (every field equal), else 0. */
+MINTID_API int  mintid_snowflake_layout_equal(const mintid_snowflake_layout *a, const mintid_snowflake_layout *b);
+/* "T/U/M/S/E/order" (NUL-terminated), what a lease store keeps: returns
+ * its length. */
+MINTID_API size_t mintid_snowflake_layout_fingerprint(const mintid_snowflake_layout *l,
+                                                      char out[MINTID_SNOWFLAKE_FINGERPRINT_MAX]);
+/* The fields of id under l, the timestamp the Unix ms E + t * U of the
+ * unit's start: EPARSE when id sets a bit above T + M + S ("not of this
+ * layout"), ERANGE when the timestamp is above max_timestamp (INT64_MAX,
+ * or 2^53 - 1 where integers are doubles). */
+MINTID_API int  mintid_snowflake_layout_split(const mintid_snowflake_layout *l, uint64_t id, int64_t max_timestamp,
+                                              int64_t *timestamp, uint64_t *machine_id, uint64_t *sequence,
+                                              char *err);
+
 /* ---- Snowflake (SPEC "Snowflake": 42-bit ms | 10-bit machine | 12-bit seq) */
 /* A Snowflake generator; may be shared between threads where the compiler
  * does 64-bit compare-and-swap inline (GCC, clang; see snowflake.c). When
@@ -233,6 +279,9 @@ typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_SNOWFLAKE_GEN_SIZE]; } min
 /* EARG for a machine_id outside 0..1023 or a negative epoch. */
 MINTID_API int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id,
                                           int64_t epoch, char *err);
+/* A generator of layout l; EARG for a machine_id outside 0..2^M - 1. */
+MINTID_API int  mintid_snowflake_gen_init_layout(mintid_snowflake_gen *g, const mintid_snowflake_layout *l,
+                                                 int64_t machine_id, char *err);
 /* A lease fence (fence.c): the machine id a lease holds, until a deadline
  * on the monotonic clock, and a floor (Unix ms) that the IDs minted with it
  * must pass: the last ms the id's previous holder may have used. A
@@ -254,7 +303,16 @@ MINTID_API int  mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machi
 #define MINTID_FENCE_FOREVER  INT64_MAX
 typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_FENCE_SIZE]; } mintid_fence;
 MINTID_API void mintid_fence_init(mintid_fence *f);
-/* Held from now on: machine_id 0..1023, for valid_for_ms from now (>= 0;
+/* One fence, one layout (its IDs share one sequence, so its generators must
+ * agree on every field, the epoch too): the first bind fixes it, a later
+ * one with another layout is EARG naming both ("the lease's fence mints
+ * layout 42/1/10/12/0/time-machine-seq, not 39/10/16/8/..."). A lease binds
+ * its layout when it is made, a generator made on the fence binds its own. */
+MINTID_API int  mintid_fence_bind_layout(mintid_fence *f, const mintid_snowflake_layout *l, char *err);
+/* The fence's layout (the default before any bind). */
+MINTID_API void mintid_fence_layout(const mintid_fence *f, mintid_snowflake_layout *l);
+/* Held from now on: machine_id 0..2^M - 1 of the fence's layout (0..1023
+ * before a bind), for valid_for_ms from now (>= 0;
  * MINTID_FENCE_FOREVER or more: no deadline), minting only ms > floor_ms
  * (>= 0; 0: no floor). Again while held is a renewal (deadline and floor
  * replaced); another machine_id is allowed (acquired anew). EARG for a
@@ -274,15 +332,19 @@ MINTID_API const char *mintid_fence_state_name(int state);
 MINTID_API int64_t mintid_fence_clock_ms(void);
 /* The machine id while held (or waiting) inside the deadline in this
  * process, else -1. */
-MINTID_API int  mintid_fence_machine_id(const mintid_fence *f);
-/* A generator on the fence f (which must outlive it); EARG for a negative
- * epoch, or for an epoch other than that of f's first generator (one fence,
- * one epoch). Every generator on one fence moves one sequence, kept in the
- * fence: two of them never make the same ID. Unlike a generator of
- * gen_init, it may be used in a forked child once the child holds f
- * itself: the fence is what keeps processes apart. */
+MINTID_API int64_t mintid_fence_machine_id(const mintid_fence *f);
+/* A generator on the fence f (which must outlive it), of the default
+ * layout with this epoch: EARG for a negative epoch, or when the fence
+ * holds another layout (mintid_fence_bind_layout). Every generator on one
+ * fence moves one sequence, kept in the fence: two of them never make the
+ * same ID. Unlike a generator of gen_init, it may be used in a forked
+ * child once the child holds f itself: the fence is what keeps processes
+ * apart. */
 MINTID_API int  mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *g, mintid_fence *f,
                                                  int64_t epoch, char *err);
+/* The same of layout l, or of the fence's layout when l is NULL. */
+MINTID_API int  mintid_snowflake_gen_init_fenced_layout(mintid_snowflake_gen *g, mintid_fence *f,
+                                                        const mintid_snowflake_layout *l, char *err);
 /* The epochs gen_init takes (parse_snowflake's must be one of them). */
 MINTID_API int  mintid_snowflake_check_epoch(int64_t epoch, char *err);
 MINTID_API void mintid_snowflake_split(uint64_t id, int64_t epoch,

@@ -1,8 +1,9 @@
 /*
- * snowflake.c: 64-bit IDs of 42-bit ms since epoch | 10-bit machine id |
- * 12-bit sequence (SPEC "Snowflake").
+ * snowflake.c: 64-bit IDs of a time unit since the epoch, a machine id and
+ * a sequence, placed by the generator's layout (SPEC "Snowflake", "Snowflake
+ * layouts"; snowflake_layout.c checks a layout and works out its shifts).
  *
- * The whole generator state is one word, (last_ms - epoch) << 12 | seq, so a
+ * The whole generator state is one word, last_t << S | seq, so a
  * single compare-and-swap makes an ID: threads sharing a generator never get
  * the same one. CAS is used with GCC or clang on targets that do 64-bit CAS
  * inline (__GCC_HAVE_SYNC_COMPARE_AND_SWAP_8: x86-64, i586 and later,
@@ -15,15 +16,7 @@
 
 #include "internal.h"
 
-#define SEQ_BITS  12
-#define SEQ_MAX   UINT64_C(4095)
-#define TIME_BITS 42
-#define MACHINE_SHIFT 12
-#define TIME_SHIFT    22
-
 #define UNSTARTED MINTID_SNOWFLAKE_UNSTARTED
-/* A generator on a fence keeps Unix ms in its word (the fence's): up to 2^52. */
-#define WORD_MS_BITS 52
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__GCC_HAVE_SYNC_COMPARE_AND_SWAP_8)
 /* Relaxed order is enough: the word is the whole state, nothing else is
@@ -45,36 +38,88 @@ int mintid_snowflake_check_epoch(int64_t epoch, char *err)
     return MINTID_OK;
 }
 
-int mintid_snowflake_gen_init(mintid_snowflake_gen *pub, int64_t machine_id,
-                              int64_t epoch, char *err)
+/* g ready to mint with layout l (checked) and no fence yet. */
+static void init_state(mintid_snowflake_state *g, const mintid_snowflake_layout_state *l, uint64_t machine_id)
 {
-    mintid_snowflake_state *g = mintid_snowflake_state_of(pub);
-    int rc;
-
-    if (machine_id < 0 || machine_id > MINTID_SNOWFLAKE_MAX_MACHINE)
-        return mintid_fail(err, MINTID_EARG, "machine_id must be 0..%d, got %" PRId64,
-                           MINTID_SNOWFLAKE_MAX_MACHINE, machine_id);
-    rc = mintid_snowflake_check_epoch(epoch, err);
-    if (rc != MINTID_OK)
-        return rc;
     g->state = UNSTARTED;
-    g->epoch = epoch;
-    g->machine_id = (uint32_t)machine_id;
+    g->layout = *l;
+    g->machine_part = machine_id << l->machine_shift;
     g->max_wait_ms = MINTID_SNOWFLAKE_DEFAULT_MAX_WAIT_MS;
     g->generation = mintid_os_fork_generation();
     g->fence = NULL;
+}
+
+/* EARG unless machine_id is in 0 .. 2^M - 1 of l. */
+int mintid_snowflake_check_machine(const mintid_snowflake_layout_state *l, int64_t machine_id, char *err)
+{
+    uint64_t max = mintid_low_mask(l->machine_bits);
+
+    if (machine_id < 0 || (uint64_t)machine_id > max)
+        return mintid_fail(err, MINTID_EARG, "machine_id must be 0..%" PRIu64 ", got %" PRId64, max, machine_id);
+    return MINTID_OK;
+}
+
+int mintid_snowflake_gen_init_layout(mintid_snowflake_gen *pub, const mintid_snowflake_layout *layout,
+                                     int64_t machine_id, char *err)
+{
+    const mintid_snowflake_layout_state *l = mintid_snowflake_layout_state_of_const(layout);
+    int rc = mintid_snowflake_check_machine(l, machine_id, err);
+
+    if (rc == MINTID_OK)
+        init_state(mintid_snowflake_state_of(pub), l, (uint64_t)machine_id);
+    return rc;
+}
+
+/* The default layout with this epoch. */
+static int default_with_epoch(mintid_snowflake_layout *l, int64_t epoch, char *err)
+{
+    mintid_snowflake_layout_default(l);
+    return mintid_snowflake_layout_set_epoch(l, epoch, err);
+}
+
+int mintid_snowflake_gen_init(mintid_snowflake_gen *pub, int64_t machine_id,
+                              int64_t epoch, char *err)
+{
+    mintid_snowflake_layout l;
+    int rc;
+
+    /* The machine id first: its error is the one callers knew. */
+    mintid_snowflake_layout_default(&l);
+    rc = mintid_snowflake_check_machine(mintid_snowflake_layout_state_of(&l), machine_id, err);
+    if (rc == MINTID_OK)
+        rc = default_with_epoch(&l, epoch, err);
+    if (rc == MINTID_OK)
+        rc = mintid_snowflake_gen_init_layout(pub, &l, machine_id, err);
+    return rc;
+}
+
+int mintid_snowflake_gen_init_fenced_layout(mintid_snowflake_gen *pub, mintid_fence *f,
+                                            const mintid_snowflake_layout *l, char *err)
+{
+    mintid_snowflake_state *g = mintid_snowflake_state_of(pub);
+    mintid_fence_state *fs = mintid_fence_state_of(f);
+    mintid_snowflake_layout own;
+    int rc;
+
+    /* No layout: the fence's, which this generator then fixes. */
+    if (l == NULL) {
+        mintid_fence_layout(f, &own);
+        l = &own;
+    }
+    rc = mintid_fence_bind_layout(f, l, err);
+    if (rc != MINTID_OK)
+        return rc;
+    init_state(g, &fs->layout, 0);
+    g->fence = fs;
     return MINTID_OK;
 }
 
 int mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *pub, mintid_fence *f, int64_t epoch, char *err)
 {
-    int rc = mintid_snowflake_gen_init(pub, 0, epoch, err);
+    mintid_snowflake_layout l;
+    int rc = default_with_epoch(&l, epoch, err);
 
-    if (rc == MINTID_OK)
-        rc = mintid_fence_bind_epoch(mintid_fence_state_of(f), epoch, err);
-    if (rc == MINTID_OK)
-        mintid_snowflake_state_of(pub)->fence = mintid_fence_state_of(f);
-    return rc;
+    return rc != MINTID_OK ? rc : mintid_snowflake_gen_init_fenced_layout(pub, f, &l, err);
 }
 
 int mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g, int64_t max_wait_ms, char *err)
@@ -82,36 +127,43 @@ int mintid_snowflake_gen_set_max_wait(mintid_snowflake_state *g, int64_t max_wai
     if (max_wait_ms < 0 || max_wait_ms > MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS)
         return mintid_fail(err, MINTID_EARG, "max_wait_ms must be 0..%d, got %" PRId64,
                            MINTID_SNOWFLAKE_MAX_WAIT_LIMIT_MS, max_wait_ms);
-    g->max_wait_ms = max_wait_ms;
+    g->max_wait_ms = (int32_t)max_wait_ms;
     return MINTID_OK;
 }
 
-/* After gen_try's EAGAIN at now_ms: MINTID_OK if the clock has to pass
- * last_ms within g->max_wait_ms (read it again), else EAGAIN with
- * "snowflake: clock moved back N ms ..." (or, at the same ms, "snowflake:
- * 4096 IDs used at ms ..."). */
+/* The IDs of one unit, 2^S, for messages ("4096 IDs used"). */
+static uint64_t ids_per_unit(const mintid_snowflake_layout_state *l)
+{
+    return l->seq_mask + 1; /* S <= 63 */
+}
+
+/* After gen_try's EAGAIN at now_ms: MINTID_OK if the clock has to reach
+ * the unit after last_t within g->max_wait_ms (read it again), else EAGAIN
+ * with "snowflake: clock moved back N ms ..." (or, in the same unit,
+ * "snowflake: 4096 IDs used at ms ..."). */
 static int may_wait(const mintid_snowflake_state *g, int64_t now_ms, char *err)
 {
+    const mintid_snowflake_layout_state *l = &g->layout;
     uint64_t old = g->fence != NULL ? LOAD_WORD(g->fence->word) : LOAD_WORD(g->state);
-    /* now_ms passed gen_try's range checks, and last_ms is within 42 bits
-     * of the epoch (52 bits of 0 on a fence): neither sum nor difference
-     * overflows. */
-    int64_t last_ms = (int64_t)(old >> SEQ_BITS) + (g->fence != NULL ? 0 : g->epoch);
+    uint64_t last_t = old >> l->seq_bits;
+    int64_t last_start = mintid_snowflake_unit_start(l, last_t), next_start = mintid_snowflake_unit_start(l, last_t + 1);
 
-    if (old == UNSTARTED || (old & SEQ_MAX) != SEQ_MAX || now_ms > last_ms)
+    if (old == UNSTARTED || (old & l->seq_mask) != l->seq_mask ||
+        now_ms >= next_start)
         return MINTID_OK; /* nothing to wait for: try again at once */
-    /* The wait is last_ms + 1 - now_ms, written so that nothing can
-     * overflow: both are >= epoch >= 0 here. */
-    if (last_ms - now_ms < g->max_wait_ms)
+    /* now_ms passed gen_try's range checks: now_ms >= epoch >= 0, and
+     * next_start > now_ms, so the difference cannot overflow. */
+    if (next_start - now_ms <= g->max_wait_ms)
         return MINTID_OK;
-    if (now_ms == last_ms)
+    if (now_ms >= last_start)
         return mintid_fail(err, MINTID_EAGAIN,
-                           "snowflake: 4096 IDs used at ms %" PRId64 " and max_wait_ms %" PRId64
-                           " forbids waiting for the next ms", last_ms, g->max_wait_ms);
+                           "snowflake: %" PRIu64 " IDs used at ms %" PRId64 " and max_wait_ms %" PRId32
+                           " forbids waiting for the next %s", ids_per_unit(l), last_start, g->max_wait_ms,
+                           l->unit_ms == 1 ? "ms" : "unit");
     return mintid_fail(err, MINTID_EAGAIN,
                        "snowflake: clock moved back %" PRId64 " ms (reads %" PRId64 ", IDs used up to %"
-                       PRId64 "), more than max_wait_ms %" PRId64,
-                       last_ms - now_ms, now_ms, last_ms, g->max_wait_ms);
+                       PRId64 "), more than max_wait_ms %" PRId32,
+                       last_start - now_ms, now_ms, last_start, g->max_wait_ms);
 }
 
 /* SPEC: an ID with bit 63 set would be negative on a signed 64-bit host
@@ -124,50 +176,74 @@ static int check_signed(uint64_t id, char *err)
     return MINTID_OK;
 }
 
-/* One attempt with machine_id. fenced is a constant of each call, so that
- * the compiler keeps the static path as it was: its word is g->state, in
- * ms since the epoch; a fenced one's is the fence's, in Unix ms, and mints
- * only ms >= min_ms (floor_ms + 1, named by the refusal). */
-static inline int try_at(mintid_snowflake_state *g, int fenced, int64_t now_ms, uint32_t machine_id,
-                         uint64_t min_ms, int64_t floor_ms, uint64_t *id, char *err)
+/* The fields of a layout as try_at reads them: constants for SPEC's
+ * fields (the compiler then shifts by constants, as before layouts), the
+ * layout's otherwise. */
+typedef struct {
+    unsigned time_bits, machine_bits, seq_bits;
+    uint64_t unit_ms, seq_mask, low;
+} try_fields;
+
+static inline try_fields try_fields_of(const mintid_snowflake_layout_state *l, int spec)
 {
-    uint64_t base = fenced ? 0 : (uint64_t)g->epoch;
-    uint64_t w, t, old, next, made;
+    try_fields f;
+
+    if (spec) {
+        f.time_bits = 42, f.machine_bits = 10, f.seq_bits = 12, f.unit_ms = 1, f.seq_mask = 4095, f.low = 4095;
+    } else {
+        f.time_bits = l->time_bits, f.machine_bits = l->machine_bits, f.seq_bits = l->seq_bits;
+        f.unit_ms = l->unit_ms, f.seq_mask = l->seq_mask;
+        /* the bits of next that stay in place: the sequence before a machine id */
+        f.low = l->order == MINTID_SNOWFLAKE_ORDER_TMS ? l->seq_mask : 0;
+    }
+    return f;
+}
+
+/* One attempt with machine_part (the machine id where the layout puts it).
+ * fenced and spec are constants of each call, so that the compiler keeps
+ * the static path of SPEC's fields as it was before layouts: its word is
+ * g->state; a fenced one's is the fence's (in the same layout: one fence,
+ * one layout), and mints only units >= min_t (those starting after
+ * floor_ms, named by the refusal). */
+static inline int try_at(mintid_snowflake_state *g, int fenced, int spec, int64_t now_ms, uint64_t machine_part,
+                         uint64_t min_t, int64_t floor_ms, uint64_t *id, char *err)
+{
+    const mintid_snowflake_layout_state *l = &g->layout;
+    const try_fields f = try_fields_of(l, spec);
+    uint64_t d, t, old, next, made;
     int rc;
 
     /* Compared before subtracting: now_ms - epoch can overflow int64. */
-    if (now_ms < g->epoch)
+    if (now_ms < l->epoch)
         return mintid_fail(err, MINTID_ERANGE, "snowflake timestamp %" PRId64 " is before epoch %" PRId64,
-                           now_ms, g->epoch);
-    if (((uint64_t)now_ms - (uint64_t)g->epoch) >> TIME_BITS != 0 || (fenced && (uint64_t)now_ms >> WORD_MS_BITS))
+                           now_ms, l->epoch);
+    d = (uint64_t)now_ms - (uint64_t)l->epoch;
+    /* The one division, skipped for ms units (every preset but Sonyflake). */
+    t = f.unit_ms == 1 ? d : d / f.unit_ms;
+    if (t >> f.time_bits != 0)
         return mintid_fail(err, MINTID_ERANGE,
-                           "snowflake timestamp %" PRId64 " is more than 42 bits past epoch %" PRId64,
-                           now_ms, g->epoch);
-    w = (uint64_t)now_ms - base;
-
+                           "snowflake timestamp %" PRId64 " is more than %u bits%s past epoch %" PRId64,
+                           now_ms, f.time_bits, f.unit_ms == 1 ? "" : " of units", l->epoch);
     old = fenced ? LOAD_WORD(g->fence->word) : LOAD_WORD(g->state);
     do {
-        if (old != UNSTARTED && w <= old >> SEQ_BITS) {
-            /* Same ms or the clock went back: keep last_ms so IDs still rise. */
-            if ((old & SEQ_MAX) == SEQ_MAX)
+        if (old != UNSTARTED && t <= old >> f.seq_bits) {
+            /* Same unit or the clock went back: keep last_t so IDs still rise. */
+            if ((old & f.seq_mask) == f.seq_mask)
                 return mintid_fail(err, MINTID_EAGAIN,
-                                   "snowflake sequence exhausted at ms %" PRId64 " (4096 IDs used)",
-                                   (int64_t)((old >> SEQ_BITS) + base));
+                                   "snowflake sequence exhausted at ms %" PRId64 " (%" PRIu64 " IDs used)",
+                                   mintid_snowflake_unit_start(l, old >> f.seq_bits), f.seq_mask + 1);
             next = old + 1;
         } else {
-            next = w << SEQ_BITS;
+            next = t << f.seq_bits;
         }
-        /* The ms minted, not the clock's: a clock set back mints last_ms. */
-        if (fenced && next >> SEQ_BITS < min_ms)
+        /* The unit minted, not the clock's: a clock set back mints last_t. */
+        if (fenced && next >> f.seq_bits < min_t)
             return mintid_fence_refuse_floor(floor_ms, err);
-        t = (next >> SEQ_BITS) + base - (uint64_t)g->epoch;
-        /* Another generator on the fence may have left a last_ms that this
-         * one's epoch cannot hold. */
-        if (fenced && t >> TIME_BITS != 0)
-            return mintid_fail(err, MINTID_ERANGE,
-                               "snowflake timestamp %" PRId64 " is more than 42 bits past epoch %" PRId64,
-                               (int64_t)(next >> SEQ_BITS), g->epoch);
-        made = t << TIME_SHIFT | (uint64_t)machine_id << MACHINE_SHIFT | (next & SEQ_MAX);
+        /* next is t << S | seq: in order time-machine-seq the machine id
+         * goes between them (t << (M + S) | machine << S | seq), in
+         * time-seq-machine below both (t << (S + M) | seq << M | machine):
+         * one shift either way, the machine id's part worked out before. */
+        made = (next & ~f.low) << f.machine_bits | (next & f.low) | machine_part;
         /* Refused before the state moves: nothing to roll back. */
         rc = check_signed(made, err);
         if (rc != MINTID_OK)
@@ -181,13 +257,14 @@ static inline int try_at(mintid_snowflake_state *g, int fenced, int64_t now_ms, 
 /* A generator on a fence: the fence's machine id, above its floor. */
 static int fenced_try(mintid_snowflake_state *g, int64_t now_ms, uint64_t *id, char *err)
 {
-    uint32_t machine_id = 0;
+    uint64_t machine_id = 0;
     int64_t floor_ms = 0;
     int rc = mintid_fence_open(g->fence, &machine_id, &floor_ms, err);
 
     if (rc != MINTID_OK)
         return rc;
-    return try_at(g, 1, now_ms, machine_id, (uint64_t)floor_ms + 1, floor_ms, id, err);
+    return try_at(g, 1, 0, now_ms, machine_id << g->layout.machine_shift,
+                  mintid_snowflake_first_unit_after(&g->layout, floor_ms), floor_ms, id, err);
 }
 
 int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
@@ -200,7 +277,9 @@ int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
         return mintid_fail(err, MINTID_EFORK,
                            "snowflake generator made in another process (before fork()): "
                            "make one per process, each with its own machine_id");
-    return try_at(g, 0, now_ms, g->machine_id, 0, 0, id, err);
+    if (g->layout.spec_fields)
+        return try_at(g, 0, 1, now_ms, g->machine_part, 0, 0, id, err);
+    return try_at(g, 0, 0, now_ms, g->machine_part, 0, 0, id, err);
 }
 
 int mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn clock, void *clock_ctx,
@@ -233,8 +312,9 @@ int mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn cloc
             readings = 0;
         } else if (++readings >= g->max_wait_ms && mintid_os_monotonic_ms() - since >= g->max_wait_ms) {
             return mintid_fail(err, MINTID_EAGAIN,
-                               "snowflake: clock stuck at ms %" PRId64 " with 4096 IDs used (waited "
-                               "max_wait_ms %" PRId64 " for it to move)", latest, g->max_wait_ms);
+                               "snowflake: clock stuck at ms %" PRId64 " with %" PRIu64 " IDs used (waited "
+                               "max_wait_ms %" PRId32 " for it to move)", latest, ids_per_unit(&g->layout),
+                               g->max_wait_ms);
         }
         mintid_os_pause();
     }
@@ -251,26 +331,32 @@ int mintid_snowflake_gen_next(mintid_snowflake_state *g, uint64_t *id, char *err
     return mintid_snowflake_gen_next_on(g, os_clock, NULL, id, err);
 }
 
+/* The default layout's reading, for callers of the epoch-only ABI. */
 void mintid_snowflake_split(uint64_t id, int64_t epoch,
                             int64_t *timestamp, uint32_t *machine_id, uint32_t *sequence)
 {
+    mintid_snowflake_layout_state l;
+    uint64_t t;
+
+    mintid_snowflake_layout_default_state(&l);
+    t = id >> l.time_shift;
     /* Unsigned sum: an absurd epoch wraps instead of overflowing int64. */
-    *timestamp = (int64_t)((id >> TIME_SHIFT) + (uint64_t)epoch);
-    *machine_id = (uint32_t)(id >> MACHINE_SHIFT) & MINTID_SNOWFLAKE_MAX_MACHINE;
-    *sequence = (uint32_t)(id & SEQ_MAX);
+    *timestamp = (int64_t)(t + (uint64_t)epoch);
+    *machine_id = (uint32_t)((id >> l.machine_shift) & mintid_low_mask(l.machine_bits));
+    *sequence = (uint32_t)((id >> l.seq_shift) & mintid_low_mask(l.seq_bits));
 }
 
 int mintid_snowflake_timestamp(uint64_t id, int64_t epoch, int64_t max_timestamp,
                                int64_t *timestamp, char *err)
 {
-    uint64_t t = id >> TIME_SHIFT; /* below 2^42 */
+    mintid_snowflake_layout l;
+    uint64_t machine_id, sequence;
 
-    if (epoch < 0 || max_timestamp < 0 || epoch > max_timestamp || t > (uint64_t)(max_timestamp - epoch))
-        return mintid_fail(err, MINTID_ERANGE,
-                           "snowflake timestamp %" PRIu64 " + epoch %" PRId64 " does not fit (max %" PRId64 ")",
-                           t, epoch, max_timestamp);
-    *timestamp = (int64_t)t + epoch;
-    return MINTID_OK;
+    mintid_snowflake_layout_default(&l);
+    if (epoch < 0 || max_timestamp < 0 || mintid_snowflake_layout_set_epoch(&l, epoch, NULL) != MINTID_OK)
+        return mintid_fail(err, MINTID_ERANGE, "snowflake timestamp + epoch %" PRId64 " does not fit (max %"
+                           PRId64 ")", epoch, max_timestamp);
+    return mintid_snowflake_layout_split(&l, id, max_timestamp, timestamp, &machine_id, &sequence, err);
 }
 
 int mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, char *err)

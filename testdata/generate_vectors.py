@@ -310,38 +310,169 @@ def relative_generator():
 
 
 # ---------------------------------------------------------------------------
-# Snowflake: 42-bit ms since epoch | 10-bit machine id | 12-bit sequence
+# Snowflake layouts (SPEC "Snowflake layouts"): T time bits of U-ms units since
+# epoch E, M machine bits, S sequence bits, order time-machine-seq or
+# time-seq-machine. A layout is written as its preset name or "T/U/M/S/E/order".
 
-class SnowflakeGenerator:
-    """SPEC: now > last_ms restarts seq at 0; else seq + 1 keeping last_ms.
-    ms - epoch negative or not in 42 bits is an error (state unchanged).
-    A new generator has no previous state: its first call gives seq 0."""
+SNOWFLAKE_PRESETS = {
+    "mintid": (42, 1, 10, 12, 0, "time-machine-seq"),
+    "twitter": (41, 1, 10, 12, 1288834974657, "time-machine-seq"),
+    "discord": (42, 1, 10, 12, 1420070400000, "time-machine-seq"),
+    "instagram": (41, 1, 13, 10, 1314220021721, "time-machine-seq"),
+    "sonyflake": (39, 10, 16, 8, 1409529600000, "time-seq-machine"),
+}
+MAX_EXACT = (1 << 53) - 1  # the largest timestamp every binding holds exactly
 
-    def __init__(self, machine_id, epoch):
-        assert 0 <= machine_id <= 1023
-        self.machine_id, self.epoch = machine_id, epoch
-        self.started = False
-        self.last_ms = 0
-        self.seq = 0
+
+def layout_of(spec):
+    if spec in SNOWFLAKE_PRESETS:
+        return SNOWFLAKE_PRESETS[spec]
+    t, u, m, s, e, order = spec.split("/")
+    return int(t), int(u), int(m), int(s), int(e), order
+
+
+class LayoutGenerator:
+    """SPEC "Snowflake layouts": the unit t = (ms - E) // U restarts seq at 0
+    when above last_t, else seq + 1 keeping last_t; ms < E or t >= 2^T is an
+    error (state unchanged), and so is an ID with bit 63 set."""
+
+    def __init__(self, spec, machine_id):
+        self.t_bits, self.unit, self.m_bits, self.s_bits, self.epoch, self.order = layout_of(spec)
+        assert 0 <= machine_id < 1 << self.m_bits
+        self.machine_id, self.started, self.last_t, self.seq = machine_id, False, 0, 0
+
+    def value(self, t, machine, seq):
+        if self.order == "time-machine-seq":
+            return t << (self.m_bits + self.s_bits) | machine << self.s_bits | seq
+        return t << (self.s_bits + self.m_bits) | seq << self.m_bits | machine
 
     def next(self, now):
-        delta = now - self.epoch
-        if delta < 0:
-            raise IdError("range", "snowflake timestamp %d is before epoch %d" % (now, self.epoch))
-        if delta >= 1 << 42:
-            raise IdError("range", "snowflake timestamp %d is more than 42 bits past epoch %d"
-                          % (now, self.epoch))
-        if not self.started or now > self.last_ms:
-            self.started, self.last_ms, self.seq = True, now, 0
+        if now < self.epoch:
+            raise IdError("range", "before epoch")
+        t = (now - self.epoch) // self.unit
+        if t >= 1 << self.t_bits:
+            raise IdError("range", "past time_bits")
+        if not self.started or t > self.last_t:
+            new_t, new_seq = t, 0
         else:
-            # The 4096-per-ms wait is tested with an injected clock, not here.
-            assert self.seq < 4095, "vectors never reach the sequence limit"
-            self.seq += 1
-        return (self.last_ms - self.epoch) << 22 | self.machine_id << 12 | self.seq
+            assert self.seq < (1 << self.s_bits) - 1, ("vectors never reach the sequence limit", self.s_bits, now)
+            new_t, new_seq = self.last_t, self.seq + 1
+        sid = self.value(new_t, self.machine_id, new_seq)
+        if sid >> 63:
+            raise IdError("range", "bit 63")
+        self.started, self.last_t, self.seq = True, new_t, new_seq
+        return sid
 
 
-def snowflake_split(sid, epoch):
-    return (sid >> 22) + epoch, (sid >> 12) & 0x3FF, sid & 0xFFF
+def layout_split(spec, sid):
+    """(timestamp, machine, seq), or an IdError: bits above T + M + S set
+    ("parse"), a timestamp past 2^53 - 1 ("range")."""
+    t_bits, unit, m_bits, s_bits, epoch, order = layout_of(spec)
+    width = t_bits + m_bits + s_bits
+    if sid >> width:
+        raise IdError("parse", "not of this layout")
+    t = sid >> (m_bits + s_bits)
+    if order == "time-machine-seq":
+        machine, seq = (sid >> s_bits) & ((1 << m_bits) - 1), sid & ((1 << s_bits) - 1)
+    else:
+        machine, seq = sid & ((1 << m_bits) - 1), (sid >> m_bits) & ((1 << s_bits) - 1)
+    ts = epoch + t * unit
+    if ts > MAX_EXACT:
+        raise IdError("range", "timestamp")
+    return ts, machine, seq
+
+
+def default_layout(epoch):
+    """SPEC "Snowflake": 42-bit ms since epoch | 10-bit machine id | 12-bit
+    sequence, the default layout with this epoch."""
+    return "42/1/10/12/%d/time-machine-seq" % epoch
+
+
+# Custom layouts: a JavaScript-safe 53-bit one, second units, a machine-less
+# one, a 64-bit wide one, time-seq-machine with wide machine ids, 1-bit fields.
+CUSTOM_LAYOUTS = [
+    "41/1/4/8/1600000000000/time-machine-seq",
+    "31/1000/12/10/1700000000000/time-machine-seq",
+    "48/1/0/15/0/time-machine-seq",
+    "50/1/6/8/0/time-machine-seq",
+    "40/10/20/4/1500000000000/time-seq-machine",
+    "1/1/1/1/0/time-machine-seq",
+    "44/1/1/3/0/time-seq-machine",
+]
+
+
+def replay_snowflakes(scenarios):
+    """Rows of (name, columns, generator, readings): a call at each reading,
+    the ID or error:KIND; IDs of a scenario strictly increase."""
+    rows = []
+    for name, columns, gen, nows in scenarios:
+        rows.append("# " + name)
+        last = -1
+        for now in nows:
+            try:
+                sid = gen.next(now)
+                assert last < sid < 1 << 63
+                last = sid
+                expect = str(sid)
+            except IdError as e:
+                expect = "error:" + e.kind
+            rows.append([name] + columns + [str(now), expect])
+    return rows
+
+
+def snowflake_layout_file():
+    rng = rng_for("snowflake_layout")
+    rows = []
+
+    def add(spec, sid):
+        try:
+            ts, mid, seq = layout_split(spec, sid)
+            rows.append([spec, str(sid), str(ts), str(mid), str(seq)])
+        except IdError as e:
+            rows.append([spec, str(sid), "error:" + e.kind, "-", "-"])
+
+    for spec in list(SNOWFLAKE_PRESETS) + CUSTOM_LAYOUTS:
+        t_bits, unit, m_bits, s_bits, epoch, order = layout_of(spec)
+        width = t_bits + m_bits + s_bits
+        g = LayoutGenerator(spec, 0)
+        rows.append("# " + spec + ": zero, every field at its maximum, the top of the width, one bit above it")
+        add(spec, 0)
+        add(spec, g.value(0, 0, (1 << s_bits) - 1))
+        add(spec, g.value(0, (1 << m_bits) - 1, 0))
+        add(spec, g.value(1, 0, 0))
+        add(spec, min((1 << width) - 1, (1 << 63) - 1))
+        if width < 64:
+            add(spec, 1 << width)
+            add(spec, (1 << 64) - 1)
+        for _ in range(3):
+            add(spec, rng.getrandbits(min(width, 63)))
+    rows.append("# the 53-bit boundary: 2^53 - 1 is the largest ID of a 53-bit layout, 2^53 is not one")
+    add("41/1/4/8/1600000000000/time-machine-seq", (1 << 53) - 1)
+    add("41/1/4/8/1600000000000/time-machine-seq", 1 << 53)
+    rows.append("# a 2022 Twitter id under the Twitter and Discord presets")
+    add("twitter", 1541815603606036480)
+    add("discord", 1541815603606036480)
+    return ["layout", "id", "timestamp", "machine_id", "sequence"], rows
+
+
+def snowflake_layout_sequence_file():
+    scenarios = []
+    for spec in list(SNOWFLAKE_PRESETS) + CUSTOM_LAYOUTS:
+        t_bits, unit, m_bits, s_bits, epoch, order = layout_of(spec)
+        machine = (1 << m_bits) - 1 if m_bits else 0
+        first = epoch
+        # the last unit whose IDs leave bit 63 clear (SPEC: a signed host cannot hold it)
+        last_unit = epoch + min((1 << t_bits) - 1, (1 << (63 - m_bits - s_bits)) - 1) * unit  # its start
+        nows = [first, first, first + unit - 1, first + unit, first + 2 * unit + unit // 2, first + unit,
+                first - 1]
+        if s_bits == 1:
+            nows = [first, first, first - 1]
+        nows += [1700000000123, 1700000000123, 1700000000124]
+        # the last unit (its start, its end), then the first past it
+        nows += [last_unit, last_unit + unit - 1, last_unit + unit]
+        scenarios.append((spec.replace("/", "_"), spec, machine, nows))
+    return ["scenario", "layout", "machine_id", "now_ms", "expect"], replay_snowflakes(
+        (name, [spec, str(machine)], LayoutGenerator(spec, machine), nows) for name, spec, machine, nows in scenarios)
 
 
 # ---------------------------------------------------------------------------
@@ -952,7 +1083,7 @@ def snowflake_file():
     rows = []
 
     def add(sid, epoch):
-        ts, mid, seq = snowflake_split(sid, epoch)
+        ts, mid, seq = layout_split(default_layout(epoch), sid)
         rows.append([str(sid), str(epoch), str(ts), str(mid), str(seq)])
 
     rows.append("# edges: 0, 2^63-1 (largest signed) and 2^64-1, with epoch 0 and custom epochs")
@@ -1303,20 +1434,10 @@ def snowflake_sequence_file():
         ("largest_signed_custom_epoch", 1023, TWITTER_EPOCH, [TWITTER_EPOCH + (1 << 41) - 1,
                                                               TWITTER_EPOCH + (1 << 41) - 2]),
     ]
-    rows = []
-    for name, machine_id, epoch, nows in scenarios:
-        rows.append("# " + name)
-        gen, last = SnowflakeGenerator(machine_id, epoch), -1
-        for now in nows:
-            try:
-                sid = gen.next(now)
-                assert sid > last and sid < 1 << 63
-                last = sid
-                expect = str(sid)
-            except IdError as e:
-                expect = "error:" + e.kind
-            rows.append([name, str(machine_id), str(epoch), str(now), expect])
-    return ["scenario", "machine_id", "epoch", "now_ms", "expect"], rows
+    return ["scenario", "machine_id", "epoch", "now_ms", "expect"], replay_snowflakes(
+        (name, [str(machine_id), str(epoch)], LayoutGenerator(default_layout(epoch), machine_id), nows)
+        for name, machine_id, epoch, nows in scenarios)
+
 
 
 # --- More formats: value files ---------------------------------------------------
@@ -1847,6 +1968,8 @@ FILES = [
     ("uuid7_monotonic.txt", uuid7_monotonic_file),
     ("relative_monotonic.txt", relative_monotonic_file),
     ("snowflake_sequence.txt", snowflake_sequence_file),
+    ("snowflake_layout.txt", snowflake_layout_file),
+    ("snowflake_layout_sequence.txt", snowflake_layout_sequence_file),
     ("md5.txt", md5_file),
     ("sha1.txt", sha1_file),
     ("uuid_name.txt", uuid_name_file),

@@ -143,16 +143,51 @@ M.ulid_to_uuid = converter(mintid.ulid_to_uuid, C.mintid_ulid_to_uuid_text, UUID
 M.uuid_to_ulid = converter(mintid.uuid_to_ulid, C.mintid_uuid_to_ulid_text, ULID_LEN)
 
 -- parse_snowflake(id [, epoch]): decimal text, with no epoch or one that is
--- an integer every Lua number holds exactly, through the FFI; anything else
--- (a number ID, another epoch) to the C function, which decides.
+-- an integer every Lua number holds exactly, through the FFI; so is a
+-- preset name as the layout (the C module's layout of each name is kept).
+-- Anything else (a number ID, another epoch, a layout table, which
+-- may change between calls) to the C function, which decides.
 do
     local parse_snowflake = mintid.parse_snowflake
     local parse_decimal, check_epoch, timestamp_of, split = C.mintid_snowflake_parse_decimal,
         C.mintid_snowflake_check_epoch, C.mintid_snowflake_timestamp, C.mintid_snowflake_split
+    local layout_split, new_layout = C.mintid_snowflake_layout_split, F.snowflake_layout
+    local layout_p = ffi_typeof("const mintid_snowflake_layout *")
     local MAX_EXACT = F.max_exact
+    -- Machine id and sequence, read as 32-bit halves: no boxing (which
+    -- allocates, and so may run a finalizer that calls this again).
+    local u64pair = ffi_new("uint64_t[2]")
+    local halves = ffi_cast(u32p, u64pair)
+    local LO, HI = ffi.abi("le") and 0 or 1, ffi.abi("le") and 1 or 0
+    -- The layout of each preset name used, kept for good (there are five):
+    -- its userdata alive whatever a nested call does meanwhile.
+    local layouts = {} -- name -> { the C module's userdata, the layout in it }
+
+    local function by_layout(layout, id, ...)
+        local kept = layouts[layout]
+        if kept == nil then
+            local ok, ud = pcall(new_layout, layout)
+            if not ok then return parse_snowflake(...) end -- raises, naming argument 2
+            kept = { ud, ffi_cast(layout_p, ud) }
+            layouts[layout] = kept
+        end
+        local l = kept[2]
+        errbuf[0] = 0
+        local rc = parse_decimal(id, #id, u64box, errbuf)
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+        local n = u64box[0] -- boxed: u64box may be written again from here on
+        errbuf[0] = 0
+        rc = layout_split(l, n, MAX_EXACT, i64box, u64pair, u64pair + 1, errbuf)
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+        if halves[HI] ~= 0 or halves[2 + HI] ~= 0 then return parse_snowflake(...) end -- past 2^32
+        local machine_id, sequence = halves[LO], halves[2 + LO]
+        -- Last: reading i64box boxes (allocates).
+        return tonumber(i64box[0]), machine_id, sequence
+    end
 
     function M.parse_snowflake(...)
         local id, epoch = ...
+        if type(id) == "string" and type(epoch) == "string" then return by_layout(epoch, id, ...) end
         if type(id) ~= "string" or (epoch ~= nil and not (type(epoch) == "number" and epoch >= 0
                 and epoch <= MAX_EXACT and epoch % 1 == 0)) then
             return parse_snowflake(...)

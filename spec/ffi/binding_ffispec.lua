@@ -134,6 +134,10 @@ describe("resty.mintid (LuaJIT FFI)", function()
             function(o) local x = o.m.ulid_to_uuid(true) return x end,
             function(o) local x = o.m.parse_snowflake("1", -5) return x end,
             function(o) local x = o.m.parse_snowflake({}) return x end,
+            function(o) local x = o.m.parse_snowflake("1", "nope") return x end,
+            function(o) local x = o.m.parse_snowflake("1", { time_bits = 0, machine_bits = 1, seq_bits = 1 }) return x end,
+            function(o) local x = o.m.snowflake_generator { layout = "sonyflake", machine_id = 65536 } return x end,
+            function(o) local x = o.m.snowflake_layout("nope") return x end,
             function(o) local x = o.m.relative_range(5) return x end,
             function(o) local x = o.m.relative_generator { secret = "short" } return x end,
             function(o) local x = o.m.relative_generator { secret = SECRET, salt = 5 } return x end,
@@ -197,6 +201,19 @@ describe("resty.mintid (LuaJIT FFI)", function()
                     h.assert_bad_data(v1, m1, nil, "mintid." .. name .. " " .. text)
                     h.assert_bad_data(v2, m2, nil, "resty.mintid." .. name .. " " .. text)
                     assert.are.equal(m1, m2, name .. " " .. text)
+                end
+            end
+        end)
+    end)
+
+    describe("parse_snowflake with a preset layout", function()
+        it("gives the C module's parts and bad data, for every preset", function()
+            local ids = { "0", "1", "255", "65535", "4194304", "414234261491552820", "1541815603606036480",
+                          "9223372036854775807", "9223372036854775808", "18446744073709551615", "x", "" }
+            for _, layout in ipairs { "mintid", "twitter", "discord", "instagram", "sonyflake", "mintid" } do
+                for _, id in ipairs(ids) do
+                    assert.are.same({ mintid.parse_snowflake(id, layout) }, { resty.parse_snowflake(id, layout) },
+                        id .. " " .. layout)
                 end
             end
         end)
@@ -274,6 +291,7 @@ describe("resty.mintid (LuaJIT FFI)", function()
                 function() return r:next("customer-42") end,
                 function() return s:next() end,
                 function() return resty.parse_ulid(sample) end,
+                function() return resty.parse_snowflake("414234261491552820", "sonyflake") end,
             }
             local function run(n)
                 for i = 1, n do

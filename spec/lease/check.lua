@@ -1,10 +1,16 @@
 -- The checks of spec/lease/chaos.sh, once every holder has stopped: reads
 -- DIR/w*.ids, DIR/w*.events (spec/lease/worker.lua says what they hold)
 -- and DIR/chaos (the controller's "t_ms what [worker]" lines); prints TAP.
--- lua check.lua DIR TTL
+-- With LAYOUT sonyflake, DIR/commandstats (Redis's INFO commandstats since
+-- the filler) shows the commands per script: bounded whatever the range.
+-- lua check.lua DIR TTL [LAYOUT [FREE]] (FREE: the ids the holders share,
+-- "a,b,...", or "any" id of the layout)
 local mintid = require "mintid"
+local lease_redis = require "mintid.lease.redis"
 
-local dir, ttl = arg[1], tonumber(arg[2])
+local dir, ttl, layout = arg[1], tonumber(arg[2]), arg[3] or "mintid"
+local free = {}
+for id in (arg[4] or ""):gmatch("%d+") do free[tonumber(id)] = true end
 local TTL_MS = ttl * 1000
 local tap = require("tap").new()
 local function check(ok, name, diagnostics) tap:check(ok, name, diagnostics) end
@@ -47,8 +53,8 @@ for _, w in ipairs(workers) do
     local count = 0
     for id in w.ids:gmatch("(%d+)\n") do
         count = count + 1
-        local ms, machine = mintid.parse_snowflake(id)
-        if not ms or machine > #workers then
+        local ms, machine = mintid.parse_snowflake(id, layout)
+        if not ms or not (free[machine] or arg[4] == "any" or arg[4] == nil and machine <= #workers) then
             if #bad_ids < 5 then bad_ids[#bad_ids + 1] = w.name .. ": " .. id end
         else
             by_machine[machine] = by_machine[machine] or {}
@@ -103,7 +109,28 @@ for machine = 0, 1023 do
 end
 
 check(#workers >= 7 and total >= 20000, ("%d IDs from %d processes (want >= 20000 from 7)"):format(total, #workers))
-check(#bad_ids == 0, "every ID parses with a machine id of the range", bad_ids)
+check(#bad_ids == 0, "every ID parses (" .. layout .. " layout) with a machine id the holders share", bad_ids)
+
+-- Commands per script: what claims, renewals and releases did since the
+-- filler held all but a few of 65,536 ids; a claim makes at most
+-- CLAIM_MAX_COMMANDS.
+local stats = read(dir .. "/commandstats")
+if layout == "sonyflake" then
+    local scripts, commands = 0, 0
+    for name, calls in (stats or ""):gmatch("cmdstat_([%w|]+):calls=(%d+)") do
+        if name == "eval" or name == "evalsha" then
+            scripts = scripts + tonumber(calls)
+        elseif name ~= "info" and name ~= "config|resetstat" and name ~= "ping" and name ~= "debug" then
+            commands = commands + tonumber(calls)
+        end
+    end
+    local bound = lease_redis.CLAIM_MAX_COMMANDS
+    print(("# %d scripts made %d commands (%.1f each) with 65,536 ids nearly all held"):format(scripts, commands,
+        commands / math.max(scripts, 1)))
+    check(scripts > 100 and commands / scripts <= bound,
+        ("commands per script %.1f, at most %d (a bounded claim), over %d scripts"):format(commands / math.max(scripts, 1),
+            bound, scripts))
+end
 check(duplicates == 0, ("no ID twice among %d"):format(total), repeats)
 
 local reused = {}
@@ -185,9 +212,12 @@ for _, c in ipairs(at("fork-child")) do
 end
 for _, c in ipairs(at("epochs")) do
     local what = has_event(c.who, "^epoch2 ")
-    check(what ~= nil and what:match("^epoch2 refused: bad argument #1 to '[%w_.]*snowflake_generator' %(snowflake: "
-        .. "this lease's generators have epoch 0 %(its first generator's%); one lease, one epoch: epoch 1000 "
-        .. "refused%)$") ~= nil,
+    -- the lease's layout, then the same with epoch 1000
+    local fp = select(2, mintid._lease_fence(layout):layout())
+    local other = fp:gsub("^(%d+/%d+/%d+/%d+/)%d+", "%11000")
+    local want = "epoch2 refused: bad argument #1 to 'snowflake_generator' (snowflake: lease layout " .. fp
+        .. ", not " .. other .. ")"
+    check(what ~= nil and what:gsub("'[%w_.]*snowflake_generator'", "'snowflake_generator'") == want,
         ("%s: a second generator of another epoch on its lease refused: %s"):format(c.who, tostring(what)))
 end
 for _, c in ipairs(at("slow")) do

@@ -12,8 +12,19 @@
 # so every new worker mints only with an id an old worker held. Then every
 # server is stopped and spec/lease/fleet_check.lua reads the logs. Prints
 # TAP. Every process it starts is stopped on every way out.
+# With LAYOUT=sonyflake the workers lease Sonyflake ids of the whole 16-bit
+# range, all held (redis.sh's filler) but nine spread over it.
+# sh spec/lease/fleet.sh (LAYOUT: mintid, the default, with the Twitter
+# epoch, or sonyflake)
 BUILD=${BUILD:-build}
+LAYOUT=${LAYOUT:-mintid}
 TTL=2
+case $LAYOUT in
+mintid) ids='{ 0, 8 }' layout_option='epoch = 1288834974657' check_layout=1288834974657 ;;
+sonyflake) ids='{ 0, 65535 }' layout_option='layout = "sonyflake"' check_layout=sonyflake
+    free=0,8191,16383,24575,32767,40959,49151,57343,65535 ;;
+*) echo "fleet.sh: LAYOUT mintid or sonyflake, got $LAYOUT" >&2; exit 2 ;;
+esac
 NODES="1 2 3"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 case $BUILD in /*) build=$BUILD ;; *) build=$root/$BUILD ;; esac
@@ -46,6 +57,7 @@ trap 'exit 1' HUP INT TERM
 
 redis_port=$(free_port)
 start_redis_on "$redis_port"
+[ "$LAYOUT" = sonyflake ] && { fill_sonyflake_ids "$redis_port" fleet "$free" || bail "the 16-bit range filled"; }
 
 user=
 [ "$(id -u)" -eq 0 ] && user="user $(id -un) $(id -gn);"
@@ -56,7 +68,8 @@ for node in $NODES; do
     echo "$port" > "$p/port"
     sed -e "s|@USER@|$user|" -e "s|@ROOT@|$root|g" -e "s|@CPATH@|$build/jit|g" \
         -e "s|@RESTY@|$build/lua-resty-redis|g" -e "s|@PORT@|$port|g" \
-        -e "s|@REDIS_PORT@|$redis_port|g" -e "s|@TTL@|$TTL|g" "$root/spec/lease/fleet.conf" > "$p/nginx.conf"
+        -e "s|@REDIS_PORT@|$redis_port|g" -e "s|@TTL@|$TTL|g" -e "s|@IDS@|$ids|g" \
+        -e "s|@LAYOUT@|$layout_option|g" "$root/spec/lease/fleet.conf" > "$p/nginx.conf"
     nginx -p "$p/" -c "$p/nginx.conf" > "$p/stderr" 2>&1 &
     masters="$masters $!"
 done
@@ -121,7 +134,7 @@ masters=
 
 LUA_PATH="$root/lua/?.lua;$root/spec/?.lua;;" LUA_CPATH="$build/jit/?.so;;" \
     luajit "$root/spec/lease/fleet_check.lua" 4 "$tmp" "$TTL" "$(cat "$tmp/reload_ms")" \
-    "$root/doc/fleet.md" "$root/spec/lease/fleet.conf"
+    "$root/doc/fleet.md" "$root/spec/lease/fleet.conf" "$check_layout"
 rc=$?
-echo "# the fleet run took $(($(date +%s) - started)) s"
+echo "# the fleet run ($LAYOUT layout) took $(($(date +%s) - started)) s"
 [ -z "$left" ] && [ $rc -eq 0 ]

@@ -2,12 +2,13 @@
 -- each node's logs/mint.log ("msec|pid|status|ID|refusal") and the slow
 -- request's logs/slow-PID.log ("ms serving|exiting ID-or-refusal"); prints
 -- TAP numbered from FIRST + 1.
--- luajit fleet_check.lua FIRST DIR TTL RELOAD_MS DOC CONF
+-- luajit fleet_check.lua FIRST DIR TTL RELOAD_MS DOC CONF LAYOUT
+-- (LAYOUT: a preset, or the default layout's epoch as a number)
 local mintid = require "mintid"
 
 local first, dir, ttl, reload_ms, doc_path, conf_path =
     tonumber(arg[1]), arg[2], tonumber(arg[3]), tonumber(arg[4]), arg[5], arg[6]
-local EPOCH = 1288834974657
+local LAYOUT = tonumber(arg[7]) or arg[7]
 local tap = require("tap").new(first)
 local function check(ok, name, diagnostics) tap:check(ok, name, diagnostics) end
 local lines = require("tap").lines
@@ -16,7 +17,7 @@ local seen, repeats, duplicates, total = {}, {}, 0, 0
 local by_machine = {}
 local function minted(id, who)
     total = total + 1
-    local _, machine = mintid.parse_snowflake(id, EPOCH)
+    local _, machine = mintid.parse_snowflake(id, LAYOUT)
     by_machine[machine] = by_machine[machine] or {}
     by_machine[machine][who] = true
     if seen[id] then
@@ -130,6 +131,7 @@ do
             local l = line:match("^%s*(.-)%s*$")
             local skip = l == "" or l:match("^#") or l:match("^%-%-") or l:match("^lua_package_c?path ")
                 or l:match("^listen ") or l:match("red:connect%(") or l:match("^namespace =")
+                or l:match("^epoch =") -- the tested one's layout option is the run's
             if not skip and not tested[l] then missing[#missing + 1] = "not tested: " .. l end
         end
     end

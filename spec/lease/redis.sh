@@ -30,3 +30,32 @@ start_redis_on() {
         sleep 0.1
     done
 }
+
+# fill_sonyflake_ids PORT NAMESPACE FREE [SKIP]: every id of the Sonyflake
+# layout's 16-bit range but FREE and SKIP ("a,b,...": ids left untouched,
+# for holders of ranges of their own) held for 10 minutes in NAMESPACE, as the
+# lease's claims keep them (the key, the range's index, its fresh count),
+# the free ones in the index as released ids are (score 0, never over a
+# key a holder took: NX); then the command counts reset, so that from here
+# they are the holders' own. One script: setup, not a lease's work.
+fill_sonyflake_ids() {
+    # redis-cli exits 0 on a script's error: its reply is checked instead
+    fill_out_=$(timeout 10 redis-cli -h 127.0.0.1 -p "$1" EVAL 'local ns, free = ARGV[1], {}
+for id in string.gmatch(ARGV[2], "%d+") do free[tonumber(id)] = true end
+local skip = {}
+for id in string.gmatch(ARGV[3], "%d+") do skip[tonumber(id)] = true end
+local t = redis.call("TIME")
+local now = tonumber(t[1]) * 1000
+for i = 0, 65535 do
+    if skip[i] then
+    elseif free[i] then
+        redis.call("ZADD", "mintid:{" .. ns .. "}:idx:0-65535", "NX", 0, i)
+    elseif redis.call("SET", "mintid:{" .. ns .. "}:m:" .. i, "filler", "NX", "PX", 600000) then
+        redis.call("ZADD", "mintid:{" .. ns .. "}:idx:0-65535", now + 600000, i)
+    end
+end
+redis.call("SET", "mintid:{" .. ns .. "}:fresh:0-65535", 65536)
+redis.call("SET", "mintid:{" .. ns .. "}:layout", "39/10/16/8/1409529600000/time-seq-machine")
+return "filled"' 0 "$2" "$3" "${4:--}") && [ "$fill_out_" = filled ] &&
+        timeout 10 redis-cli -h 127.0.0.1 -p "$1" CONFIG RESETSTAT > /dev/null
+}

@@ -23,6 +23,7 @@
 --               made, the two take turns.
 -- In every mode, connect() fails while DIR/NAME.cut exists (this holder
 -- cut off from the store, the store still up for the others).
+-- The environment's CHAOS_LAYOUT is the lease's layout (default mintid).
 -- lua worker.lua PORT DIR NAME LO HI TTL LIMIT [MODE [CHILD]]
 local redis = require "redis"
 local socket = require "socket"
@@ -32,6 +33,7 @@ local lease = require "mintid.lease"
 local port, dir, name = tonumber(arg[1]), arg[2], arg[3]
 local lo, hi, ttl, limit = tonumber(arg[4]), tonumber(arg[5]), tonumber(arg[6]), tonumber(arg[7])
 local mode, child = arg[8] or "plain", arg[9]
+local layout = os.getenv("CHAOS_LAYOUT") or "mintid"
 local BATCH, PAUSE = 20, 0.005
 local GAP = ttl + 0.5
 
@@ -60,7 +62,7 @@ local l = lease.redis {
         end
         return redis.connect { host = "127.0.0.1", port = port, timeout = 0.2 }
     end,
-    namespace = "chaos", ttl = ttl, machine_ids = { lo, hi },
+    namespace = "chaos", ttl = ttl, machine_ids = { lo, hi }, layout = layout,
     margin = 0.2, max_skew = 0.2,
     log = function(level, message) event("log " .. level .. ": " .. message) end,
 }

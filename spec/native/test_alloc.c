@@ -15,6 +15,7 @@
 
 #include "lua_mintid.c"
 #include "lua_helpers.c"
+#include "lua_layout.c"
 #include "lua_values.c"
 #include "lua_fence.c"
 #include "lua_hooks.c"
@@ -156,7 +157,20 @@ static const char script_chunk[] =
     "assert(m.parse_traceparent('nope') == nil)\n"
     "local f = m._lease_fence(); assert(f:hold(4, 30, 0, {})); assert(f:state()); assert(f:machine_id())\n"
     "assert(tostring(f)); assert(m.snowflake_generator({ lease = { _fence = f }, epoch = 1288834974657 }):next())\n"
-    "assert(f:drop('lost')); assert(m._lock_file('/nonexistent-dir-of-mintid/x', false) == false)\n";
+    "assert(f:drop('lost')); assert(m._lock_file('/nonexistent-dir-of-mintid/x', false) == false)\n"
+    "LAYOUTS()\n";
+
+/* The Snowflake layouts' calls, a function the script ends with (one
+ * string literal stays within C99's 4095 characters). */
+static const char layouts_chunk[] =
+    "function LAYOUTS()\n"
+    "  local m = MINTID\n"
+    "  local L = { time_bits = 41, time_unit_ms = 10, machine_bits = 4, seq_bits = 8, order = 'time-seq-machine' }\n"
+    "  assert(m.snowflake_layout(L).time_bits == 41); assert(m.snowflake_layout('sonyflake').name)\n"
+    "  assert(m.parse_snowflake(assert(m.snowflake_generator({ layout = L, machine_id = 3 }):next()), L))\n"
+    "  assert(m.parse_snowflake('414234261491552820', 'sonyflake'))\n"
+    "  assert(select(2, m._lease_fence('twitter'):layout()))\n"
+    "end\n";
 
 /* With failing disarmed: each generator against its twin advanced by the
  * calls that returned. Returns nil, or the first difference. */
@@ -213,7 +227,8 @@ int main(void)
         }
         luaL_openlibs(L);
         preload_core(L);
-        if (run_chunk(L, setup_chunk, 0) != 0 || luaL_loadstring(L, script_chunk) != 0) {
+        if (run_chunk(L, setup_chunk, 0) != 0 || run_chunk(L, layouts_chunk, 0) != 0 ||
+            luaL_loadstring(L, script_chunk) != 0) {
             printf("# setup: %s\n", lua_tostring(L, -1));
             setup_ok = 0;
             lua_close(L);

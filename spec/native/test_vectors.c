@@ -606,22 +606,17 @@ static int snowflake_row(const row *r)
     return same_text(text, n, r->col[0]) ? 1 : (diag(r, "decimal text"), 0);
 }
 
-/* snowflake_sequence.txt: scenario machine_id epoch now_ms expect */
-static int snowflake_sequence_row(const row *r)
+/* One call of the scenario's generator at now: column 4 expects the ID, or
+ * error:range with range_reason in the message. */
+static int snowflake_try_row(const row *r, int64_t now, const char *range_reason)
 {
-    int64_t machine, epoch, now;
     uint64_t id = 0;
     char err[MINTID_ERRMSG_SIZE] = "", text[20];
     size_t n;
-    int rc;
+    int rc = mintid_snowflake_gen_try(mintid_snowflake_state_of(&scenario_gen.snowflake), now, &id, err);
 
-    if (!to_i64(r->col[1], &machine) || !to_i64(r->col[2], &epoch) || !to_i64(r->col[3], &now))
-        return diag(r, "malformed row"), 0;
-    if (new_scenario(r) && mintid_snowflake_gen_init(&scenario_gen.snowflake, machine, epoch, err) != MINTID_OK)
-        return diag(r, err), 0;
-    rc = mintid_snowflake_gen_try(mintid_snowflake_state_of(&scenario_gen.snowflake), now, &id, err);
     if (is_error(r->col[4]))
-        return expect_error(r, r->col[4], rc, err, "snowflake timestamp");
+        return expect_error(r, r->col[4], rc, err, range_reason);
     if (rc != MINTID_OK)
         return diag(r, err), 0;
     n = mintid_snowflake_format_decimal(id, text);
@@ -630,6 +625,74 @@ static int snowflake_sequence_row(const row *r)
         return 0;
     }
     return 1;
+}
+
+/* snowflake_sequence.txt: scenario machine_id epoch now_ms expect */
+static int snowflake_sequence_row(const row *r)
+{
+    int64_t machine, epoch, now;
+    char err[MINTID_ERRMSG_SIZE] = "";
+
+    if (!to_i64(r->col[1], &machine) || !to_i64(r->col[2], &epoch) || !to_i64(r->col[3], &now))
+        return diag(r, "malformed row"), 0;
+    if (new_scenario(r) && mintid_snowflake_gen_init(&scenario_gen.snowflake, machine, epoch, err) != MINTID_OK)
+        return diag(r, err), 0;
+    return snowflake_try_row(r, now, "snowflake timestamp");
+}
+
+/* A layout column: a preset name or "T/U/M/S/E/order". */
+static int layout_column(const char *text, mintid_snowflake_layout *l)
+{
+    long long t, u, m, sq, e;
+    char order[32];
+
+    if (mintid_snowflake_layout_preset(l, text, strlen(text), NULL) == MINTID_OK)
+        return 1;
+    if (sscanf(text, "%lld/%lld/%lld/%lld/%lld/%31s", &t, &u, &m, &sq, &e, order) != 6)
+        return 0;
+    return mintid_snowflake_layout_init(l, t, u, m, sq, e, mintid_snowflake_order_of(order, strlen(order)),
+                                        NULL) == MINTID_OK;
+}
+
+/* snowflake_layout.txt: layout id timestamp machine_id sequence
+ * (timestamp "error:parse" for an ID with bits above the layout's width,
+ * "error:range" for a timestamp past 2^53 - 1) */
+static int snowflake_layout_row(const row *r)
+{
+    mintid_snowflake_layout l;
+    uint64_t id, machine, seq;
+    int64_t ts, want_ts, want_machine, want_seq;
+    char err[MINTID_ERRMSG_SIZE] = "";
+    int rc;
+
+    if (!layout_column(r->col[0], &l) ||
+        mintid_snowflake_parse_decimal(r->col[1], strlen(r->col[1]), &id, NULL) != MINTID_OK)
+        return diag(r, "malformed row"), 0;
+    rc = mintid_snowflake_layout_split(&l, id, (INT64_C(1) << 53) - 1, &ts, &machine, &seq, err);
+    if (strcmp(r->col[2], "error:parse") == 0)
+        return rc == MINTID_EPARSE && strstr(err, "not of this layout") ? 1 : (diag(r, "want error:parse"), 0);
+    if (strcmp(r->col[2], "error:range") == 0)
+        return rc == MINTID_ERANGE && strstr(err, "does not fit") ? 1 : (diag(r, "want error:range"), 0);
+    if (rc != MINTID_OK || !to_i64(r->col[2], &want_ts) || !to_i64(r->col[3], &want_machine) ||
+        !to_i64(r->col[4], &want_seq))
+        return diag(r, err), 0;
+    if (ts != want_ts || machine != (uint64_t)want_machine || seq != (uint64_t)want_seq)
+        return diag(r, "split parts"), 0;
+    return 1;
+}
+
+/* snowflake_layout_sequence.txt: scenario layout machine_id now_ms expect */
+static int snowflake_layout_sequence_row(const row *r)
+{
+    mintid_snowflake_layout l;
+    int64_t machine, now;
+    char err[MINTID_ERRMSG_SIZE] = "";
+
+    if (!layout_column(r->col[1], &l) || !to_i64(r->col[2], &machine) || !to_i64(r->col[3], &now))
+        return diag(r, "malformed row"), 0;
+    if (new_scenario(r) && mintid_snowflake_gen_init_layout(&scenario_gen.snowflake, &l, machine, err) != MINTID_OK)
+        return diag(r, err), 0;
+    return snowflake_try_row(r, now, "snowflake");
 }
 
 /* ---- Nano ID ------------------------------------------------------------- */
@@ -1421,6 +1484,7 @@ static void check_lock_file(void)
     mintid_lock_file *a = NULL, *b = NULL, *c = NULL;
     int got = 0, taken = 0, rc;
     int64_t floor_ms = 0, now = 0;
+    mintid_snowflake_layout sonyflake;
 
     err[0] = '\0';
     lock_file_path(path, sizeof path);
@@ -1432,10 +1496,14 @@ static void check_lock_file(void)
         check(0, "lock file: two handles of %s (%s)", path, err);
         return;
     }
-    rc = mintid_lock_file_take(a, 3, &got, &floor_ms, err);
+    /* Sonyflake's 10 ms units: take returns once the first unit after the
+     * floor has begun, the first one its holder may mint. */
+    mintid_snowflake_layout_preset(&sonyflake, "sonyflake", 9, NULL);
+    rc = mintid_lock_file_take(a, 3, mintid_snowflake_layout_state_of(&sonyflake), &got, &floor_ms, err);
     check(rc == MINTID_OK && got, "lock file: the first handle takes byte 3 (%s)", rc != MINTID_OK ? err : "taken");
-    check(mintid_os_clock_ms(&now, err) == MINTID_OK && floor_ms > 0 && now > floor_ms,
-          "lock file: the wall clock has passed the floor when take returns");
+    check(mintid_os_clock_ms(&now, err) == MINTID_OK && floor_ms > 0 && now > floor_ms &&
+          (now - INT64_C(1409529600000)) / 10 > (floor_ms - INT64_C(1409529600000)) / 10,
+          "lock file: the wall clock has reached the unit after the floor when take returns");
     rc = mintid_os_lock_file_try(b, 3, &got, err);
     check(rc == MINTID_OK && !got, "lock file: a second handle of this process cannot take byte 3%s",
           got ? " (it took it)" : "");
@@ -1481,6 +1549,8 @@ int main(int argc, char **argv)
           relative_monotonic_row },
         { "snowflake.txt", "id epoch timestamp machine_id sequence", snowflake_row },
         { "snowflake_sequence.txt", "scenario machine_id epoch now_ms expect", snowflake_sequence_row },
+        { "snowflake_layout.txt", "layout id timestamp machine_id sequence", snowflake_layout_row },
+        { "snowflake_layout_sequence.txt", "scenario layout machine_id now_ms expect", snowflake_layout_sequence_row },
         { "nanoid.txt", "size alphabet_hex step stream_hex output_hex", nanoid_row },
         { "nanoid_alphabet.txt", "alphabet_hex error", nanoid_alphabet_row },
         { "sha256.txt", "message_hex digest_hex", sha256_row },

@@ -13,6 +13,7 @@
 
 #include "lua_mintid.c"
 #include "lua_helpers.c"
+#include "lua_layout.c"
 #include "lua_values.c"
 #include "lua_fence.c"
 #include "lua_hooks.c"

@@ -1,7 +1,8 @@
 // spec/npm/check.mjs FILE: the npm references read back what mintid mints.
 // FILE holds one JSON object a line (spec/npm/mint.lua): an ID and what
 // mintid says of it. Each is parsed or recomputed by the reference of its
-// kind (uuid, ksuid, typeid-js) and compared field by field; one TAP line per
+// kind (uuid, ksuid, typeid-js, @sapphire/snowflake, sonyflake, snowflake-id)
+// and compared field by field; one TAP line per
 // ID. A record marked "corrupt" (an ID with its last character changed)
 // passes only when some check refuses it. spec/npm/run.sh copies this file
 // next to the packages' node_modules, from where its imports resolve.
@@ -9,6 +10,61 @@ import { readFileSync } from 'node:fs';
 import { MAX, NIL, v1, v1ToV6, v3, v5, v6, v6ToV1, validate, version } from 'uuid';
 import KSUID from 'ksuid';
 import { TypeID, fromString, getType, toUUID } from 'typeid-js';
+import { DiscordSnowflake, TwitterSnowflake } from '@sapphire/snowflake';
+import { Sonyflake } from 'sonyflake';
+import SnowflakeIdModule from 'snowflake-id';
+
+const SnowflakeId = SnowflakeIdModule.default || SnowflakeIdModule;
+
+// Twitter's and Discord's 10 machine bits: 5 of worker, 5 of process.
+function sapphireChecks(reference) {
+  return (r) => {
+    const d = reference.deconstruct(r.id);
+    const machine = BigInt(r.machine);
+    return [
+      ['@sapphire/snowflake deconstruct(id).timestamp', d.timestamp, BigInt(r.time)],
+      ['@sapphire/snowflake deconstruct(id).workerId', d.workerId, machine >> 5n],
+      ['@sapphire/snowflake deconstruct(id).processId', d.processId, machine & 31n],
+      ['@sapphire/snowflake deconstruct(id).increment', d.increment, BigInt(r.seq)],
+      ['@sapphire/snowflake generate({ timestamp, increment, workerId, processId })', reference.generate({
+        timestamp: BigInt(r.time), increment: BigInt(r.seq), workerId: machine >> 5n, processId: machine & 31n,
+      }).toString(), r.id],
+    ];
+  };
+}
+
+// The sonyflake package reads and writes the time field as ms since its
+// epoch (Sonyflake's own unit is 10 ms): its timestamp of an ID of the
+// sonyflake preset is the count of 10 ms units, read with epoch 0; of the
+// 1 ms layout of its own widths ("sonyflake_ms"), the Unix ms.
+function sonyflakeChecks(r) {
+  const epoch = r.kind === 'sonyflake' ? 0 : r.epoch;
+  const time = r.kind === 'sonyflake' ? r.units : r.time;
+  const d = Sonyflake.decompose(r.id, { epoch });
+  return [
+    ['sonyflake decompose(id).timestamp', d.timestamp, time],
+    ['sonyflake decompose(id).machineId', d.machineId, r.machine],
+    ['sonyflake decompose(id).sequence', d.sequence, r.seq],
+    ['sonyflake generateCustomId({ timestamp, sequence })',
+      new Sonyflake({ epoch, machineId: r.machine }).generateCustomId({ timestamp: time, sequence: r.seq }), r.id],
+  ];
+}
+
+// snowflake-id (SPEC.md's reference) mints on Date.now() only, and has no
+// parser: with the clock held at the ID's ms it mints sequence 0, 1, ... of
+// that ms, and the ID of the same sequence must be mintid's, bit for bit.
+function snowflakeIdChecks(r) {
+  const realNow = Date.now;
+  let id;
+  try {
+    Date.now = () => r.time;
+    const reference = new SnowflakeId({ mid: r.machine, offset: 0 });
+    for (let i = 0; i <= r.seq; i += 1) id = reference.generate();
+  } finally {
+    Date.now = realNow;
+  }
+  return [['snowflake-id generate() at the same ms, machine and sequence', id, r.id]];
+}
 
 // RFC 9562 section 6.6; the uuid package exports only the first two.
 const NAMESPACES = [v5.DNS, v5.URL, '6ba7b812-9dad-11d1-80b4-00c04fd430c8', '6ba7b814-9dad-11d1-80b4-00c04fd430c8'];
@@ -63,6 +119,11 @@ const CHECKS = {
       ['ksuid fromParts(time, payload)', KSUID.fromParts(r.time, Buffer.from(r.payload, 'hex')).string, r.id],
     ];
   },
+  snowflake_twitter: sapphireChecks(TwitterSnowflake),
+  snowflake_discord: sapphireChecks(DiscordSnowflake),
+  sonyflake: sonyflakeChecks,
+  sonyflake_ms: sonyflakeChecks,
+  snowflake_id: snowflakeIdChecks,
   typeid: (r) => {
     const t = fromString(r.id);
     return [
@@ -73,6 +134,11 @@ const CHECKS = {
     ];
   },
 };
+
+// A value for a message: JSON, a BigInt as its digits.
+function show(v) {
+  return typeof v === 'bigint' ? `${v}n` : JSON.stringify(v);
+}
 
 // The first failing check of a record as text, or null.
 function firstFailure(r) {
@@ -85,7 +151,7 @@ function firstFailure(r) {
     return `the reference refuses it: ${e.message.split('\n')[0]}`;
   }
   for (const [what, got, want] of list) {
-    if (got !== want) return `${what} is ${JSON.stringify(got)}, mintid says ${JSON.stringify(want)}`;
+    if (got !== want) return `${what} is ${show(got)}, mintid says ${show(want)}`;
   }
   return null;
 }

@@ -1,5 +1,6 @@
 -- spec/npm/mint.lua: IDs of every kind that the npm references read (UUID
--- versions 1, 3, 5, 6, 7 and the SHA-256 v8, KSUID, TypeID), minted by the
+-- versions 1, 3, 5, 6, 7 and the SHA-256 v8, KSUID, TypeID, Snowflakes of
+-- the Twitter, Discord, Sonyflake and default layouts), minted by the
 -- module MINTID_MODULE names (default mintid), one JSON object a line on
 -- stdout with what the module says of each ID (version, time, payload,
 -- prefix, uuid, the other layout of a v1/v6, the inputs of a name-based
@@ -29,7 +30,7 @@ end
 
 -- Field order is fixed so that the file reads the same on every run.
 local ORDER = { "kind", "module", "id", "corrupt", "version", "time", "msecs", "clockseq", "node", "namespace",
-    "name", "uuid1", "uuid6", "typeid", "payload", "prefix", "uuid" }
+    "name", "uuid1", "uuid6", "typeid", "payload", "prefix", "uuid", "layout", "epoch", "units", "machine", "seq" }
 
 local function emit(record)
     record.module = module_name
@@ -181,4 +182,39 @@ for _, uuid in ipairs({ "01890a5d-ac96-774b-bcce-b302099a8057", mintid.UUID_NIL,
     mintid.uuid6(), mintid.uuid5(mintid.NAMESPACE_DNS, "www.example.com") }) do
     emit(typeid_record(assert(mintid.typeid_from("prefix", uuid))))
     emit(typeid_record(assert(mintid.typeid_from("", assert(mintid.parse_uuid(uuid))))))
+end
+
+---------------------------------------------------------------------------
+-- Snowflakes: generators of each layout on a clock the script sets, with
+-- machine ids at the edges of the layout's range, several IDs in one time
+-- unit (the sequence counting up), and the parts parse_snowflake gives.
+-- "sonyflake_ms" is the layout the npm sonyflake package itself mints: 1 ms
+-- units in Sonyflake's field widths (doc/fleet.md "Layouts").
+local layouts = {
+    { kind = "snowflake_twitter", layout = "twitter", machines = { 0, 31, 32, 378, 1023 } },
+    { kind = "snowflake_discord", layout = "discord", machines = { 0, 1, 512, 1023 } },
+    { kind = "sonyflake", layout = "sonyflake", machines = { 0, 1, 4660, 65535 } },
+    { kind = "sonyflake_ms", layout = { time_bits = 39, time_unit_ms = 1, machine_bits = 16, seq_bits = 8,
+        epoch = 1409529600000, order = "time-seq-machine" }, machines = { 0, 255, 256, 65535 } },
+    { kind = "snowflake_id", layout = "mintid", machines = { 1, 7, 512, 1022 } },
+}
+local clock_readings = { 1656432460105, 1700000000000, 1700000000009, 1735689600000 }
+for _, l in ipairs(layouts) do
+    local normal = mintid.snowflake_layout(l.layout)
+    for n, machine in ipairs(l.machines) do
+        local now = 0
+        local g = mintid.snowflake_generator { layout = l.layout, machine_id = machine, clock = function() return now end }
+        for k, reading in ipairs(clock_readings) do
+            now = reading
+            for _ = 1, (k == 2 and 3 or 1) do -- three IDs in one unit: sequence 0, 1, 2
+                local id = tostring(assert(g:next()))
+                local ts, mid, seq = assert(mintid.parse_snowflake(id, l.layout))
+                local r = { kind = l.kind, id = id, layout = type(l.layout) == "string" and l.layout or "custom",
+                    time = ts, epoch = normal.epoch, units = math.floor((ts - normal.epoch) / normal.time_unit_ms),
+                    machine = mid, seq = seq }
+                emit(r)
+                if n == 1 and k == 1 then corrupt(r) end
+            end
+        end
+    end
 end

@@ -1,14 +1,15 @@
 #!/bin/sh
 # spec/npm/run.sh: the npm references read back what mintid mints (make
 # test-npm, and a stage of make test); prints TAP. Installs the references
-# (uuid, ksuid, typeid-js, pinned) into $BUILD/npm, never into the tree; has
+# (uuid, ksuid, typeid-js, @sapphire/snowflake, sonyflake, snowflake-id,
+# pinned) into $BUILD/npm, never into the tree; has
 # spec/npm/mint.lua write IDs of every kind they read, with their fields,
 # through mintid on Lua $NPM_LUA and through resty.mintid on LuaJIT; then
 # spec/npm/check.mjs parses each with the references.
 set -u
 BUILD=${BUILD:-build}
 NPM_LUA=${NPM_LUA:-5.4}
-REFERENCES="uuid@14.0.3 ksuid@3.0.0 typeid-js@1.2.0"
+REFERENCES="uuid@14.0.3 ksuid@3.0.0 typeid-js@1.2.0 @sapphire/snowflake@3.5.5 sonyflake@1.1.2 snowflake-id@1.1.0"
 dir=$BUILD/npm
 
 # fail MESSAGE [LOG]: one failing test, with the log as TAP comments

@@ -65,6 +65,13 @@ return function(M, on)
         "18446744073709551616", "-1", "12a", "", 4096, 4194308096, -5, 2.5, {} }
     local EPOCHS = { n = 6, nil, 0, 1288834974657, -5, "x", 2 ^ 60 }
     local GEN_EPOCHS = { n = 3, nil, 0, 1288834974657 }
+    -- Layouts: presets, a table (read through __index by h.opts), bad ones.
+    local function sonyflake_table(h)
+        return h.opts { time_bits = 39, time_unit_ms = 10, machine_bits = 16, seq_bits = 8, epoch = 1409529600000,
+                        order = "time-seq-machine" }
+    end
+    local LAYOUTS = { "mintid", "sonyflake", "instagram", "discord", "nope", { time_bits = 65, machine_bits = 0,
+                      seq_bits = 1 }, { time_bits = 41, machine_bits = 4, seq_bits = 8, epoch = 1600000000000 } }
     if math.type then SNOWFLAKES[#SNOWFLAKES + 1] = math.tointeger(1541815603606036480) end
     if ffi then
         SNOWFLAKES[#SNOWFLAKES + 1] = ffi.new("uint64_t", 0) - 1
@@ -243,6 +250,18 @@ return function(M, on)
             end
         end)
 
+        case("with a layout", function(h)
+            local layout = h.pick({ "sonyflake", "instagram", "twitter", sonyflake_table(h) })
+            local g = h.use(M.snowflake_generator(h.opts {
+                clock = h.clock(), layout = layout, machine_id = h.pick({ 0, 255, 1023 }),
+                max_wait_ms = h.pick({ n = 2, nil, 0 }),
+            }))
+            local next = h.mint(function() return g:next() end)
+            for i = 1, 3 do
+                h.step("next() #" .. i, next)
+            end
+        end)
+
         case("on the OS clock (the machine id is deterministic)", function(h)
             local epoch = h.pick({ 0, 1288834974657 })
             local g = h.use(M.snowflake_generator { machine_id = h.pick({ 0, 7, 1023 }), epoch = epoch })
@@ -271,6 +290,10 @@ return function(M, on)
             h.step("f:hold(id, valid, floor)", function() return f:hold(id, valid, floor) end)
             h.step("f:state()", function() return f:state() end)
             h.step("f:machine_id()", function() return f:machine_id() end)
+            h.step("f:layout()", function() return select(2, f:layout()) end)
+            h.step("_lease_fence(layout):layout()", function()
+                return select(2, M._lease_fence(h.pick(LAYOUTS)):layout())
+            end)
             -- the reading itself differs from the calm run's
             h.step("f:clock()", function() return f:clock() > 0 end)
             h.step("tostring(f)", function() return tostring(f) end)
@@ -385,6 +408,8 @@ return function(M, on)
                 { "relative_generator", { secret = SECRETS[1], salt = 5 } },
                 { "snowflake_generator", { machine_id = 1024 } }, { "snowflake_generator", { epoch = 1.5 } },
                 { "snowflake_generator", { max_wait_ms = -1 } }, { "nanoid_generator", { size = 0 } },
+                { "snowflake_generator", { layout = "nope" } },
+                { "snowflake_generator", { layout = "sonyflake", machine_id = 65536 } },
                 { "nanoid_generator", { alphabet = "" } }, { "nanoid_generator", { [1] = true } },
             })
             h.step(bad[1] .. "(bad options)", function() return M[bad[1]](bad[2]) ~= nil end)
@@ -428,6 +453,16 @@ return function(M, on)
             h.step("parse_snowflake(id)", function() return M.parse_snowflake(id) end)
             h.step("parse_snowflake(id, epoch)", function() return M.parse_snowflake(id, epoch) end)
             h.step("parse_snowflake(id) again", function() return M.parse_snowflake(id) end)
+        end)
+
+        case("parse_snowflake with a layout, snowflake_layout", function(h)
+            local id, layout = h.pick(SNOWFLAKES), h.pick(LAYOUTS)
+            h.step("parse_snowflake(id, layout)", function() return M.parse_snowflake(id, layout) end)
+            h.step("parse_snowflake(id, sonyflake table)", function() return M.parse_snowflake(id, sonyflake_table(h)) end)
+            h.step("snowflake_layout(layout)", function()
+                local t = M.snowflake_layout(layout)
+                return t.time_bits, t.time_unit_ms, t.machine_bits, t.seq_bits, t.epoch, t.order, t.name
+            end)
         end)
 
         case("kind_of", function(h)

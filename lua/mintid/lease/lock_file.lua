@@ -9,14 +9,14 @@ local mintid = require "mintid"
 local options = require "mintid.lease.options"
 
 local setmetatable, huge, rawget, _G = setmetatable, math.huge, rawget, _G
-local new_fence, open_lock_file = mintid._lease_fence, mintid._lock_file
+local open_lock_file = mintid._lock_file
 
 local M = {}
 
 local LockFile = {}
 LockFile.__index = LockFile
 
-local KNOWN = { path = true, machine_ids = true }
+local KNOWN = { path = true, machine_ids = true, layout = true, epoch = true }
 
 local function read(opts, fn)
     options.table(opts, fn, KNOWN)
@@ -26,13 +26,44 @@ local function read(opts, fn)
     end
     -- Refused here, not by the OS layer at the first acquire().
     if path:find("\0", 1, true) then options.raise(fn, "path must hold no zero byte") end
-    local lo, hi = options.machine_ids(opts.machine_ids, fn)
-    return path, lo, hi
+    local layout, fence = options.layout(opts.layout, opts.epoch, fn)
+    -- an id is a byte of the file: at most 2^32 - 1 whatever the layout
+    local lo, hi = options.machine_ids(opts.machine_ids, fn, math.min(options.max_machine(layout), 4294967295))
+    return path, lo, hi, fence
 end
 
 function M.new(opts)
-    local path, lo, hi = read(opts, "lock_file")
-    return setmetatable({ _fence = new_fence(), _path = path, _lo = lo, _hi = hi }, LockFile)
+    local path, lo, hi, fence = read(opts, "lock_file")
+    return setmetatable({ _fence = fence, _path = path, _lo = lo, _hi = hi }, LockFile)
+end
+
+-- One lock file, one layout: its first line of PATH.layout is the layout's
+-- fingerprint ("T/U/M/S/E/order"), written by the first lease that finds
+-- none. Appended, so that two first leases racing both write and both read
+-- the same first line: the later one refuses. (A file of its own: on
+-- Windows a locked byte of the lock file cannot be read.)
+function LockFile:_check_layout()
+    local side, mine = self._path .. ".layout", select(2, self._fence:layout())
+    local function first_line()
+        local f = io.open(side, "r")
+        if not f then return nil end
+        local line = f:read("*l")
+        f:close()
+        return line ~= "" and line or nil
+    end
+    local held = first_line()
+    if not held then
+        local f, err = io.open(side, "a")
+        if not f then return nil, "lock file " .. self._path .. ": cannot record its layout: " .. tostring(err) end
+        f:write(mine, "\n")
+        f:close()
+        held = first_line()
+    end
+    if held ~= mine then
+        return nil, "lock file " .. self._path .. " holds layout " .. tostring(held) .. " (" .. side
+            .. "), this lease's is " .. mine .. ": use another lock file for another layout"
+    end
+    return true
 end
 
 -- The handle is closed: in a forked child only the child's copy (the
@@ -54,8 +85,13 @@ function LockFile:acquire()
     self:_close()
     local h, err = open_lock_file(self._path, true)
     if not h then return nil, err end
+    local ok, why = self:_check_layout()
+    if not ok then
+        h:close()
+        return nil, why
+    end
     for i = self._lo, self._hi do
-        local floor_ms, lerr = h:lock(i)
+        local floor_ms, lerr = h:lock(i, fence)
         if floor_ms == nil then
             h:close()
             return nil, lerr

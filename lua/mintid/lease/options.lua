@@ -39,9 +39,18 @@ local function integer(v)
 end
 M.integer = integer
 
--- machine_ids = {lo, hi}: 0 <= lo <= hi <= 1023, default {0, 1023}.
-function M.machine_ids(v, fn)
-    if v == nil then return 0, 1023 end
+-- The largest machine id of a layout table: 2^machine_bits - 1, in
+-- integer arithmetic on 5.3+.
+function M.max_machine(layout)
+    local max = 1
+    for _ = 1, layout.machine_bits do max = max * 2 end
+    return max - 1
+end
+
+-- machine_ids = {lo, hi}: 0 <= lo <= hi <= max, default {0, max} (the
+-- layout's whole range).
+function M.machine_ids(v, fn, max)
+    if v == nil then return 0, max end
     if type(v) ~= "table" then
         raise(fn, "machine_ids must be a table {lo, hi}, got " .. type(v))
     end
@@ -50,10 +59,32 @@ function M.machine_ids(v, fn)
         raise(fn, "machine_ids must be {lo, hi} of integers, got {" .. tostring(v[1]) .. ", "
             .. tostring(v[2]) .. "}")
     end
-    if lo < 0 or hi > 1023 or lo > hi then
-        raise(fn, "machine_ids must be {lo, hi} with 0 <= lo <= hi <= 1023, got {" .. lo .. ", " .. hi .. "}")
+    if lo < 0 or hi > max or lo > hi then
+        raise(fn, ("machine_ids must be {lo, hi} with 0 <= lo <= hi <= %.0f, got {%.0f, %.0f}"):format(max, lo, hi))
     end
     return lo, hi
+end
+
+-- layout = L (a preset name or a table; default "mintid") and epoch = E
+-- (replaces its epoch): the lease's layout, whose fence it returns too,
+-- bound to it (one lease, one layout). The C module checks every rule; its
+-- message is re-raised as the lease constructor's.
+function M.layout(layout, epoch, fn)
+    local mintid = require "mintid"
+    local function call(f, arg)
+        local ok, v = pcall(f, arg)
+        if not ok then raise(fn, tostring(v):match("%((layout: .*)%)$") or tostring(v)) end
+        return v
+    end
+    local t = call(mintid.snowflake_layout, layout == nil and "mintid" or layout)
+    if epoch ~= nil then
+        if integer(epoch) == nil or integer(epoch) < 0 then
+            raise(fn, "epoch must be an integer >= 0, got " .. tostring(epoch))
+        end
+        t.epoch, t.name = integer(epoch), nil
+        t = call(mintid.snowflake_layout, t)
+    end
+    return t, call(mintid._lease_fence, t)
 end
 
 return M

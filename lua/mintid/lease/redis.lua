@@ -4,11 +4,18 @@
 -- Id i of a namespace is the key mintid:{ns}:m:<i>, holding the holder's
 -- random 128-bit token with a PX expiry; mintid:{ns}:floor is a hash, never
 -- expired, of id -> the highest Unix ms any holder of that id may have
--- minted. Every step is one server-side script (EVAL), so a claim takes a
--- free id atomically and a renewal or release touches only a key that still
--- holds our token. The lease never decides alone that minting is safe: it
--- tells the C fence (mintid._lease_fence) the id, a deadline and a floor,
--- and the generator bound to the fence refuses outside them.
+-- minted; mintid:{ns}:layout the fingerprint of the one layout the
+-- namespace holds. Every step is one server-side script (EVAL), so a claim
+-- takes a free id atomically and a renewal or release touches only a key
+-- that still holds our token. The lease never decides alone that minting
+-- is safe: it tells the C fence (mintid._lease_fence) the id, a deadline
+-- and a floor, and the generator bound to the fence refuses outside them.
+--
+-- Redis runs one script at a time, so no script walks the range: a claim
+-- finds a free id through an index of the range's ids by expiry (the sorted
+-- set mintid:{ns}:idx:<lo>-<hi>, kept by claims, renewals and releases in
+-- the server's time) and a count of the ids never handed out
+-- (mintid:{ns}:fresh:<lo>-<hi>), and looks at most CLAIM_TRIES ids of each.
 --
 -- Plain Lua 5.1-5.4 and LuaJIT: no integer division, no bitwise operators,
 -- no goto. Any client with :eval(script, numkeys, ...) works, whether its
@@ -29,6 +36,20 @@ local unpack_ = rawget(table, "unpack") or rawget(_G, "unpack")
 -- The scripts. Lua 5.1 inside Redis; a missing key or field reads as false.
 -- Numbers travel as decimal text and come back as integers or text only: a
 -- script never returns nil inside an array (Redis would cut it there).
+
+-- The ids a claim looks at, at most, in each of its two searches (expired
+-- ids of the index, never-used ids): its work is bounded whatever the range.
+M.CLAIM_TRIES = 32
+-- The most commands one claim makes: a handful of its own, at most 8 for
+-- each id it looks at (its own earlier claim's, the one it held last, and
+-- CLAIM_TRIES of each search).
+M.CLAIM_MAX_COMMANDS = 8 + (2 + 2 * M.CLAIM_TRIES) * 8
+
+-- The server's time in ms, which the index's scores and PX share.
+local NOW = [[
+local now = redis.call('TIME')
+now = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+]]
 
 -- The start of the scripts that write: floor_of(hash, id) -> the floor of
 -- id (text) in the floor hash as a number and its text ("0" if none), or
@@ -51,63 +72,105 @@ local function floor_of(hash, id)
 end
 ]]
 
--- KEYS[1] the floor hash, KEYS[2..n+1] the keys of ids lo..hi.
--- ARGV: token, ttl ms, our floor ms (wall ms at sending + ttl), lo, n, the
--- offset to scan from, the offset to try first (-1: none).
+-- KEYS: the floor hash, the layout key, the range's index, the range's
+-- fresh count, our token's key. ARGV: token, ttl ms, our floor ms (wall ms
+-- at sending + ttl), lo, hi, the id to try first (-1: none), the layout's
+-- fingerprint, the default layout's, CLAIM_TRIES, the id keys' prefix.
 -- A key that already holds our token is ours (the reply to an earlier try
--- was lost); a key of another type is not free. Returns {id, the id's
--- floor before this claim}, {-1, "0"} (none free) or {-2, why} (junk in
--- the floor hash: nothing written).
-M.CLAIM = FLOOR_OF .. [[
-local token, ttl, ours = ARGV[1], ARGV[2], ARGV[3]
-local lo, n, start, prefer = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local function take(off)
-    local key = KEYS[2 + off]
+-- was lost: our token's key names it); a key of another type is not free.
+-- Returns {id, the id's floor before this claim}, {-1, "0"} when every id
+-- of lo..hi is taken, {-3, "0"} when none was free among those looked at,
+-- {-4, the namespace's layout} when it holds another layout, {-2, why} for
+-- junk in the store (nothing written but the index). A namespace used
+-- before layouts existed (a floor hash, no layout key) holds the default
+-- layout; the layout key is written by the first claim that succeeds.
+M.CLAIM = FLOOR_OF .. NOW .. [[
+local token, ttl, ours = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local lo, hi, prefer, tries = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[9])
+local function junk(key, what) return { -2, key .. ' is not ' .. what } end
+local stored = redis.pcall('GET', KEYS[2])
+if type(stored) == 'table' then return junk(KEYS[2], 'a string') end
+local held = stored
+if not held and redis.call('EXISTS', KEYS[1]) == 1 then held = ARGV[8] end
+if held and held ~= ARGV[7] then return { -4, held } end
+local function take(id)
+    local sid = string.format('%d', id)
+    local key = ARGV[10] .. sid
     local holder = redis.pcall('GET', key)
-    if type(holder) == 'table' or (holder and holder ~= token) then return nil end
-    local id = string.format('%d', lo + off)
-    local before, text = floor_of(KEYS[1], id)
+    if type(holder) == 'table' then return nil end
+    if holder and holder ~= token then
+        -- held: the index follows the key's expiry
+        local left = redis.call('PTTL', key)
+        if left < 0 then left = ttl end
+        redis.call('ZADD', KEYS[3], now + left, id)
+        return nil
+    end
+    local before, text = floor_of(KEYS[1], sid)
     if not before then return { -2, text } end
     if holder == token then
         redis.call('PEXPIRE', key, ttl)
     elseif not redis.call('SET', key, token, 'NX', 'PX', ttl) then
         return nil
     end
-    if tonumber(ours) > before then redis.call('HSET', KEYS[1], id, ours) end
-    return { lo + off, text }
+    redis.call('ZADD', KEYS[3], now + ttl, id)
+    redis.call('SET', KEYS[5], sid, 'PX', ttl)
+    if tonumber(ours) > before then redis.call('HSET', KEYS[1], sid, ours) end
+    if not stored then redis.call('SET', KEYS[2], ARGV[7]) end
+    return { id, text }
 end
-if prefer >= 0 then
-    local got = take(prefer)
+local kind = redis.call('TYPE', KEYS[3])
+if type(kind) == 'table' then kind = kind.ok end
+if kind ~= 'zset' and kind ~= 'none' then return junk(KEYS[3], 'a sorted set') end
+local fresh = redis.pcall('GET', KEYS[4])
+fresh = type(fresh) ~= 'table' and tonumber(fresh or '0')
+if not fresh then return junk(KEYS[4], 'a count') end
+local mine = redis.pcall('GET', KEYS[5])
+mine = type(mine) ~= 'table' and tonumber(mine or '-1') or -1
+local got
+if mine >= lo and mine <= hi then got = take(mine) if got then return got end end
+if prefer >= lo and prefer <= hi then got = take(prefer) if got then return got end end
+local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, tries)
+for i = 1, #expired do
+    got = take(tonumber(expired[i]))
     if got then return got end
 end
-for i = 0, n - 1 do
-    local got = take((start + i) % n)
-    if got then return got end
+local n, left = hi - lo + 1, tries
+while fresh < n and left > 0 and not got do
+    got = take(lo + fresh)
+    fresh, left = fresh + 1, left - 1
 end
-return { -1, '0' }
+if got and got[1] == -2 then return got end -- junk: nothing written
+redis.call('SET', KEYS[4], string.format('%d', fresh))
+if got then return got end
+if fresh >= n and #expired < tries then return { -1, '0' } end
+return { -3, '0' }
 ]]
 
--- KEYS: the id's key, the floor hash. ARGV: token, ttl ms, id, floor ms.
--- 1 if the key held our token (expiry renewed, floor raised), 0 if not,
--- {-2, why} for junk in the floor hash (nothing written).
-M.RENEW = FLOOR_OF .. [[
+-- KEYS: the id's key, the floor hash, the range's index. ARGV: token, ttl
+-- ms, id, floor ms. 1 if the key held our token (expiry renewed, floor
+-- raised, the index following), 0 if not, {-2, why} for junk in the floor
+-- hash (nothing written).
+M.RENEW = FLOOR_OF .. NOW .. [[
 if redis.pcall('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 local before, why = floor_of(KEYS[2], ARGV[3])
 if not before then return { -2, why } end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.pcall('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[3])
 if tonumber(ARGV[4]) > before then redis.call('HSET', KEYS[2], ARGV[3], ARGV[4]) end
 return 1
 ]]
 
--- KEYS: the id's key, the floor hash. ARGV: token, id, floor ms.
--- 1 if the key held our token (floor raised, key deleted), 0 if not,
--- {-2, why} for junk in the floor hash (nothing written).
+-- KEYS: the id's key, the floor hash, the range's index, our token's key.
+-- ARGV: token, id, floor ms. 1 if the key held our token (floor raised,
+-- key deleted, the id first in the index), 0 if not, {-2, why} for junk in
+-- the floor hash (nothing written).
 M.RELEASE = FLOOR_OF .. [[
 if redis.pcall('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 local before, why = floor_of(KEYS[2], ARGV[2])
 if not before then return { -2, why } end
 if tonumber(ARGV[3]) > before then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[4])
+redis.pcall('ZADD', KEYS[3], 0, ARGV[2])
 return 1
 ]]
 
@@ -137,15 +200,18 @@ local function ms_text(ms)
     return ("%.0f"):format(ms)
 end
 
+-- What a namespace used before layouts holds.
+local DEFAULT_FINGERPRINT = select(2, mintid._lease_fence("mintid"):layout())
+
 local bad = options.raise
 
 local LEASE_OPTIONS = {
     connect = "function", namespace = "string", ttl = "number", machine_ids = "table",
     renew_every = "number", drift = "number", margin = "number", max_skew = "number",
     quarantine = "boolean", wait = "boolean", clock = "function", sleep = "function",
-    log = "function",
+    log = "function", layout = "any", epoch = "any",
 }
-local HOLDERS_OPTIONS = { connect = "function", namespace = "string", machine_ids = "table" }
+local HOLDERS_OPTIONS = { connect = "function", namespace = "string", machine_ids = "table", layout = "any" }
 
 -- opts[name] for every option of `known` (a metatable's __index honoured);
 -- an unknown key or a value of the wrong type raises.
@@ -154,7 +220,7 @@ local function read_options(fname, opts, known, required)
     local o = {}
     for name, want in pairs(known) do
         local v = opts[name]
-        if v ~= nil and type(v) ~= want and name ~= "machine_ids" then
+        if v ~= nil and type(v) ~= want and name ~= "machine_ids" and want ~= "any" then
             bad(fname, ("option '%s': %s expected, got %s"):format(name, want, type(v)))
         end
         o[name] = v
@@ -165,7 +231,8 @@ local function read_options(fname, opts, known, required)
     if o.namespace ~= nil and (#o.namespace > 64 or not o.namespace:match("^[%w_.%-]+$")) then
         bad(fname, "namespace must be 1..64 letters, digits, '_', '.' or '-'")
     end
-    o.lo, o.hi = options.machine_ids(o.machine_ids, fname)
+    o.layout, o.fence = options.layout(o.layout, o.epoch, fname)
+    o.lo, o.hi = options.machine_ids(o.machine_ids, fname, options.max_machine(o.layout))
     return o
 end
 
@@ -307,7 +374,9 @@ function M.new(opts)
     end
     local ns = o.namespace
     local self = setmetatable({
-        _fence = mintid._lease_fence(),
+        _fence = o.fence,
+        _namespace = ns,
+        _fingerprint = select(2, o.fence:layout()),
         _connect = o.connect,
         _lo = o.lo, _hi = o.hi,
         _ttl = ttl, _ttl_ms = floor(ttl * 1000 + 0.5),
@@ -328,14 +397,22 @@ function M.new(opts)
         _turn = 0,
         _reported = { store = "reachable", lease = "unheld" },
     }, Lease)
-    self._claim_keys = M.keys(ns, o.lo, o.hi)
+    local range = ("%.0f-%.0f"):format(o.lo, o.hi)
+    self._index_key = "mintid:{" .. ns .. "}:idx:" .. range
+    self._claim_keys = { self._floor_key, "mintid:{" .. ns .. "}:layout", self._index_key,
+                         "mintid:{" .. ns .. "}:fresh:" .. range }
     return self
 end
 
--- The keys of a claim or a listing: the floor hash, then ids lo..hi.
+-- The key naming the id our token took (found again after a lost reply).
+function Lease:_token_key(token)
+    return "mintid:{" .. self._namespace .. "}:t:" .. (token or self._token)
+end
+
+-- The keys of a listing: the floor hash, then ids lo..hi.
 function M.keys(namespace, lo, hi)
     local keys = { "mintid:{" .. namespace .. "}:floor" }
-    for id = lo, hi do keys[#keys + 1] = ("mintid:{%s}:m:%d"):format(namespace, id) end
+    for id = lo, hi do keys[#keys + 1] = ("mintid:{%s}:m:%.0f"):format(namespace, id) end
     return keys
 end
 
@@ -378,14 +455,19 @@ function Lease:_wall()
     return ms
 end
 
--- A claim's reply checked: id (-1: none free), floor; or nil, message.
+-- A claim's reply checked: id (-1: every id taken, -3: none free among
+-- those looked at), floor; or nil, message.
 function Lease:_claim_reply(res)
     if type(res) == "table" and res[1] == -2 and type(res[2]) == "string" then
         return nil, "lease: the store refused the claim: " .. res[2]
     end
+    if type(res) == "table" and res[1] == -4 and type(res[2]) == "string" then
+        return nil, ("lease: namespace '%s' holds layout %s, this lease's is %s: one namespace, one layout "
+            .. "(a new layout needs a new namespace)"):format(self._namespace, res[2], self._fingerprint)
+    end
     local id = type(res) == "table" and tonumber(res[1])
     local before = type(res) == "table" and type(res[2]) == "string" and unix_ms(res[2])
-    if not (id and before and (id == -1 or (id >= self._lo and id <= self._hi and id % 1 == 0))
+    if not (id and before and (id == -1 or id == -3 or (id >= self._lo and id <= self._hi and id % 1 == 0))
             and tonumber(res[2]) == before) then
         return nil, "lease: unexpected reply to a claim: " .. shown(res)
     end
@@ -406,17 +488,16 @@ end
 
 function Lease:_claim()
     if self:_forked() then return nil, FORKED end
-    local n = self._hi - self._lo + 1
-    -- Kept until a claim succeeds: a retry after a lost reply scans the
-    -- same way, and so finds the key it took.
-    self._start = self._start or random_below(n)
-    local prefer = self._prefer and self._prefer - self._lo or -1
+    local prefer = self._prefer or -1
     local turn = self._turn
     local sent = self._fence:clock()
     local wall, werr = self:_wall()
     if not wall then return nil, werr end
-    local res, err = eval(self._connect, M.CLAIM, self._claim_keys, {
-        self._token, self._ttl_ms, ms_text(wall + self._ttl_ms), self._lo, n, self._start, prefer,
+    local keys = { self._claim_keys[1], self._claim_keys[2], self._claim_keys[3], self._claim_keys[4],
+                   self:_token_key() }
+    local res, err = eval(self._connect, M.CLAIM, keys, {
+        self._token, self._ttl_ms, ms_text(wall + self._ttl_ms), self._lo, self._hi, prefer, self._fingerprint,
+        DEFAULT_FINGERPRINT, M.CLAIM_TRIES, self._prefix,
     })
     -- A release while the claim was on its way (a client that yields): the
     -- caller's last word wins; a key we took meanwhile expires by itself.
@@ -430,9 +511,12 @@ function Lease:_claim()
         self:_report("store", "broken", "error", before)
         return nil, before
     end
+    if id == -1 then
+        self:_report("store", "full", "warn", ("every machine id in %.0f..%.0f is taken"):format(self._lo, self._hi))
+        return nil, ("lease: every machine id in %.0f..%.0f is taken"):format(self._lo, self._hi)
+    end
     if id < 0 then
-        self:_report("store", "full", "warn", ("every machine id in %d..%d is taken"):format(self._lo, self._hi))
-        return nil, ("lease: every machine id in %d..%d is taken"):format(self._lo, self._hi)
+        return nil, ("lease: no free machine id among the %d looked at; try again"):format(2 * M.CLAIM_TRIES)
     end
     local valid_for = self:_valid_for(sent)
     if valid_for <= 0 then
@@ -451,7 +535,7 @@ function Lease:_claim()
         fence_floor = max(before, now + self._ttl_ms + self._skew_ms)
     end
     self._fence:hold(id, valid_for, fence_floor)
-    self._id, self._floor, self._start, self._prefer = id, fence_floor, nil, id
+    self._id, self._floor, self._prefer = id, fence_floor, id
     self._turn = self._turn + 1
     self:_reachable()
     self:_report("lease", "held", "notice", ("holds machine id %d%s"):format(id,
@@ -533,8 +617,8 @@ function Lease:renew()
     local sent = self._fence:clock()
     local wall, werr = self:_wall()
     if not wall then return nil, werr end
-    local res, err = eval(self._connect, M.RENEW, { self._prefix .. id, self._floor_key },
-        { self._token, self._ttl_ms, id, ms_text(wall + self._ttl_ms) })
+    local res, err = eval(self._connect, M.RENEW, { self._prefix .. ms_text(id), self._floor_key, self._index_key },
+        { self._token, self._ttl_ms, ms_text(id), ms_text(wall + self._ttl_ms) })
     -- A release, a loss or another claim while this was on its way (a
     -- client that yields): the reply is about a lease that is no more.
     if self._turn ~= turn then
@@ -591,8 +675,9 @@ function Lease:release()
     -- The release floor: the clock now, or (a clock gone wrong) the one the
     -- id was held with, whose renewals raised the stored floor past it.
     local wall = self:_wall() or self._floor
-    local res, err = eval(self._connect, M.RELEASE, { self._prefix .. id, self._floor_key },
-        { token, id, ms_text(wall) })
+    local res, err = eval(self._connect, M.RELEASE,
+        { self._prefix .. ms_text(id), self._floor_key, self._index_key, self:_token_key(token) },
+        { token, ms_text(id), ms_text(wall) })
     if not res then return nil, "lease: store unreachable (" .. err .. "); its key expires by itself" end
     local owned, rerr = owned_reply(res, "release")
     if not owned then return nil, rerr end
@@ -679,22 +764,31 @@ end
 
 -- holders{ connect, namespace, machine_ids } -> an array of
 -- { id = i, expires_in = seconds or math.huge, floor = Unix ms }, or nil, message.
+-- Ids are listed a page at a time, each page one script: no script walks
+-- a 16-bit range.
+M.HOLDERS_PAGE = 1024
+
 function M.holders(opts)
     local o = read_options("holders", opts, HOLDERS_OPTIONS, { "connect", "namespace" })
-    local res, err = eval(o.connect, M.HOLDERS, M.keys(o.namespace, o.lo, o.hi), { o.lo })
-    if not res then return nil, err end
-    if type(res) ~= "table" or #res % 3 ~= 0 then return nil, "unexpected reply to a listing: " .. shown(res) end
     local list = {}
-    for i = 1, #res - 2, 3 do
-        local id, left, floor_ms = tonumber(res[i]), tonumber(res[i + 1]), unix_ms(res[i + 2])
-        if not (id and id >= o.lo and id <= o.hi and left) then
-            return nil, "unexpected reply to a listing: " .. shown(res)
+    local lo = o.lo
+    while lo <= o.hi do
+        local hi = min(o.hi, lo + M.HOLDERS_PAGE - 1)
+        local res, err = eval(o.connect, M.HOLDERS, M.keys(o.namespace, lo, hi), { lo })
+        if not res then return nil, err end
+        if type(res) ~= "table" or #res % 3 ~= 0 then return nil, "unexpected reply to a listing: " .. shown(res) end
+        for i = 1, #res - 2, 3 do
+            local id, left, floor_ms = tonumber(res[i]), tonumber(res[i + 1]), unix_ms(res[i + 2])
+            if not (id and id >= lo and id <= hi and left) then
+                return nil, "unexpected reply to a listing: " .. shown(res)
+            end
+            if not floor_ms or tonumber(res[i + 2]) ~= floor_ms then
+                return nil, ("unexpected reply to a listing: the floor of machine id %d is not Unix ms: %s"):format(
+                    id, tostring(res[i + 2]))
+            end
+            list[#list + 1] = { id = id, expires_in = left < 0 and huge or left / 1000, floor = floor_ms }
         end
-        if not floor_ms or tonumber(res[i + 2]) ~= floor_ms then
-            return nil, ("unexpected reply to a listing: the floor of machine id %d is not Unix ms: %s"):format(
-                id, tostring(res[i + 2]))
-        end
-        list[#list + 1] = { id = id, expires_in = left < 0 and huge or left / 1000, floor = floor_ms }
+        lo = hi + 1
     end
     return list
 end

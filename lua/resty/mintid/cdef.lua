@@ -18,10 +18,13 @@ typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[512];
 } mintid_relative_gen;
 typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[32];
+} mintid_snowflake_layout;
+typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[64];
 } mintid_snowflake_gen;
 typedef struct {
-    __attribute__((aligned(8))) uint8_t opaque[64];
+    __attribute__((aligned(8))) uint8_t opaque[96];
 } mintid_fence;
 typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[384];
@@ -43,18 +46,40 @@ int mintid_relative_gen_init(mintid_relative_gen *g, const uint8_t *secret, size
     const uint8_t *salt, size_t salt_len, char *err);
 void mintid_relative_gen_wipe(mintid_relative_gen *g);
 uint32_t mintid_relative_gen_tag(const mintid_relative_gen *g, const uint8_t *key, size_t key_len);
+void mintid_snowflake_layout_default(mintid_snowflake_layout *l);
+int mintid_snowflake_layout_init(mintid_snowflake_layout *l, int64_t time_bits,
+    int64_t time_unit_ms, int64_t machine_bits, int64_t seq_bits, int64_t epoch, int order,
+    char *err);
+int mintid_snowflake_layout_preset(mintid_snowflake_layout *l, const char *name, size_t len,
+    char *err);
+int mintid_snowflake_order_of(const char *name, size_t len);
+const char *mintid_snowflake_order_name(int order);
+int mintid_snowflake_layout_set_epoch(mintid_snowflake_layout *l, int64_t epoch, char *err);
+void mintid_snowflake_layout_fields(const mintid_snowflake_layout *l, int64_t fields[6]);
+const char *mintid_snowflake_layout_name(const mintid_snowflake_layout *l);
+int mintid_snowflake_layout_equal(const mintid_snowflake_layout *a,
+    const mintid_snowflake_layout *b);
+size_t mintid_snowflake_layout_fingerprint(const mintid_snowflake_layout *l, char out[64]);
+int mintid_snowflake_layout_split(const mintid_snowflake_layout *l, uint64_t id,
+    int64_t max_timestamp, int64_t *timestamp, uint64_t *machine_id, uint64_t *sequence, char *err);
 int mintid_snowflake_gen_init(mintid_snowflake_gen *g, int64_t machine_id, int64_t epoch,
     char *err);
+int mintid_snowflake_gen_init_layout(mintid_snowflake_gen *g, const mintid_snowflake_layout *l,
+    int64_t machine_id, char *err);
 void mintid_fence_init(mintid_fence *f);
+int mintid_fence_bind_layout(mintid_fence *f, const mintid_snowflake_layout *l, char *err);
+void mintid_fence_layout(const mintid_fence *f, mintid_snowflake_layout *l);
 int mintid_fence_hold(mintid_fence *f, int64_t machine_id, int64_t valid_for_ms, int64_t floor_ms,
     char *err);
 int mintid_fence_drop(mintid_fence *f, int reason, char *err);
 int mintid_fence_state_now(const mintid_fence *f, int64_t *ms_left);
 const char *mintid_fence_state_name(int state);
 int64_t mintid_fence_clock_ms(void);
-int mintid_fence_machine_id(const mintid_fence *f);
+int64_t mintid_fence_machine_id(const mintid_fence *f);
 int mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *g, mintid_fence *f, int64_t epoch,
     char *err);
+int mintid_snowflake_gen_init_fenced_layout(mintid_snowflake_gen *g, mintid_fence *f,
+    const mintid_snowflake_layout *l, char *err);
 int mintid_snowflake_check_epoch(int64_t epoch, char *err);
 void mintid_snowflake_split(uint64_t id, int64_t epoch, int64_t *timestamp, uint32_t *machine_id,
     uint32_t *sequence);
@@ -105,6 +130,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_uuid_time_gen",
         "mintid_ksuid_gen",
         "mintid_relative_gen",
+        "mintid_snowflake_layout",
         "mintid_snowflake_gen",
         "mintid_fence",
         "mintid_nanoid_spec",
@@ -125,8 +151,22 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_relative_gen_init",
         "mintid_relative_gen_wipe",
         "mintid_relative_gen_tag",
+        "mintid_snowflake_layout_default",
+        "mintid_snowflake_layout_init",
+        "mintid_snowflake_layout_preset",
+        "mintid_snowflake_order_of",
+        "mintid_snowflake_order_name",
+        "mintid_snowflake_layout_set_epoch",
+        "mintid_snowflake_layout_fields",
+        "mintid_snowflake_layout_name",
+        "mintid_snowflake_layout_equal",
+        "mintid_snowflake_layout_fingerprint",
+        "mintid_snowflake_layout_split",
         "mintid_snowflake_gen_init",
+        "mintid_snowflake_gen_init_layout",
         "mintid_fence_init",
+        "mintid_fence_bind_layout",
+        "mintid_fence_layout",
         "mintid_fence_hold",
         "mintid_fence_drop",
         "mintid_fence_state_now",
@@ -134,6 +174,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_fence_clock_ms",
         "mintid_fence_machine_id",
         "mintid_snowflake_gen_init_fenced",
+        "mintid_snowflake_gen_init_fenced_layout",
         "mintid_snowflake_check_epoch",
         "mintid_snowflake_split",
         "mintid_snowflake_timestamp",
@@ -179,7 +220,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_ERANDOM = -4,
         MINTID_ERANGE = -2,
         MINTID_ERRMSG_SIZE = 128,
-        MINTID_FENCE_SIZE = 64,
+        MINTID_FENCE_SIZE = 96,
         MINTID_KIND_ERRMSG_SIZE = 256,
         MINTID_KSUID_GEN_SIZE = 64,
         MINTID_KSUID_TEXT_LEN = 27,
@@ -192,7 +233,9 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_RELATIVE_PREFIX_LEN = 7,
         MINTID_RELATIVE_TEXT_LEN = 28,
         MINTID_SNOWFLAKE_DECIMAL_MAX = 20,
+        MINTID_SNOWFLAKE_FINGERPRINT_MAX = 64,
         MINTID_SNOWFLAKE_GEN_SIZE = 64,
+        MINTID_SNOWFLAKE_LAYOUT_SIZE = 32,
         MINTID_SPAN_ID_TEXT_LEN = 16,
         MINTID_TRACEPARENT_LEN = 55,
         MINTID_TRACE_ID_TEXT_LEN = 32,
