@@ -192,8 +192,9 @@ int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, v
             /* n a power of 2 (the default alphabet, hex): no byte is
              * rejected and step is size, so byte i gives symbol i; the
              * same loop as below without its tests, 8 bytes read and 8
-             * symbols written at a time (single byte loads of the just
-             * drawn bytes wait on the draw's wider stores). */
+             * symbols written at a time: an eighth of a byte loop's loads
+             * and stores besides the table's. The fixed byte order (big
+             * endian) keeps byte i at symbol i on every platform. */
             for (i = 0; i + 8 <= size; i += 8) {
                 const uint64_t bytes = mintid_load_be64(buf + i);
 #define SYMBOL_AT(shift) ((uint64_t)alphabet[(bytes >> (shift)) & mask] << (shift))
