@@ -216,6 +216,19 @@ MINTID_INTERNAL int64_t mintid_os_deadline_slack_ms(void);
 MINTID_INTERNAL void mintid_os_pause(void);
 /* Overwrite memory in a way the compiler may not elide (secrets). */
 MINTID_INTERNAL void mintid_secure_zero(void *p, size_t n);
+/* The same for a few dozen bytes on a hot path: with GCC and clang a plain
+ * memset the compiler may inline, kept by an empty asm that the compiler
+ * must assume reads the memory (what glibc's explicit_bzero does inside);
+ * elsewhere mintid_secure_zero. */
+#if defined(__GNUC__) || defined(__clang__)
+static inline void mintid_secure_zero_small(void *p, size_t n)
+{
+    memset(p, 0, n);
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+#else
+#define mintid_secure_zero_small mintid_secure_zero
+#endif
 
 /* Locks and run-once, the platform's own (pthreads; SRW locks and InitOnce
  * on Windows, whose storage is one pointer, zero to start: os_win32.c
@@ -398,6 +411,9 @@ MINTID_INTERNAL uint64_t mintid_random_reseeds(void);
 /* How many threads' generators exist now (the tests watch that a thread's
  * is gone once it exited). */
 MINTID_INTERNAL size_t mintid_random_threads(void);
+/* The calling thread's batch, its size in *size (NULL when the thread has
+ * no generator): the tests read what a draw left there. */
+MINTID_INTERNAL const uint8_t *mintid_random_batch(size_t *size);
 
 /* ==== hex.c: lowercase hex text ============================================ */
 /* Byte b's two lowercase digits: mintid_hex_pairs[b]. */

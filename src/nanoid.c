@@ -191,8 +191,18 @@ int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, v
         if (mask + 1 == n) {
             /* n a power of 2 (the default alphabet, hex): no byte is
              * rejected and step is size, so byte i gives symbol i; the
-             * same loop as below without its tests. */
-            for (i = 0; i < size; i++)
+             * same loop as below without its tests, 8 bytes read and 8
+             * symbols written at a time: an eighth of a byte loop's loads
+             * and stores besides the table's. The fixed byte order (big
+             * endian) keeps byte i at symbol i on every platform. */
+            for (i = 0; i + 8 <= size; i += 8) {
+                const uint64_t bytes = mintid_load_be64(buf + i);
+#define SYMBOL_AT(shift) ((uint64_t)alphabet[(bytes >> (shift)) & mask] << (shift))
+                mintid_store_be64(out + i, SYMBOL_AT(56) | SYMBOL_AT(48) | SYMBOL_AT(40) | SYMBOL_AT(32) |
+                                               SYMBOL_AT(24) | SYMBOL_AT(16) | SYMBOL_AT(8) | SYMBOL_AT(0));
+#undef SYMBOL_AT
+            }
+            for (; i < size; i++)
                 out[i] = alphabet[buf[i] & mask];
             got = size;
         }
@@ -209,7 +219,7 @@ int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, v
         }
     }
     /* The drawn bytes determine the ID, which may serve as a token. */
-    mintid_secure_zero(buf, step);
+    mintid_secure_zero_small(buf, step);
     if (buf != stack_buf)
         free(buf);
     return rc;

@@ -178,40 +178,37 @@ static int pool_refill(thread_pool *p, char *err)
     return MINTID_OK;
 }
 
-/* n bytes (n >= piece) from `from` to buf, then wiped there, in pieces of
- * `piece` bytes, the last one ending at n (overlapping the one before it
- * when piece does not divide n). Fixed-size pieces become plain moves. */
-#define MOVE_IN_PIECES(buf, from, n, piece)                         \
-    do {                                                            \
-        size_t at_;                                                 \
-        for (at_ = 0; at_ + (piece) < (n); at_ += (piece))          \
-            memcpy((buf) + at_, (from) + at_, (piece));             \
-        memcpy((buf) + (n) - (piece), (from) + (n) - (piece), (piece)); \
-        for (at_ = 0; at_ + (piece) < (n); at_ += (piece))          \
-            memset((from) + at_, 0, (piece));                       \
-        memset((from) + (n) - (piece), 0, (piece));                 \
+/* piece bytes (a constant: a plain move and store) from `from` to buf,
+ * then wiped there. */
+#define MOVE_PIECE(buf, from, piece)       \
+    do {                                   \
+        memcpy((buf), (from), (piece));    \
+        memset((from), 0, (piece));        \
+        (buf) += (piece), (from) += (piece); \
     } while (0)
 
 /* n bytes of the batch (n <= what is left) to buf, each wiped in the
  * batch: never handed out twice, nor kept after the caller is done with
  * it (Nano IDs and UUIDv4s may be used as secrets). A draw is 7 to 32
  * bytes mostly, for which calls of memcpy and memset cost more than the
- * copy. */
+ * copy. The pieces never overlap (16 bytes, then 8, 4, 2, 1 by the bits of
+ * what is left): a caller's word read across two overlapping stores would
+ * wait for both to reach the cache instead of taking its bytes from one. */
 static inline void hand_out(thread_pool *p, uint8_t *buf, size_t n)
 {
     uint8_t *from = p->bytes + p->next;
 
     p->next += n;
-    if (n >= 16) {
-        MOVE_IN_PIECES(buf, from, n, 16);
-    } else if (n >= 8) {
-        MOVE_IN_PIECES(buf, from, n, 8);
-    } else if (n >= 4) {
-        MOVE_IN_PIECES(buf, from, n, 4);
-    } else {
-        for (; n > 0; n--)
-            *buf++ = *from, *from++ = 0;
-    }
+    for (; n >= 16; n -= 16)
+        MOVE_PIECE(buf, from, 16);
+    if (n & 8)
+        MOVE_PIECE(buf, from, 8);
+    if (n & 4)
+        MOVE_PIECE(buf, from, 4);
+    if (n & 2)
+        MOVE_PIECE(buf, from, 2);
+    if (n & 1)
+        MOVE_PIECE(buf, from, 1);
 }
 
 uint64_t mintid_random_reseeds(void)
@@ -227,6 +224,14 @@ size_t mintid_random_threads(void)
     n = pools_count;
     mintid_lock_release(&pools_lock);
     return n;
+}
+
+const uint8_t *mintid_random_batch(size_t *size)
+{
+    const thread_pool *p = pool_usable ? (const thread_pool *)mintid_os_thread_slot() : NULL;
+
+    *size = BATCH_SIZE;
+    return p != NULL ? p->bytes : NULL;
 }
 
 /* A draw the batch does not hold: refills as it goes. */
@@ -251,7 +256,9 @@ static MINTID_NOINLINE int draw_across_batches(thread_pool *p, uint8_t *buf, siz
     return MINTID_OK;
 }
 
-int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
+/* Every draw the fast path below does not take: the first of a thread or
+ * of a process, one the batch does not hold, one without a pool. */
+static MINTID_NOINLINE int random_bytes_slow(uint8_t *buf, size_t n, char *err)
 {
     thread_pool *p;
     uint32_t generation;
@@ -265,12 +272,28 @@ int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
         pool_forget(p);
         p->generation = generation;
     }
-    /* The common case: the batch holds the request. */
     if (n <= BATCH_SIZE - p->next) {
         hand_out(p, buf, n);
         return MINTID_OK;
     }
     return draw_across_batches(p, buf, n, err);
+}
+
+/* The common case, with nothing to set up or refill: the thread's
+ * generator exists, belongs to this process and its batch holds the
+ * request. Each test is one random_bytes_slow makes too, so both hand out
+ * the same bytes. */
+int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
+{
+    thread_pool *p;
+
+    if (MINTID_LOAD_ACQUIRE(&pool_registered) && pool_usable && n <= BATCH_OUTPUT &&
+        (p = mintid_os_thread_slot()) != NULL && p->generation == mintid_os_fork_generation() &&
+        n <= BATCH_SIZE - p->next) {
+        hand_out(p, buf, n);
+        return MINTID_OK;
+    }
+    return random_bytes_slow(buf, n, err);
 }
 
 int mintid_random_pool(void *ctx, uint8_t *buf, size_t n)
@@ -288,7 +311,8 @@ int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
      * a failure is the source's, and kept. */
     if (err != NULL)
         err[0] = '\0';
-    rc = rnd(ctx, buf, n);
+    /* The pool called directly, not through the pointer: most draws. */
+    rc = rnd == mintid_random_pool ? mintid_random_bytes(buf, n, (char *)ctx) : rnd(ctx, buf, n);
     if (rc == MINTID_OK)
         return MINTID_OK;
     if (rc > 0)

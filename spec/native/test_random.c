@@ -263,11 +263,23 @@ static void check_pool_construction(void)
             urandom_opens != i)
             bad |= 4;
         /* Then draws of every size from 1 to 40 bytes in turn (820 bytes,
-         * within the batch): each size moved in its own pieces (single
-         * bytes, 4, 8 or 16 at a time, the last overlapping the one before). */
+         * within the batch): each size moved in its own pieces (16 bytes
+         * at a time, then 8, 4, 2 and 1 by the bits of what is left). */
         for (n = 1, at = 48; n <= 40; at += n, n++)
             if (mintid_random_bytes(got, n, NULL) != MINTID_OK || memcmp(got, batch + at, n) != 0)
                 bad |= 8;
+        /* Every byte handed out (and the next key) is zero in the batch,
+         * and only those. */
+        {
+            size_t size = 0;
+            const uint8_t *left = mintid_random_batch(&size);
+
+            if (left == NULL || size != sizeof batch || memcmp(left + at, batch + at, size - at) != 0)
+                bad |= 16;
+            for (n = 0; left != NULL && n < at; n++)
+                if (left[n] != 0)
+                    bad |= 16;
+        }
         _exit(bad);
     }
     if (pid > 0)
@@ -279,6 +291,7 @@ static void check_pool_construction(void)
     check(!(status & 4), "pool: the next batch is keyed by the previous one's first 32 bytes, "
                          "without reading the OS");
     check(!(status & 8), "pool: draws of 1 to 40 bytes in turn hand out the keystream in order");
+    check(!(status & 16), "pool: each byte handed out is wiped in the batch, and no byte still to come");
 }
 
 int main(void)
