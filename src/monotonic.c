@@ -52,7 +52,7 @@ static MINTID_ALWAYS_INLINE void counter_put(uint8_t *c, size_t len, uint64_t hi
 
     /* hi's len - 8 bytes in one piece (counter_get reads them so). */
     mintid_store_be64(top, hi);
-    memcpy(c, top + 16 - len, len - 8);
+    memcpy(c, top + (16 - len), len - 8);
     mintid_store_be64(c + len - 8, lo);
 }
 
