@@ -1,6 +1,6 @@
 # ---- libFuzzer targets, one per file of fuzz/, on the core built with
 # clang's coverage, ASan and UBSan; `make fuzz` (and `make test`, through
-# fuzz/run.sh) runs each for FUZZ_SECONDS (27) on seeds taken from testdata/
+# fuzz/run.sh) runs each for FUZZ_SECONDS (set below) on seeds taken from testdata/
 # (build/fuzz/corpus, not committed).
 FUZZ_CC      ?= clang
 # Per target: 11 targets at 25 s keep the stage at its 4.5 minutes.

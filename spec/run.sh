@@ -207,5 +207,5 @@ stage "leases: three nginx nodes, Sonyflake ids over the 16-bit range" env BUILD
 # each runs for FUZZ_SECONDS (default 25) with ASan and UBSan, seeded from
 # testdata/; a crash, a failed property or a hang fails it, and the input is
 # kept in build/fuzz/artifacts/.
-stage "fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-30} s" sh fuzz/run.sh
+stage "fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-25} s" sh fuzz/run.sh
 finish
