@@ -186,6 +186,11 @@ int mintid_cpu_has_avx512(void)
 }
 
 #define AVX512 __attribute__((target("avx512f")))
+/* Before each loop over the registers: unrolled, each x[i] is a variable
+ * of its own that lives in one of the 32 registers; rolled, GCC keeps the
+ * arrays on the stack and loads and stores them in every round. (SSE2 and
+ * AVX2 have 16 registers, too few for x[] alone: unrolling gains nothing.) */
+#define UNROLLED _Pragma("GCC unroll 16")
 
 /* AVX-512 rotates in one instruction. */
 #define Z_QR(a, b, c, d)                                                                                   \
@@ -198,23 +203,33 @@ int mintid_cpu_has_avx512(void)
 
 AVX512 size_t mintid_chacha20_avx512(uint32_t in[16], uint8_t *out, size_t nblocks)
 {
+    const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     size_t done;
     int i, k;
 
     for (done = 0; done + 16 <= nblocks; done += 16, out += 1024, in[12] += 16) {
-        __m512i s[16], x[16], g[4][4];
+        /* The input words are broadcast again for the final add rather
+         * than kept: 16 registers of them beside the 16 of x would not fit
+         * in the 32 there are, and spills would put key words on the stack. */
+        __m512i x[16], g[4][4];
 
+        UNROLLED
         for (i = 0; i < 16; i++)
-            s[i] = _mm512_set1_epi32((int)in[i]);
-        s[12] = _mm512_add_epi32(s[12], _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
-        for (i = 0; i < 16; i++)
-            x[i] = s[i];
+            x[i] = _mm512_set1_epi32((int)in[i]);
+        x[12] = _mm512_add_epi32(x[12], lanes);
         CHACHA_20_ROUNDS(Z_QR, x);
+        /* in[] may have changed for all the compiler knows: it reads the
+         * words again instead of keeping their broadcasts across the rounds. */
+        __asm__ volatile("" ::: "memory");
+        UNROLLED
         for (i = 0; i < 16; i++)
-            x[i] = _mm512_add_epi32(x[i], s[i]);
+            x[i] = _mm512_add_epi32(x[i], _mm512_set1_epi32((int)in[i]));
+        x[12] = _mm512_add_epi32(x[12], lanes);
+        UNROLLED
         for (i = 0; i < 4; i++)
             TRANSPOSE_LANES4(512, x + 4 * i, g[i]);
         /* Lane L of g[0..3][k] is block k + 4L: a 4x4 transpose of lanes. */
+        UNROLLED
         for (k = 0; k < 4; k++) {
             __m512i t0 = _mm512_shuffle_i32x4(g[0][k], g[1][k], 0x44), t1 = _mm512_shuffle_i32x4(g[0][k], g[1][k], 0xEE);
             __m512i t2 = _mm512_shuffle_i32x4(g[2][k], g[3][k], 0x44), t3 = _mm512_shuffle_i32x4(g[2][k], g[3][k], 0xEE);

@@ -285,6 +285,24 @@ MINTID_INTERNAL uint32_t mintid_os_fork_generation(void);
  * and pthread_atfork failed): then a cache such as the pool is not worth
  * keeping. */
 MINTID_INTERNAL int mintid_os_fork_watched(void);
+/* The two things mintid_os_fork_generation reads, for its inline form
+ * below (the OS layer alone writes them): the generation, and the
+ * sentinel page whose first byte the kernel zeroes in a child (NULL where
+ * there is none). */
+MINTID_INTERNAL uint32_t mintid_os_generation;
+MINTID_INTERNAL unsigned char *mintid_os_sentinel;
+/* 1 if this is still generation g's process, as mintid_os_fork_generation()
+ * == g would say, without a call: for a hot path that has seen
+ * mintid_os_fork_watched() return 1. 0 also when the sentinel says a new
+ * process has not been told yet: the caller then takes its slow path,
+ * which calls mintid_os_fork_generation. */
+static inline int mintid_os_same_generation(uint32_t g)
+{
+    const unsigned char *sentinel = mintid_os_sentinel;
+
+    return (sentinel == NULL || MINTID_LOAD_ACQUIRE(sentinel) != 0) &&
+           MINTID_LOAD_ACQUIRE(&mintid_os_generation) == g;
+}
 
 /* A pointer per thread: NULL in every new thread; at_exit(p) runs when a
  * thread whose pointer is not NULL exits (a pthread key's destructor; a
@@ -386,8 +404,9 @@ MINTID_INTERNAL int mintid_cpu_has_avx512(void);
 /* ==== random.c: the pool ================================================== */
 /* From the pool: the calling thread's own ChaCha20 generator, keyed from the
  * OS (fast key erasure, a new OS key after 1 MiB), no lock taken. A forked
- * child never continues any thread's stream. Requests over 992 bytes read
- * the OS directly. */
+ * child never continues any thread's stream. Requests over a batch's
+ * output (MINTID_RANDOM_BATCH_BLOCKS blocks less the next key's 32 bytes)
+ * read the OS directly. */
 MINTID_INTERNAL int mintid_random_bytes(uint8_t *buf, size_t n, char *err);
 /* mintid_random_bytes as a mintid_random_fn. ctx is NULL or a
  * char[MINTID_ERRMSG_SIZE] that receives the OS's reason on failure: pass
@@ -405,6 +424,10 @@ MINTID_INTERNAL void mintid_random_fork_init(void);
 /* The pool's generator takes a new key from the OS before its output under
  * one key would pass this many bytes. */
 #define MINTID_RANDOM_RESEED_BYTES ((size_t)1 << 20)
+/* ChaCha20 blocks a refill computes (4 KiB): a refill's fixed costs, the
+ * wipe of the vector code's frames above all, are shared by 4064 bytes of
+ * output. A multiple of 16, the widest vector code's step. */
+#define MINTID_RANDOM_BATCH_BLOCKS 64
 /* How many keys the pool's generators have taken from the OS in this
  * process so far (the tests watch the reseeds with it). */
 MINTID_INTERNAL uint64_t mintid_random_reseeds(void);
@@ -803,6 +826,14 @@ MINTID_INTERNAL int  mintid_nanoid_spec_default(mintid_nanoid_spec *s, char *err
 MINTID_INTERNAL int  mintid_nanoid_check_size(int64_t size, char *err);
 /* The same alphabet at another size (the step depends on the size). */
 MINTID_INTERNAL int  mintid_nanoid_spec_resize(mintid_nanoid_state *s, int64_t size, char *err);
+/* For an alphabet of 2^k symbols, where byte i of a draw gives symbol i:
+ * the symbols of bytes[0 .. size) to out by implementation impl, MINTID_OK;
+ * MINTID_EARG with nothing written where this build, CPU, alphabet or size
+ * lacks it (WORDS: any power of 2 on every platform; SSSE3: x86-64 with
+ * SSSE3, at most 64 symbols, size >= 16). The tests compare the two. */
+enum { MINTID_NANOID_MAP_WORDS, MINTID_NANOID_MAP_SSSE3 };
+MINTID_INTERNAL int mintid_nanoid_map_by(int impl, const mintid_nanoid_state *s, const uint8_t *bytes, size_t size,
+                                         uint8_t *out);
 /* Writes exactly s->size bytes to out. Draws s->step bytes at a time. */
 MINTID_INTERNAL int  mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, void *ctx,
                                             uint8_t *out, char *err);

@@ -163,6 +163,106 @@ size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s)
     return mintid_nanoid_state_of_const(s)->size;
 }
 
+/* ---- byte i to symbol i, for an alphabet of 2^k symbols ------------------
+ * (no byte is rejected there and step is size). */
+
+/* 8 bytes read and 8 symbols written at a time: an eighth of a byte loop's
+ * loads and stores besides the table's. The fixed byte order (big endian)
+ * keeps byte i at symbol i on every platform. */
+static void map_words(const uint8_t *alphabet, uint32_t mask, const uint8_t *bytes, size_t size, uint8_t *out)
+{
+    size_t i;
+
+    for (i = 0; i + 8 <= size; i += 8) {
+        const uint64_t b = mintid_load_be64(bytes + i);
+#define SYMBOL_AT(shift) ((uint64_t)alphabet[(b >> (shift)) & mask] << (shift))
+        mintid_store_be64(out + i, SYMBOL_AT(56) | SYMBOL_AT(48) | SYMBOL_AT(40) | SYMBOL_AT(32) | SYMBOL_AT(24) |
+                                       SYMBOL_AT(16) | SYMBOL_AT(8) | SYMBOL_AT(0));
+#undef SYMBOL_AT
+    }
+    for (; i < size; i++)
+        out[i] = alphabet[bytes[i] & mask];
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_MAP_SSSE3 1
+#include <cpuid.h>
+#include <tmmintrin.h>
+
+/* -1 until a first call asked cpuid (SSSE3 is not in every x86-64 CPU's
+ * base set, though in each one since 2006). */
+static int ssse3_known = -1;
+
+static int cpu_has_ssse3(void)
+{
+    int known = MINTID_LOAD_ACQUIRE(&ssse3_known);
+
+    if (known < 0) {
+        unsigned a, b, c, d;
+
+        known = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSSE3) != 0;
+        MINTID_STORE_RELEASE(&ssse3_known, known);
+    }
+    return known;
+}
+
+#define SSSE3 __attribute__((target("ssse3")))
+
+/* 16 symbols at once: pshufb looks 16 indexes up in a table of 16 symbols;
+ * an alphabet of up to 64 is up to 4 such tables (mask >> 4 is 0, 1 or 3),
+ * and bits 4-5 of each index choose whose lookup it keeps. */
+#define LOOKUP(t)                                                                                          \
+    _mm_and_si128(_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(alphabet + 16 * (t))), idx), \
+                  _mm_cmpeq_epi8(table_of, _mm_set1_epi8(t)))
+SSSE3 static inline void map16_ssse3(const uint8_t *alphabet, uint32_t mask, const uint8_t *bytes, uint8_t *out)
+{
+    const __m128i idx = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)bytes),
+                                      _mm_set1_epi8((char)mask));
+    /* Bits 4-5 (a 16-bit shift brings the next byte's bits in above them). */
+    const __m128i table_of = _mm_and_si128(_mm_srli_epi16(idx, 4), _mm_set1_epi8(3));
+    __m128i symbols;
+
+    if (mask < 16)
+        symbols = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)alphabet), idx);
+    else if (mask < 32)
+        symbols = _mm_or_si128(LOOKUP(0), LOOKUP(1));
+    else
+        symbols = _mm_or_si128(_mm_or_si128(LOOKUP(0), LOOKUP(1)), _mm_or_si128(LOOKUP(2), LOOKUP(3)));
+    _mm_storeu_si128((__m128i *)(void *)out, symbols);
+}
+#undef LOOKUP
+
+/* size >= 16, mask <= 63 (alphabet has 256 bytes: the tables never read
+ * past it). A size that is not a multiple of 16 ends with the last 16
+ * bytes, which writes some symbols a second time, the same ones. */
+SSSE3 static void map_ssse3(const uint8_t *alphabet, uint32_t mask, const uint8_t *bytes, size_t size, uint8_t *out)
+{
+    size_t i;
+
+    for (i = 0; i + 16 <= size; i += 16)
+        map16_ssse3(alphabet, mask, bytes + i, out + i);
+    if (i < size)
+        map16_ssse3(alphabet, mask, bytes + size - 16, out + size - 16);
+}
+#endif
+
+int mintid_nanoid_map_by(int impl, const mintid_nanoid_state *s, const uint8_t *bytes, size_t size, uint8_t *out)
+{
+    if (s->mask + 1 != s->n)
+        return MINTID_EARG;
+    if (impl == MINTID_NANOID_MAP_WORDS) {
+        map_words(s->alphabet, s->mask, bytes, size, out);
+        return MINTID_OK;
+    }
+#ifdef HAVE_MAP_SSSE3
+    if (impl == MINTID_NANOID_MAP_SSSE3 && s->mask <= 63 && size >= 16 && cpu_has_ssse3()) {
+        map_ssse3(s->alphabet, s->mask, bytes, size, out);
+        return MINTID_OK;
+    }
+#endif
+    return MINTID_EARG;
+}
+
 int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, void *ctx,
                            uint8_t *out, char *err)
 {
@@ -189,21 +289,8 @@ int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, v
         if (rc != MINTID_OK)
             break;
         if (mask + 1 == n) {
-            /* n a power of 2 (the default alphabet, hex): no byte is
-             * rejected and step is size, so byte i gives symbol i; the
-             * same loop as below without its tests, 8 bytes read and 8
-             * symbols written at a time: an eighth of a byte loop's loads
-             * and stores besides the table's. The fixed byte order (big
-             * endian) keeps byte i at symbol i on every platform. */
-            for (i = 0; i + 8 <= size; i += 8) {
-                const uint64_t bytes = mintid_load_be64(buf + i);
-#define SYMBOL_AT(shift) ((uint64_t)alphabet[(bytes >> (shift)) & mask] << (shift))
-                mintid_store_be64(out + i, SYMBOL_AT(56) | SYMBOL_AT(48) | SYMBOL_AT(40) | SYMBOL_AT(32) |
-                                               SYMBOL_AT(24) | SYMBOL_AT(16) | SYMBOL_AT(8) | SYMBOL_AT(0));
-#undef SYMBOL_AT
-            }
-            for (; i < size; i++)
-                out[i] = alphabet[buf[i] & mask];
+            if (mintid_nanoid_map_by(MINTID_NANOID_MAP_SSSE3, s, buf, size, out) != MINTID_OK)
+                map_words(alphabet, mask, buf, size, out);
             got = size;
         }
         for (i = 0; i < step && got < size; i++) {

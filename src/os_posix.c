@@ -268,17 +268,19 @@ static int fork_watched;
 /* Bumped in every new process (forked child) before any state sees it, so
  * a state can tell, with one load and no system call, that it now runs in
  * another process than the one it was made in. Written under fork_lock;
- * read without it (atomically). */
-static uint32_t fork_generation;
+ * read without it (atomically), also by mintid_os_same_generation. */
+MINTID_INTERNAL_DATA uint32_t mintid_os_generation;
 /* Held across fork() (prepare to parent/child), so that the child never
  * inherits it taken by a thread that is not there. */
 static mintid_lock fork_lock = MINTID_LOCK_INIT;
 
-#ifdef MINTID_HAVE_WIPEONFORK
 /* A page the kernel zeroes in each child; its first byte is 1 in the
  * process that set it. Found 0: this is a new process (made by any means,
- * including those that run no pthread_atfork handler). */
-static unsigned char *fork_sentinel;
+ * including those that run no pthread_atfork handler). NULL without
+ * MADV_WIPEONFORK. */
+MINTID_INTERNAL_DATA unsigned char *mintid_os_sentinel;
+
+#ifdef MINTID_HAVE_WIPEONFORK
 
 static void sentinel_setup(void)
 {
@@ -295,19 +297,19 @@ static void sentinel_setup(void)
         munmap(p, (size_t)page);
         return;
     }
-    fork_sentinel = p;
-    MINTID_STORE_RELEASE(fork_sentinel, 1);
+    mintid_os_sentinel = p;
+    MINTID_STORE_RELEASE(mintid_os_sentinel, 1);
 }
 
 static int sentinel_tripped(void)
 {
-    return fork_sentinel != NULL && MINTID_LOAD_ACQUIRE(fork_sentinel) == 0;
+    return mintid_os_sentinel != NULL && MINTID_LOAD_ACQUIRE(mintid_os_sentinel) == 0;
 }
 
 static void sentinel_rearm(void)
 {
-    if (fork_sentinel != NULL)
-        MINTID_STORE_RELEASE(fork_sentinel, 1);
+    if (mintid_os_sentinel != NULL)
+        MINTID_STORE_RELEASE(mintid_os_sentinel, 1);
 }
 #else
 #define sentinel_setup() ((void)0)
@@ -320,7 +322,7 @@ static void sentinel_rearm(void)
  * fork_lock is held. */
 static void new_process_locked(void)
 {
-    MINTID_STORE_RELEASE(&fork_generation, fork_generation + 1);
+    MINTID_STORE_RELEASE(&mintid_os_generation, mintid_os_generation + 1);
     sentinel_rearm();
 }
 
@@ -348,7 +350,7 @@ static void fork_setup(void)
     sentinel_setup();
     fork_watched = mintid_os_atfork(fork_prepare, fork_parent, fork_child) == 0;
 #ifdef MINTID_HAVE_WIPEONFORK
-    fork_watched |= fork_sentinel != NULL;
+    fork_watched |= mintid_os_sentinel != NULL;
 #endif
     MINTID_STORE_RELEASE(&fork_ready, 1);
 }
@@ -372,7 +374,7 @@ uint32_t mintid_os_fork_generation(void)
             new_process_locked();
         mintid_lock_release(&fork_lock);
     }
-    return MINTID_LOAD_ACQUIRE(&fork_generation);
+    return MINTID_LOAD_ACQUIRE(&mintid_os_generation);
 }
 
 /* ---- lock files -------------------------------------------------------------

@@ -233,17 +233,18 @@ static void check_urandom_failures(void)
  * keystream (counter 0, nonce 0) under the OS's 32 bytes, and once that
  * batch is used up the next one is keyed by its first 32 bytes, with no
  * read from the OS. The child reports one bit per failed check. */
+#define BATCH (64 * MINTID_RANDOM_BATCH_BLOCKS)
 static void check_pool_construction(void)
 {
     static const uint8_t zero_nonce[12];
-    uint8_t key[32], batch[1024], got[1024];
+    uint8_t key[32], batch[BATCH], got[BATCH];
     int status = -1, i;
     size_t n, at;
     pid_t pid;
 
     for (i = 0; i < 32; i++)
         key[i] = (uint8_t)(i * 7 + 3);
-    mintid_chacha20_blocks(key, 0, zero_nonce, batch, 16);
+    mintid_chacha20_blocks(key, 0, zero_nonce, batch, MINTID_RANDOM_BATCH_BLOCKS);
     fflush(stdout);
     pid = fork();
     if (pid == 0) {
@@ -253,12 +254,12 @@ static void check_pool_construction(void)
         reset(FAIL, ENOSYS, REAL, 0, SHORT, 0);
         if (mintid_random_bytes(got, 16, NULL) != MINTID_OK || memcmp(got, batch + 32, 16) != 0)
             bad |= 1;
-        if (mintid_random_bytes(got, 1024 - 32 - 16, NULL) != MINTID_OK ||
-            memcmp(got, batch + 48, 1024 - 48) != 0)
+        if (mintid_random_bytes(got, BATCH - 32 - 16, NULL) != MINTID_OK ||
+            memcmp(got, batch + 48, BATCH - 48) != 0)
             bad |= 2;
         i = urandom_opens;
         memcpy(key, batch, 32);
-        mintid_chacha20_blocks(key, 0, zero_nonce, batch, 16);
+        mintid_chacha20_blocks(key, 0, zero_nonce, batch, MINTID_RANDOM_BATCH_BLOCKS);
         if (mintid_random_bytes(got, 16, NULL) != MINTID_OK || memcmp(got, batch + 32, 16) != 0 ||
             urandom_opens != i)
             bad |= 4;

@@ -1294,6 +1294,44 @@ static void check_hex_encoders(void)
     check(same, "hex: the 16-byte encoder writes the table's digits for all 256 byte values");
 }
 
+/* Nano IDs of a 2^k-symbol alphabet: the SSSE3 map (x86-64) writes the
+ * word map's symbols, for every such alphabet it takes (2 to 64 symbols),
+ * every byte value in every position and sizes 16 to 80 (whole vectors and
+ * an overlapping last one), and nothing past the ID. */
+static void check_nanoid_maps(void)
+{
+    static const char symbols[] = "ZYXWVUTSRQPONMLKJIHGFEDCBA_-zyxwvutsrqponmlkjihgfedcba9876543210";
+    mintid_nanoid_spec spec;
+    const mintid_nanoid_state *st = mintid_nanoid_state_of(&spec);
+    uint8_t bytes[80], words[81], simd[81];
+    size_t n, size, i, compared = 0;
+    int shift, same = 1;
+
+    for (n = 2; n <= 64; n *= 2) {
+        if (mintid_nanoid_spec_init(&spec, (const uint8_t *)symbols, n, 16, NULL) != MINTID_OK) {
+            same = 0;
+            continue;
+        }
+        for (shift = 0; shift < 256; shift += 37) {
+            for (i = 0; i < sizeof bytes; i++)
+                bytes[i] = (uint8_t)(i * 97 + (size_t)shift);
+            for (size = 16; size <= sizeof bytes; size++) {
+                words[size] = simd[size] = 0xA5;
+                if (mintid_nanoid_map_by(MINTID_NANOID_MAP_SSSE3, st, bytes, size, simd) != MINTID_OK)
+                    continue; /* not in this build, or not on this CPU */
+                mintid_nanoid_map_by(MINTID_NANOID_MAP_WORDS, st, bytes, size, words);
+                if (memcmp(simd, words, size + 1) != 0)
+                    same = 0;
+                compared++;
+            }
+        }
+    }
+    check(same, "Nano ID: the SSSE3 map writes the word map's symbols (%zu IDs compared)", compared);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    check(compared > 0, "Nano ID: an x86-64 build maps by SSSE3 (every x86-64 CPU since 2006 has it)");
+#endif
+}
+
 static void check_platform(void)
 {
     int64_t now = 0, ticks = 0, mono, mono_later;
@@ -1325,6 +1363,7 @@ static void check_platform(void)
     check_chacha20_vectors();
     check_chacha20_implementations();
     check_hex_encoders();
+    check_nanoid_maps();
 }
 
 /* ---- the default generators under threads -------------------------------- */
