@@ -81,11 +81,24 @@ static const mintid_nanoid_spec *upvalue_default_spec(lua_State *L)
 }
 
 /* mintid.nanoid([size [, alphabet]]); upvalue 1 holds the default spec, so
- * the common call validates nothing. */
+ * the common call validates nothing. That call, with no argument at all,
+ * goes straight to the core's one-shot call, as ulid() does: no random
+ * option or generator to look at. */
 static int m_nanoid(lua_State *L)
 {
     mintid_nanoid_spec spec;
 
+    if (lua_gettop(L) == 0) {
+        char out[MINTID_NANOID_DEFAULT_SIZE], err[MINTID_ERRMSG_SIZE];
+        int rc;
+
+        err[0] = '\0';
+        rc = mintid_nanoid_text(upvalue_default_spec(L), out, err);
+        if (rc != MINTID_OK)
+            return mintid_lua_fail(L, rc, err);
+        lua_pushlstring(L, out, sizeof out);
+        return 1;
+    }
     return mintid_lua_push_nanoid(L, check_nanoid_args(L, upvalue_default_spec(L), &spec), NULL, NULL);
 }
 
