@@ -13,6 +13,7 @@
  * line has exactly one field per column. A missing or empty file, a wrong
  * header or a malformed row fails loudly; so does a file with no rows.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1332,6 +1333,38 @@ static void check_nanoid_maps(void)
 #endif
 }
 
+/* Snowflake IDs as decimal text: printf's digits for 0, each power of 10
+ * and its neighbours, 2^64 - 1, and values with every digit in play. */
+static void check_snowflake_decimal(void)
+{
+    uint64_t v, p = 1;
+    char got[MINTID_SNOWFLAKE_DECIMAL_MAX + 1], want[32];
+    size_t n;
+    int i, same = 1, k;
+
+    for (i = 0; i <= 20 * 3 + 40; i++) {
+        if (i <= 60) {
+            /* p - 1, p, p + 1 for p = 10^0 .. 10^19, then 2^64 - 1 at the end */
+            v = i % 3 == 0 ? p - 1 : i % 3 == 1 ? p : p + 1;
+            if (i % 3 == 2)
+                p = p > UINT64_MAX / 10 ? UINT64_MAX : p * 10;
+        } else {
+            for (v = 0, k = 0; k < 20; k++)
+                v = v * 10 + (uint64_t)((k * 7 + i) % 10);
+            v ^= (uint64_t)i << 60;
+        }
+        n = mintid_snowflake_format_decimal(v, got);
+        got[n] = '\0';
+        snprintf(want, sizeof want, "%" PRIu64, v);
+        if (strcmp(got, want) != 0)
+            same = 0;
+    }
+    n = mintid_snowflake_format_decimal(UINT64_MAX, got);
+    got[n] = '\0';
+    check(same && strcmp(got, "18446744073709551615") == 0,
+          "snowflake: decimal text is printf's for 0, 10^k - 1, 10^k, 10^k + 1, 2^64 - 1 and mixed digits");
+}
+
 static void check_platform(void)
 {
     int64_t now = 0, ticks = 0, mono, mono_later;
@@ -1364,6 +1397,7 @@ static void check_platform(void)
     check_chacha20_implementations();
     check_hex_encoders();
     check_nanoid_maps();
+    check_snowflake_decimal();
 }
 
 /* ---- the default generators under threads -------------------------------- */
