@@ -303,6 +303,13 @@ static inline int mintid_os_same_generation(uint32_t g)
     return (sentinel == NULL || MINTID_LOAD_ACQUIRE(sentinel) != 0) &&
            MINTID_LOAD_ACQUIRE(&mintid_os_generation) == g;
 }
+/* mintid_os_fork_generation() == g, with the call only when the inline
+ * test above cannot say yes (a new process, or no fork watch: then
+ * mintid_os_generation never equals a state's, which holds a process id). */
+static inline int mintid_os_in_generation(uint32_t g)
+{
+    return mintid_os_same_generation(g) || mintid_os_fork_generation() == g;
+}
 
 /* A pointer per thread: NULL in every new thread; at_exit(p) runs when a
  * thread whose pointer is not NULL exits (a pthread key's destructor; a
