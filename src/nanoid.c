@@ -233,16 +233,18 @@ SSSE3 static inline void map16_ssse3(const uint8_t *alphabet, uint32_t mask, con
 #undef LOOKUP
 
 /* size >= 16, mask <= 63 (alphabet has 256 bytes: the tables never read
- * past it). A size that is not a multiple of 16 ends with the last 16
- * bytes, which writes some symbols a second time, the same ones. */
+ * past it). The bytes past the last whole 16 one at a time: a vector load
+ * of the last 16 would span the pool's separate stores of them (16, then 4,
+ * 2, 1 bytes), and wait for each to reach the cache instead of taking
+ * them from the store buffer. */
 SSSE3 static void map_ssse3(const uint8_t *alphabet, uint32_t mask, const uint8_t *bytes, size_t size, uint8_t *out)
 {
     size_t i;
 
     for (i = 0; i + 16 <= size; i += 16)
         map16_ssse3(alphabet, mask, bytes + i, out + i);
-    if (i < size)
-        map16_ssse3(alphabet, mask, bytes + size - 16, out + size - 16);
+    for (; i < size; i++)
+        out[i] = alphabet[bytes[i] & mask];
 }
 #endif
 

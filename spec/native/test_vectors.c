@@ -1298,7 +1298,7 @@ static void check_hex_encoders(void)
 /* Nano IDs of a 2^k-symbol alphabet: the SSSE3 map (x86-64) writes the
  * word map's symbols, for every such alphabet it takes (2 to 64 symbols),
  * every byte value in every position and sizes 16 to 80 (whole vectors and
- * an overlapping last one), and nothing past the ID. */
+ * a tail of 0 to 15 bytes), and nothing past the ID. */
 static void check_nanoid_maps(void)
 {
     static const char symbols[] = "ZYXWVUTSRQPONMLKJIHGFEDCBA_-zyxwvutsrqponmlkjihgfedcba9876543210";
