@@ -1327,7 +1327,7 @@ static void check_nanoid_maps(void)
             }
         }
     }
-    check(same, "Nano ID: the SSSE3 map writes the word map's symbols (%zu IDs compared)", compared);
+    check(same, "Nano ID: the SSSE3 map writes the word map's symbols (%lu IDs compared)", (unsigned long)compared);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     check(compared > 0, "Nano ID: an x86-64 build maps by SSSE3 (every x86-64 CPU since 2006 has it)");
 #endif
