@@ -103,15 +103,9 @@ void mintid_lua_random_end_option(lua_State *L, gen_ud *u, const random_ctx *c)
     }
 }
 
-int64_t mintid_lua_os_now(lua_State *L)
+int mintid_lua_clock_failed(lua_State *L, const char *err)
 {
-    int64_t now = 0;
-    char err[MINTID_ERRMSG_SIZE];
-
-    err[0] = '\0';
-    if (mintid_os_clock_ms(&now, err) != MINTID_OK)
-        luaL_error(L, "%s", err[0] != '\0' ? err : mintid_strerror(MINTID_ECLOCK));
-    return now;
+    return luaL_error(L, "%s", err[0] != '\0' ? err : mintid_strerror(MINTID_ECLOCK));
 }
 
 /* The clock option runs here, before any core call, so it may raise. */
