@@ -135,18 +135,23 @@ static inline void mintid_lua_gen_check_open(lua_State *L, const gen_kind *k, co
 /*
  * The generator of kind k at GEN_ARG. Its userdata has one of the kind's
  * two metatables, upvalues 2 and 3 (createmeta): this module's, or the
- * one of the objects resty.mintid serves. One raw comparison each instead
- * of luaL_checkudata's registry lookup by name, which stays the way to a
- * non-generator's error message.
+ * one of the objects resty.mintid serves. One comparison of addresses
+ * each instead of luaL_checkudata's registry lookup by name, which stays
+ * the way to a non-generator's error message. Two tables are the same
+ * table exactly when lua_topointer gives the same address (both are alive
+ * here: one on the stack, one an upvalue), and lua_topointer costs half
+ * of lua_rawequal, which goes through the general equality of values.
  */
 static inline gen_ud *mintid_lua_find_gen(lua_State *L, const gen_kind *k)
 {
     gen_ud *u = (gen_ud *)lua_touserdata(L, GEN_ARG);
+    const void *mt;
     int same = 0;
 
     if (u != NULL && lua_getmetatable(L, GEN_ARG)) {
-        same = lua_rawequal(L, -1, lua_upvalueindex(2)) || lua_rawequal(L, -1, lua_upvalueindex(3));
+        mt = lua_topointer(L, -1);
         lua_pop(L, 1);
+        same = mt == lua_topointer(L, lua_upvalueindex(2)) || mt == lua_topointer(L, lua_upvalueindex(3));
     }
     return same ? u : (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
 }
