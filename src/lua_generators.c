@@ -665,8 +665,10 @@ static int snowflake_gen_next(lua_State *L)
 /* A Nano ID of spec s, from the random option of the generator u at
  * GEN_ARG if it has one (u NULL: a one-shot call), else from the pool: on
  * the C stack when small, else in a scratch userdata that the GC reclaims
- * even if an error is raised. */
-int mintid_lua_push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind *k, gen_ud *u)
+ * even if an error is raised. Inlined in the generator's :next, where u is
+ * never NULL and k a constant. */
+static MINTID_ALWAYS_INLINE int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind *k,
+                                            gen_ud *u)
 {
     char stackbuf[NANOID_STACK_SIZE];
     char err[MINTID_ERRMSG_SIZE];
@@ -692,11 +694,16 @@ int mintid_lua_push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_
     return 1;
 }
 
+int mintid_lua_push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind *k, gen_ud *u)
+{
+    return push_nanoid(L, s, k, u);
+}
+
 static int nanoid_gen_next(lua_State *L)
 {
     gen_ud *u = mintid_lua_check_gen(L, &nanoid_gen_kind);
 
-    return mintid_lua_push_nanoid(L, nanoid_of(u), &nanoid_gen_kind, u);
+    return push_nanoid(L, nanoid_of(u), &nanoid_gen_kind, u);
 }
 
 /* ---- the metatables and the module's generator functions ---------------- */
