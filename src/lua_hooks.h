@@ -208,8 +208,8 @@ static inline void mintid_lua_random_end(lua_State *L, gen_ud *u, const random_c
 
 /* Raises the OS clock's failure, err (its reason) or the status's words. */
 MINTID_INTERNAL int mintid_lua_clock_failed(lua_State *L, const char *err);
-/* The OS clock in ms (raises if it fails), inline: a call of its own would
- * be a tenth of what the clock costs. */
+/* The OS clock in ms (raises if it fails); inline, as every generator
+ * call on the OS clock reads it, and only its failure needs a call. */
 static inline int64_t mintid_lua_os_now(lua_State *L)
 {
     int64_t now = 0;
@@ -259,8 +259,9 @@ typedef void (*push_made_fn)(lua_State *L, void *arg);
 /* The error of a call whose every try a finalizer spoilt (lua_hooks.c). */
 MINTID_INTERNAL int mintid_lua_push_tries_spent(lua_State *L, const gen_kind *k);
 
-static MINTID_ALWAYS_INLINE int mintid_lua_push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, size_t size,
-                                            attempt_fn attempt, push_made_fn push, void *arg)
+static MINTID_ALWAYS_INLINE int mintid_lua_push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st,
+                                                          size_t size, attempt_fn attempt, push_made_fn push,
+                                                          void *arg)
 {
     /* room for any such state */
     union { mintid_monotonic m; uint64_t snowflake; mintid_uuid_time_state t; mintid_ksuid_state k; } saved, made;
