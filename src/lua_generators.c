@@ -484,56 +484,73 @@ static int m_typeid_generator(lua_State *L) { return new_hooks_only_gen(L, &type
 
 /* ---- making IDs (the hot path) ------------------------------------------- */
 
-/* A call of a generator of 16-byte IDs. */
+/* A call of a generator of 16-byte IDs. Its address goes to no function
+ * that is not inlined (the ID's bytes, the args and the random source are
+ * copies or pointers to other locals), so that the compiler sees the kind
+ * and push stored here as the constants they are. */
 typedef struct {
     const gen_kind *k;
     gen_ud *u;
     id_args a;
-    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
+    uint8_t *id;
     push_id_fn push;
 } id_call;
 
-static int id_attempt(lua_State *L, void *arg, void *saved, char *err)
+static MINTID_ALWAYS_INLINE int id_attempt(lua_State *L, void *arg, void *saved, char *err)
 {
     id_call *c = (id_call *)arg;
+    id_args a = c->a;
     random_ctx r;
     int rc;
 
     (void)saved;
-    mintid_lua_random_begin(L, c->k, c->u, GEN_ARG, &r, &c->a.rnd, &c->a.ctx, err);
-    rc = c->k->make(c->u, &c->a, c->id, err);
+    mintid_lua_random_begin(L, c->k, c->u, GEN_ARG, &r, &a.rnd, &a.ctx, err);
+    rc = c->k->make(c->u, &a, c->id, err);
     mintid_lua_random_end(L, c->u, &r);
     return rc;
 }
 
-static void id_push(lua_State *L, void *arg)
+static MINTID_ALWAYS_INLINE void id_push(lua_State *L, void *arg)
 {
     id_call *c = (id_call *)arg;
 
     c->push(L, c->id, c->k->value);
 }
 
-/* g:next(...) and g:next_value(...) of a generator of 16-byte IDs, whose
- * kind is upvalue 1. */
-static inline int id_gen_push_next(lua_State *L, push_id_fn push)
+/* g:next(...) and g:next_value(...) of a generator of 16-byte IDs of kind
+ * k; always inlined with a constant k (ID_GEN_METHODS), so that what the
+ * kind says (a key, the clock, its state and size, its make) folds into
+ * one straight path per kind. */
+static MINTID_ALWAYS_INLINE int id_gen_push_next(lua_State *L, const gen_kind *k, push_id_fn push)
 {
     id_call c;
+    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
     char keybuf[MINTID_LUA_INT_TEXT_SIZE];
+    size_t key_len = 0;
 
-    c.k = mintid_lua_upvalue_gen_kind(L);
-    c.u = mintid_lua_check_gen(L, c.k);
+    c.k = k;
+    c.u = mintid_lua_check_gen(L, k);
+    c.id = id;
     c.push = push;
-    c.a.key = NULL;
-    c.a.key_len = 0;
-    if (c.k->takes_key)
-        c.a.key = mintid_lua_check_key(L, 2, keybuf, &c.a.key_len);
-    c.a.now_ms = c.k->uses_clock ? mintid_lua_gen_now(L, c.k, c.u) : 0;
-    return mintid_lua_push_committed(L, c.k, c.u, c.k->state != NULL ? c.k->state(c.u) : NULL,
-                                     c.k->state_bytes, id_attempt, id_push, &c);
+    c.a.key = k->takes_key ? mintid_lua_check_key(L, 2, keybuf, &key_len) : NULL;
+    c.a.key_len = key_len;
+    c.a.now_ms = k->uses_clock ? mintid_lua_gen_now(L, k, c.u) : 0;
+    return mintid_lua_push_committed(L, k, c.u, k->state != NULL ? k->state(c.u) : NULL, k->state_bytes,
+                                     id_attempt, id_push, &c);
 }
 
-static int id_gen_next(lua_State *L) { return id_gen_push_next(L, mintid_lua_push_text); }
-static int id_gen_next_value(lua_State *L) { return id_gen_push_next(L, mintid_lua_push_value); }
+/* The :next and :next_value methods of one kind of 16-byte IDs. */
+#define ID_GEN_METHODS(name, kind)                                                                           \
+    static int name##_next(lua_State *L) { return id_gen_push_next(L, &kind, mintid_lua_push_text); }      \
+    static int name##_next_value(lua_State *L) { return id_gen_push_next(L, &kind, mintid_lua_push_value); }
+
+ID_GEN_METHODS(ulid_gen, ulid_gen_kind)
+ID_GEN_METHODS(uuid7_gen, uuid7_gen_kind)
+ID_GEN_METHODS(uuid4_gen, uuid4_gen_kind)
+ID_GEN_METHODS(uuid1_gen, uuid1_gen_kind)
+ID_GEN_METHODS(uuid6_gen, uuid6_gen_kind)
+ID_GEN_METHODS(ksuid_gen, ksuid_gen_kind)
+ID_GEN_METHODS(relative_gen, relative_gen_kind)
 
 /* The tag of relative_gen:prefix(key) and relative_gen:tag(key). */
 static uint32_t relative_gen_key_tag(lua_State *L)
@@ -648,8 +665,10 @@ static int snowflake_gen_next(lua_State *L)
 /* A Nano ID of spec s, from the random option of the generator u at
  * GEN_ARG if it has one (u NULL: a one-shot call), else from the pool: on
  * the C stack when small, else in a scratch userdata that the GC reclaims
- * even if an error is raised. */
-int mintid_lua_push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind *k, gen_ud *u)
+ * even if an error is raised. Inlined in the generator's :next, where u is
+ * never NULL and k a constant. */
+static MINTID_ALWAYS_INLINE int push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind *k,
+                                            gen_ud *u)
 {
     char stackbuf[NANOID_STACK_SIZE];
     char err[MINTID_ERRMSG_SIZE];
@@ -675,11 +694,16 @@ int mintid_lua_push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_
     return 1;
 }
 
+int mintid_lua_push_nanoid(lua_State *L, const mintid_nanoid_spec *s, const gen_kind *k, gen_ud *u)
+{
+    return push_nanoid(L, s, k, u);
+}
+
 static int nanoid_gen_next(lua_State *L)
 {
     gen_ud *u = mintid_lua_check_gen(L, &nanoid_gen_kind);
 
-    return mintid_lua_push_nanoid(L, nanoid_of(u), &nanoid_gen_kind, u);
+    return push_nanoid(L, nanoid_of(u), &nanoid_gen_kind, u);
 }
 
 /* ---- the metatables and the module's generator functions ---------------- */
@@ -689,11 +713,18 @@ static int nanoid_gen_next(lua_State *L)
 static const luaL_Reg gen_meta[] = {
     { "__tostring", gen_tostring }, { "__gc", gen_gc }, { "__close", gen_gc }, { NULL, NULL }
 };
-static const luaL_Reg id_gen_methods[] = {
-    { "next", id_gen_next }, { "next_value", id_gen_next_value }, { NULL, NULL }
-};
+/* Each kind of 16-byte IDs has its own :next and :next_value. */
+#define ID_GEN_METHOD_TABLE(name) \
+    static const luaL_Reg name##_methods[] = { { "next", name##_next }, { "next_value", name##_next_value }, \
+                                               { NULL, NULL } };
+ID_GEN_METHOD_TABLE(ulid_gen)
+ID_GEN_METHOD_TABLE(uuid7_gen)
+ID_GEN_METHOD_TABLE(uuid4_gen)
+ID_GEN_METHOD_TABLE(uuid1_gen)
+ID_GEN_METHOD_TABLE(uuid6_gen)
+ID_GEN_METHOD_TABLE(ksuid_gen)
 static const luaL_Reg relative_gen_methods[] = {
-    { "next", id_gen_next }, { "next_value", id_gen_next_value },
+    { "next", relative_gen_next }, { "next_value", relative_gen_next_value },
     { "prefix", relative_gen_prefix }, { "tag", relative_gen_tag }, { NULL, NULL }
 };
 static const luaL_Reg snowflake_gen_methods[] = { { "next", snowflake_gen_next }, { NULL, NULL } };
@@ -707,15 +738,15 @@ static const struct {
     const gen_kind *kind;
     const luaL_Reg *methods;
 } gen_kinds[] = {
-    { "ulid_generator", m_ulid_generator, &ulid_gen_kind, id_gen_methods },
-    { "uuid7_generator", m_uuid7_generator, &uuid7_gen_kind, id_gen_methods },
-    { "uuid4_generator", m_uuid4_generator, &uuid4_gen_kind, id_gen_methods },
+    { "ulid_generator", m_ulid_generator, &ulid_gen_kind, ulid_gen_methods },
+    { "uuid7_generator", m_uuid7_generator, &uuid7_gen_kind, uuid7_gen_methods },
+    { "uuid4_generator", m_uuid4_generator, &uuid4_gen_kind, uuid4_gen_methods },
     { "relative_generator", m_relative_generator, &relative_gen_kind, relative_gen_methods },
     { "snowflake_generator", m_snowflake_generator, &snowflake_gen_kind, snowflake_gen_methods },
     { "nanoid_generator", m_nanoid_generator, &nanoid_gen_kind, nanoid_gen_methods },
-    { "uuid1_generator", m_uuid1_generator, &uuid1_gen_kind, id_gen_methods },
-    { "uuid6_generator", m_uuid6_generator, &uuid6_gen_kind, id_gen_methods },
-    { "ksuid_generator", m_ksuid_generator, &ksuid_gen_kind, id_gen_methods },
+    { "uuid1_generator", m_uuid1_generator, &uuid1_gen_kind, uuid1_gen_methods },
+    { "uuid6_generator", m_uuid6_generator, &uuid6_gen_kind, uuid6_gen_methods },
+    { "ksuid_generator", m_ksuid_generator, &ksuid_gen_kind, ksuid_gen_methods },
     { "typeid_generator", m_typeid_generator, &typeid_gen_kind, typeid_gen_methods },
 };
 

@@ -49,38 +49,28 @@ static int random_from_lua(void *ctx, uint8_t *buf, size_t n)
 
 /*
  * The random source of one core call of the generator u of kind k at stack
- * index gen (u NULL for a one-shot call): its option if it has one (pushed,
- * so that it lives through the call whatever the option does), else the
- * pool, with err as its ctx to keep the OS's reason. The generator's last
- * check before the core: nothing between it and the core call runs Lua
- * code. From here to mintid_lua_random_end the generator is busy: a call
- * of it from its own random option (which can reach it, even half built
- * in its constructor, through the debug library) raises.
+ * index gen: its option if it has one (this function, pushed, so that it
+ * lives through the call whatever the option does), else the pool, with
+ * err as its ctx to keep the OS's reason (mintid_lua_random_begin, inline).
+ * The generator's last check before the core: nothing between it and the
+ * core call runs Lua code. From here to mintid_lua_random_end the
+ * generator is busy: a call of it from its own random option (which can
+ * reach it, even half built in its constructor, through the debug library)
+ * raises.
  */
-void mintid_lua_random_begin(lua_State *L, const gen_kind *k, gen_ud *u, int gen, random_ctx *c,
-                         mintid_random_fn *fn, void **ctx, char *err)
+void mintid_lua_random_begin_option(lua_State *L, const gen_kind *k, gen_ud *u, int gen, random_ctx *c,
+                                    mintid_random_fn *fn, void **ctx)
 {
-    int hooked = u != NULL && u->h.has_random;
-
     c->L = L;
-    c->fn = 0;
     c->raised = 0;
     c->refused = RANDOM_GOOD;
-    c->h = u != NULL ? &u->h : NULL;
-    c->tname = k != NULL ? k->tname : NULL;
-    if (hooked) {
-        /* Room for the option, then its copy and n. */
-        luaL_checkstack(L, 3, "mintid random");
-        compat_getuservalue(L, gen, UV_RANDOM);
-        c->fn = lua_gettop(L);
-    }
-    if (u != NULL)
-        mintid_lua_gen_ready(L, k, u);
-    if (!hooked) {
-        *fn = mintid_random_pool;
-        *ctx = err;
-        return;
-    }
+    c->h = &u->h;
+    c->tname = k->tname;
+    /* Room for the option, then its copy and n. */
+    luaL_checkstack(L, 3, "mintid random");
+    compat_getuservalue(L, gen, UV_RANDOM);
+    c->fn = lua_gettop(L);
+    mintid_lua_gen_ready(L, k, u);
     *fn = random_from_lua;
     *ctx = c;
     u->h.busy = 1;
@@ -88,12 +78,10 @@ void mintid_lua_random_begin(lua_State *L, const gen_kind *k, gen_ud *u, int gen
 
 /* After the core call: raises what the option raised, or why its result
  * was refused. */
-void mintid_lua_random_end(lua_State *L, gen_ud *u, const random_ctx *c)
+void mintid_lua_random_end_option(lua_State *L, gen_ud *u, const random_ctx *c)
 {
     char want[MINTID_LUA_INT_TEXT_SIZE], got[MINTID_LUA_INT_TEXT_SIZE];
 
-    if (c->fn == 0)
-        return;
     u->h.busy = 0;
     if (c->raised)
         lua_error(L);
@@ -115,15 +103,9 @@ void mintid_lua_random_end(lua_State *L, gen_ud *u, const random_ctx *c)
     }
 }
 
-int64_t mintid_lua_os_now(lua_State *L)
+int mintid_lua_clock_failed(lua_State *L, const char *err)
 {
-    int64_t now = 0;
-    char err[MINTID_ERRMSG_SIZE];
-
-    err[0] = '\0';
-    if (mintid_os_clock_ms(&now, err) != MINTID_OK)
-        luaL_error(L, "%s", err[0] != '\0' ? err : mintid_strerror(MINTID_ECLOCK));
-    return now;
+    return luaL_error(L, "%s", err[0] != '\0' ? err : mintid_strerror(MINTID_ECLOCK));
 }
 
 /* The clock option runs here, before any core call, so it may raise. */
@@ -170,87 +152,10 @@ void mintid_lua_gen_close(lua_State *L, const gen_kind *k, gen_ud *u, int gen)
     u->h.closed = 1;
 }
 
-/*
- * The ID of one call of the generator u, made by attempt and pushed by
- * push; st is the state (size bytes, NULL: none) the call moves. A call
- * that fails leaves the state as it was, even when the push raises "not
- * enough memory": the state the core made is held aside, the old one put
- * back for the push, and the new one committed only after it. A push may
- * also run a finalizer that uses this generator; then the ID, made from a
- * state that is no longer current, is dropped and made again, but only
- * PUSH_TRIES times in all: a finalizer that mints from it at every
- * collection cycle, in a collector that runs one at every allocation,
- * would otherwise keep this call from ever returning.
- */
-#define PUSH_TRIES 4
-
-/* The state copies and the comparison of a call, in 8-byte pieces the
- * compiler inlines: calls of memcpy and memcmp for some 8 to 40 bytes cost
- * more than the work. */
-static void state_copy(void *to, const void *from, size_t size)
+int mintid_lua_push_tries_spent(lua_State *L, const gen_kind *k)
 {
-    unsigned char *t = (unsigned char *)to;
-    const unsigned char *f = (const unsigned char *)from;
-
-    for (; size >= 8; size -= 8, t += 8, f += 8)
-        memcpy(t, f, 8);
-    for (; size > 0; size--)
-        *t++ = *f++;
-}
-
-static int state_same(const void *a, const void *b, size_t size)
-{
-    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
-    uint64_t diff = 0;
-
-    for (; size >= 8; size -= 8, x += 8, y += 8) {
-        uint64_t wx, wy;
-
-        memcpy(&wx, x, 8);
-        memcpy(&wy, y, 8);
-        diff |= wx ^ wy;
-    }
-    for (; size > 0; size--)
-        diff |= (uint64_t)(*x++ ^ *y++);
-    return diff == 0;
-}
-
-int mintid_lua_push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, size_t size,
-                          attempt_fn attempt, push_made_fn push, void *arg)
-{
-    /* room for any such state */
-    union { mintid_monotonic m; uint64_t snowflake; mintid_uuid_time_state t; mintid_ksuid_state k; } saved, made;
-    char err[MINTID_ERRMSG_SIZE];
-    int rc, tries;
-
-    for (tries = 1;; tries++) {
-        if (st != NULL)
-            state_copy(&saved, st, size);
-        err[0] = '\0';
-        rc = attempt(L, arg, &saved, err);
-        if (rc != MINTID_OK)
-            return mintid_lua_fail(L, rc, err);
-        if (st == NULL) {
-            push(L, arg);
-            mintid_lua_gen_check_open(L, k, u); /* a finalizer the push ran closed it */
-            return 1;
-        }
-        state_copy(&made, st, size);
-        state_copy(st, &saved, size);
-        push(L, arg);
-        /* A finalizer the push ran may have closed the generator: it
-         * raises then, the state as it was, the ID never returned. */
-        mintid_lua_gen_check_open(L, k, u);
-        if (state_same(st, &saved, size)) {
-            state_copy(st, &made, size);
-            return 1;
-        }
-        lua_pop(L, 1);
-        mintid_lua_gen_check_open(L, k, u);
-        if (tries == PUSH_TRIES)
-            return luaL_error(L, "%s used by a finalizer during each of %d tries to make its ID", k->tname,
-                              PUSH_TRIES);
-    }
+    return luaL_error(L, "%s used by a finalizer during each of %d tries to make its ID", k->tname,
+                      MINTID_LUA_PUSH_TRIES);
 }
 
 static mintid_snowflake_state *snowflake_state(gen_ud *u)

@@ -135,18 +135,23 @@ static inline void mintid_lua_gen_check_open(lua_State *L, const gen_kind *k, co
 /*
  * The generator of kind k at GEN_ARG. Its userdata has one of the kind's
  * two metatables, upvalues 2 and 3 (createmeta): this module's, or the
- * one of the objects resty.mintid serves. One raw comparison each instead
- * of luaL_checkudata's registry lookup by name, which stays the way to a
- * non-generator's error message.
+ * one of the objects resty.mintid serves. One comparison of addresses
+ * each instead of luaL_checkudata's registry lookup by name, which stays
+ * the way to a non-generator's error message. Two tables are the same
+ * table exactly when lua_topointer gives the same address (both are alive
+ * here: one on the stack, one an upvalue), and lua_topointer costs half
+ * of lua_rawequal, which goes through the general equality of values.
  */
 static inline gen_ud *mintid_lua_find_gen(lua_State *L, const gen_kind *k)
 {
     gen_ud *u = (gen_ud *)lua_touserdata(L, GEN_ARG);
+    const void *mt;
     int same = 0;
 
     if (u != NULL && lua_getmetatable(L, GEN_ARG)) {
-        same = lua_rawequal(L, -1, lua_upvalueindex(2)) || lua_rawequal(L, -1, lua_upvalueindex(3));
+        mt = lua_topointer(L, -1);
         lua_pop(L, 1);
+        same = mt == lua_topointer(L, lua_upvalueindex(2)) || mt == lua_topointer(L, lua_upvalueindex(3));
     }
     return same ? u : (gen_ud *)luaL_checkudata(L, GEN_ARG, k->tname);
 }
@@ -173,14 +178,50 @@ static inline gen_ud *mintid_lua_check_gen(lua_State *L, const gen_kind *k)
 
 /* The random source of one core call of the generator u of kind k at
  * stack index gen (u NULL for a one-shot call), its ctx and the err of
- * the call (lua_hooks.c), and, after the core call, what the option
- * raised or why its result was refused. */
-MINTID_INTERNAL void mintid_lua_random_begin(lua_State *L, const gen_kind *k, gen_ud *u, int gen, random_ctx *c,
-                                             mintid_random_fn *fn, void **ctx, char *err);
-MINTID_INTERNAL void mintid_lua_random_end(lua_State *L, gen_ud *u, const random_ctx *c);
-/* The OS clock in ms (raises if it fails), and the clock option's reading
- * (checked, and the generator checked open after it). */
-MINTID_INTERNAL int64_t mintid_lua_os_now(lua_State *L);
+ * the call, and, after the core call, what the option raised or why its
+ * result was refused. The pool, the common case, is inline: a generator
+ * with no random option needs only its last check (lua_hooks.c has why);
+ * the option's calls are lua_hooks.c's. */
+MINTID_INTERNAL void mintid_lua_random_begin_option(lua_State *L, const gen_kind *k, gen_ud *u, int gen,
+                                                    random_ctx *c, mintid_random_fn *fn, void **ctx);
+MINTID_INTERNAL void mintid_lua_random_end_option(lua_State *L, gen_ud *u, const random_ctx *c);
+
+static inline void mintid_lua_random_begin(lua_State *L, const gen_kind *k, gen_ud *u, int gen, random_ctx *c,
+                                           mintid_random_fn *fn, void **ctx, char *err)
+{
+    if (u != NULL && u->h.has_random) {
+        mintid_lua_random_begin_option(L, k, u, gen, c, fn, ctx);
+        return;
+    }
+    c->fn = 0; /* all mintid_lua_random_end reads of a pool call */
+    if (u != NULL)
+        mintid_lua_gen_ready(L, k, u);
+    *fn = mintid_random_pool;
+    *ctx = err;
+}
+
+static inline void mintid_lua_random_end(lua_State *L, gen_ud *u, const random_ctx *c)
+{
+    if (c->fn != 0)
+        mintid_lua_random_end_option(L, u, c);
+}
+
+/* Raises the OS clock's failure, err (its reason) or the status's words. */
+MINTID_INTERNAL int mintid_lua_clock_failed(lua_State *L, const char *err);
+/* The OS clock in ms (raises if it fails); inline, as every generator
+ * call on the OS clock reads it, and only its failure needs a call. */
+static inline int64_t mintid_lua_os_now(lua_State *L)
+{
+    int64_t now = 0;
+    char err[MINTID_ERRMSG_SIZE];
+
+    err[0] = '\0';
+    if (mintid_os_clock_ms(&now, err) != MINTID_OK)
+        mintid_lua_clock_failed(L, err);
+    return now;
+}
+/* The clock option's reading (checked, and the generator checked open
+ * after it). */
 MINTID_INTERNAL int64_t mintid_lua_hook_now(lua_State *L, const gen_kind *k, const gen_ud *u);
 /* The time of the generator at GEN_ARG, from its clock option if it has one. */
 static inline int64_t mintid_lua_gen_now(lua_State *L, const gen_kind *k, const gen_ud *u)
@@ -196,10 +237,65 @@ MINTID_INTERNAL void mintid_lua_gen_close(lua_State *L, const gen_kind *k, gen_u
 typedef int (*attempt_fn)(lua_State *L, void *arg, void *saved, char *err);
 typedef void (*push_made_fn)(lua_State *L, void *arg);
 
-/* The ID of one call of u, made by attempt and pushed by push, committing
- * the state st (size bytes; NULL: none) only once the ID is pushed. */
-MINTID_INTERNAL int mintid_lua_push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st, size_t size,
-                                              attempt_fn attempt, push_made_fn push, void *arg);
+/*
+ * The ID of one call of the generator u, made by attempt and pushed by
+ * push; st is the state (size bytes, NULL: none) the call moves. A call
+ * that fails leaves the state as it was, even when the push raises "not
+ * enough memory": the state the core made is held aside, the old one put
+ * back for the push, and the new one committed only after it. A push may
+ * also run a finalizer that uses this generator; then the ID, made from a
+ * state that is no longer current, is dropped and made again, but only
+ * MINTID_LUA_PUSH_TRIES times in all: a finalizer that mints from it at
+ * every collection cycle, in a collector that runs one at every
+ * allocation, would otherwise keep this call from ever returning.
+ *
+ * Inline, so that each caller's state size, attempt and push are
+ * constants: the copies and the comparison become a few moves, and the
+ * attempt and push direct calls (out of line, memcpy and memcmp of a
+ * variable size and two calls through pointers cost more than the work).
+ */
+#define MINTID_LUA_PUSH_TRIES 4
+
+/* The error of a call whose every try a finalizer spoilt (lua_hooks.c). */
+MINTID_INTERNAL int mintid_lua_push_tries_spent(lua_State *L, const gen_kind *k);
+
+static MINTID_ALWAYS_INLINE int mintid_lua_push_committed(lua_State *L, const gen_kind *k, gen_ud *u, void *st,
+                                                          size_t size, attempt_fn attempt, push_made_fn push,
+                                                          void *arg)
+{
+    /* room for any such state */
+    union { mintid_monotonic m; uint64_t snowflake; mintid_uuid_time_state t; mintid_ksuid_state k; } saved, made;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc, tries;
+
+    for (tries = 1;; tries++) {
+        if (st != NULL)
+            memcpy(&saved, st, size);
+        err[0] = '\0';
+        rc = attempt(L, arg, &saved, err);
+        if (rc != MINTID_OK)
+            return mintid_lua_fail(L, rc, err);
+        if (st == NULL) {
+            push(L, arg);
+            mintid_lua_gen_check_open(L, k, u); /* a finalizer the push ran closed it */
+            return 1;
+        }
+        memcpy(&made, st, size);
+        memcpy(st, &saved, size);
+        push(L, arg);
+        /* A finalizer the push ran may have closed the generator: it
+         * raises then, the state as it was, the ID never returned. */
+        mintid_lua_gen_check_open(L, k, u);
+        if (memcmp(st, &saved, size) == 0) {
+            memcpy(st, &made, size);
+            return 1;
+        }
+        lua_pop(L, 1);
+        mintid_lua_gen_check_open(L, k, u);
+        if (tries == MINTID_LUA_PUSH_TRIES)
+            return mintid_lua_push_tries_spent(L, k);
+    }
+}
 /* One ID of a Snowflake generator with a clock option: the core's wait
  * loop on the Lua clock; *saved is the state before the attempt that made
  * the ID. The caller's upvalues are the generator kind's. */
