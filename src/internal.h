@@ -298,10 +298,21 @@ MINTID_INTERNAL unsigned char *mintid_os_sentinel;
  * which calls mintid_os_fork_generation. */
 static inline int mintid_os_same_generation(uint32_t g)
 {
-    const unsigned char *sentinel = mintid_os_sentinel;
+    const unsigned char *sentinel = MINTID_LOAD_ACQUIRE(&mintid_os_sentinel);
 
     return (sentinel == NULL || MINTID_LOAD_ACQUIRE(sentinel) != 0) &&
            MINTID_LOAD_ACQUIRE(&mintid_os_generation) == g;
+}
+/* mintid_os_fork_generation(), read inline while the sentinel page holds
+ * this process's mark (set up, and no new process since); the call
+ * otherwise, and wherever there is no sentinel. */
+static inline uint32_t mintid_os_generation_now(void)
+{
+    const unsigned char *sentinel = MINTID_LOAD_ACQUIRE(&mintid_os_sentinel);
+
+    if (sentinel != NULL && MINTID_LOAD_ACQUIRE(sentinel) != 0)
+        return MINTID_LOAD_ACQUIRE(&mintid_os_generation);
+    return mintid_os_fork_generation();
 }
 /* mintid_os_fork_generation() == g, with the call only when the inline
  * test above cannot say yes (a new process, or no fork watch: then

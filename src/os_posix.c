@@ -297,8 +297,9 @@ static void sentinel_setup(void)
         munmap(p, (size_t)page);
         return;
     }
-    mintid_os_sentinel = p;
-    MINTID_STORE_RELEASE(mintid_os_sentinel, 1);
+    /* Marked, then published: a thread that finds the page finds the mark. */
+    MINTID_STORE_RELEASE((unsigned char *)p, 1);
+    MINTID_STORE_RELEASE(&mintid_os_sentinel, (unsigned char *)p);
 }
 
 static int sentinel_tripped(void)
