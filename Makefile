@@ -116,7 +116,8 @@ $(BUILD)/%/mintid_bench_floor.so: bench/floor.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I$(call lua_incdir,$*) $(MODULE_LDFLAGS) -o $@ $<
 # Every part appends its rows of the target table (issue 27) to
-# BENCH_TARGETS, printed at the end; the threads bench runs last.
+# BENCH_TARGETS, printed at the end; the threads bench, then HAProxy under
+# load (mk/haproxy.mk), run last.
 BENCH_TARGETS = $(BUILD)/bench_targets.txt
 bench: $(MODULE) $(BUILD)/jit/mintid.so $(BUILD)/bench_core $(BUILD)/$(LUA_VERSION)/mintid_bench_floor.so \
        $(BUILD)/jit/mintid_bench_floor.so
@@ -130,6 +131,8 @@ bench: $(MODULE) $(BUILD)/jit/mintid.so $(BUILD)/bench_core $(BUILD)/$(LUA_VERSI
 	BENCH_TARGETS=$(BENCH_TARGETS) LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/jit/?.so;;' luajit bench/ffi.lua
 	@echo
 	BENCH_TARGETS=$(BENCH_TARGETS) $(BUILD)/bench_threads $(BUILD)/5.4
+	@echo
+	@$(MAKE) --no-print-directory bench-haproxy
 	@echo
 	@echo "Targets (issue 27), this run:"
 	@awk -F'\t' '{ printf "%-44s %20s %26s  %s\n", $$1, $$2, $$3, $$4 }' $(BENCH_TARGETS)
