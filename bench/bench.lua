@@ -14,7 +14,7 @@ local format = string.format
 -- Each figure is the median of ROUNDS rounds of about ROUND seconds, so one
 -- noisy round (another process, a GC cycle) does not move it.
 local ROUND = tonumber(os.getenv("BENCH_SECONDS") or "") or 0.05
-local ROUNDS = 7
+local ROUNDS = 11
 
 -- Calls per round: grown until one round takes ROUND seconds.
 local function calibrate(f)

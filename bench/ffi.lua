@@ -10,7 +10,7 @@ local mintid = require "mintid"
 local clock, format = os.clock, string.format
 
 local ROUND = tonumber(os.getenv("BENCH_SECONDS") or "") or 0.03
-local ROUNDS = 7
+local ROUNDS = 11
 -- Issue 27's targets: the FFI call at most this many floors.
 local FLOOR_TARGETS = { { "uuid4()", 1.3 }, { "nanoid()", 1.3 }, { "trace_id()", 1.3 },
    { "ulid()", 1.5 }, { "uuid7()", 1.5 } }
