@@ -51,6 +51,17 @@ static double time_op_once(op_fn op, long n)
     return (now_ns() - t0) / (double)n;
 }
 
+/* Calls of op for about a second, untimed: a VM's core that was idle runs
+ * slow for its first moments of work (the first rows of a run measured up
+ * to half again their time without this). */
+static void warm_up(op_fn op)
+{
+    double t0 = now_ns();
+
+    while (now_ns() - t0 < 1e9)
+        op();
+}
+
 /* Best of ROUNDS rounds of n calls, in ns per call. */
 static double time_op(op_fn op, long n)
 {
@@ -337,6 +348,7 @@ int main(void)
         fprintf(stderr, "bench/core: %s\n", err);
         return 1;
     }
+    warm_up(op_ulid);
     printf("C core alone (no Lua), best of %d rounds of %ld calls\n", ROUNDS, n);
     printf("parts of a call:\n");
     {
