@@ -3,7 +3,8 @@
  * each whole ID call of the ABI (clock, lock, pool, step, text), of its
  * parts (the clock, a lock pair, the text encodings) and of the randomness
  * source per 16 bytes: the OS (getrandom) against the pool's user-space
- * ChaCha20 generator. Each figure is the best of ROUNDS rounds. Prints figures;
+ * ChaCha20 generator. Each figure is the best of ROUNDS rounds, every row's
+ * rounds in turn with the others'. Prints figures;
  * never fails on timing.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -75,23 +76,6 @@ static double time_op(op_fn op, long n)
             best = per;
     }
     return best;
-}
-
-/* Best of ROUNDS rounds of n calls of a and of b, in ns per call, their
- * rounds in turn: a target relative to b (the clock) then compares
- * figures the machine's slow moments weighed on alike. */
-static void time_pair(op_fn a, op_fn b, long n, double *a_ns, double *b_ns)
-{
-    int r;
-
-    for (r = 0; r < ROUNDS; r++) {
-        double ta = time_op_once(a, n), tb = time_op_once(b, n);
-
-        if (r == 0 || ta < *a_ns)
-            *a_ns = ta;
-        if (r == 0 || tb < *b_ns)
-            *b_ns = tb;
-    }
 }
 
 static void op_clock_gettime(void)
@@ -306,14 +290,6 @@ static void op_nanoid_hex(void)
     sink ^= (uint8_t)out[0];
 }
 
-static double row(const char *name, op_fn op, long n)
-{
-    double ns = time_op(op, n);
-
-    printf("%-44s %8.1f ns\n", name, ns);
-    return ns;
-}
-
 /* A row of the target table (issue 27), appended to the file BENCH_TARGETS
  * names, which `make bench` prints once every part has run. */
 static void target(const char *what, double ns, double limit, const char *limit_text)
@@ -325,6 +301,71 @@ static void target(const char *what, double ns, double limit, const char *limit_
         return;
     fprintf(f, "C %s\t%.1f ns\t%s\t%s\n", what, ns, limit_text, ns <= limit ? "met" : "not met");
     fclose(f);
+}
+
+/* The timed rows: a label, an op, calls per round (n / div) and the best
+ * round's ns per call. Every row's rounds run in turn with every other
+ * row's (ROUNDS passes over them all), so that a slow stretch of the
+ * machine, which lasts seconds on these VMs, takes no row's every round,
+ * and the clock and the calls that read it are timed in the same passes. */
+typedef struct {
+    const char *label;
+    op_fn op;
+    long div;
+    double ns;
+} timed_row;
+
+enum {
+    CLOCK, LOCK, ULID_ENC, UUID_ENC, ULID_DEC, UUID_DEC,
+    OS_RANDOM, POOL,
+    ULID, UUID7, UUID4, NANOID, TRACE, ULID_GEN, UUID7_GEN, REL_GEN, SNOW_GEN, NANOID_HEX,
+    SNOW16, LEASED16, TIMED16,
+    ROWS
+};
+
+static timed_row rows[ROWS] = {
+    [CLOCK] = { "  clock_gettime(CLOCK_REALTIME)", op_clock_gettime, 1, 0 },
+    [LOCK] = { "  pthread mutex lock + unlock", op_lock_pair, 1, 0 },
+    [ULID_ENC] = { "  ULID text encoding (26 chars)", op_ulid_encode, 1, 0 },
+    [UUID_ENC] = { "  UUID text encoding (36 chars)", op_uuid_encode, 1, 0 },
+    [ULID_DEC] = { "  ULID text decoding (mintid_ulid_decode)", op_ulid_decode, 1, 0 },
+    [UUID_DEC] = { "  UUID text decoding (mintid_uuid_decode)", op_uuid_decode, 1, 0 },
+    [OS_RANDOM] = { "  OS (getrandom)", op_os_random, 10, 0 },
+    [POOL] = { "  pool (user-space ChaCha20)", op_pool_random, 1, 0 },
+    [ULID] = { "  mintid_ulid_text", op_ulid, 1, 0 },
+    [UUID7] = { "  mintid_uuid7_text", op_uuid7, 1, 0 },
+    [UUID4] = { "  mintid_uuid4_text", op_uuid4, 1, 0 },
+    [NANOID] = { "  mintid_nanoid_text (21, default)", op_nanoid, 1, 0 },
+    [TRACE] = { "  mintid_trace_id_text", op_trace_id, 1, 0 },
+    [ULID_GEN] = { "  mintid_ulid_gen_next_text", op_ulid_gen, 1, 0 },
+    [UUID7_GEN] = { "  mintid_uuid7_gen_next_text", op_uuid7_gen, 1, 0 },
+    [REL_GEN] = { "  mintid_relative_gen_next_text (same key)", op_relative_gen, 1, 0 },
+    [SNOW_GEN] = { "  mintid_snowflake_gen_next_text", op_snowflake_gen, 1, 0 },
+    [NANOID_HEX] = { "  mintid_nanoid_text (16, hex)", op_nanoid_hex, 1, 0 },
+    [SNOW16] = { "static", op_snowflake16, 1, 0 },
+    [LEASED16] = { "lease, no deadline", op_leased16, 1, 0 },
+    [TIMED16] = { "lease with a deadline", op_timed16, 1, 0 },
+};
+
+static void time_rows(long n)
+{
+    int r, i;
+
+    for (r = 0; r < ROUNDS; r++)
+        for (i = 0; i < ROWS; i++) {
+            double ns = time_op_once(rows[i].op, n / rows[i].div);
+
+            if (r == 0 || ns < rows[i].ns)
+                rows[i].ns = ns;
+        }
+}
+
+static void print_rows(int first, int last)
+{
+    int i;
+
+    for (i = first; i <= last; i++)
+        printf("%-44s %8.1f ns\n", rows[i].label, rows[i].ns);
 }
 
 /* The decoders' times before issue 27's work (this bench, this machine), which
@@ -349,69 +390,49 @@ int main(void)
         return 1;
     }
     warm_up(op_ulid);
-    printf("C core alone (no Lua), best of %d rounds of %ld calls\n", ROUNDS, n);
+    time_rows(n);
+    printf("C core alone (no Lua), best of %d rounds of %ld calls, every row's rounds in turn\n", ROUNDS, n);
     printf("parts of a call:\n");
+    print_rows(CLOCK, UUID_DEC);
+    printf("ChaCha20 keystream, 1 KiB in one call, by implementation (the pool's: %s):\n",
+           mintid_chacha20_name(mintid_chacha20_best()));
+    for (chacha_impl = 0; chacha_impl < MINTID_CHACHA20_IMPLS; chacha_impl++) {
+        char name[64];
+        double ns;
+
+        if (mintid_chacha20_blocks_by(chacha_impl, keystream, 0, keystream, keystream, 1) != MINTID_OK)
+            continue; /* not in this build or on this CPU */
+        ns = time_op(op_chacha_1k, n / 100);
+        snprintf(name, sizeof name, "  %s", mintid_chacha20_name(chacha_impl));
+        printf("%-44s %8.1f ns (%.2f bytes/ns)\n", name, ns, 1024 / ns);
+    }
+    printf("randomness source, per 16 bytes:\n");
+    print_rows(OS_RANDOM, POOL);
+    printf("whole ID calls (clock, lock, random, step, text):\n");
+    print_rows(ULID, NANOID_HEX);
+    printf("snowflake: static machine_id against a lease fence (16 generators in turn):\n");
+    printf("%-44s %8.1f ns\n", "  static machine_id", rows[SNOW16].ns);
+    printf("%-44s %8.1f ns (%.2fx; target within 1.10x)\n", "  lease, no deadline (a lock file)", rows[LEASED16].ns,
+           rows[LEASED16].ns / rows[SNOW16].ns);
+    printf("%-44s %8.1f ns (%.2fx)\n", "  lease with a deadline (Redis)", rows[TIMED16].ns,
+           rows[TIMED16].ns / rows[SNOW16].ns);
     {
-        double clock_ns = row("  clock_gettime(CLOCK_REALTIME)", op_clock_gettime, n);
-        double ulid_enc, uuid_enc, ulid_dec, uuid_dec, pool, uuid4, nanoid, trace, ulid, uuid7;
         char limit[64];
 
-        row("  pthread mutex lock + unlock", op_lock_pair, n);
-        ulid_enc = row("  ULID text encoding (26 chars)", op_ulid_encode, n);
-        uuid_enc = row("  UUID text encoding (36 chars)", op_uuid_encode, n);
-        ulid_dec = row("  ULID text decoding (mintid_ulid_decode)", op_ulid_decode, n);
-        uuid_dec = row("  UUID text decoding (mintid_uuid_decode)", op_uuid_decode, n);
-        printf("ChaCha20 keystream, 1 KiB in one call, by implementation (the pool's: %s):\n",
-               mintid_chacha20_name(mintid_chacha20_best()));
-        for (chacha_impl = 0; chacha_impl < MINTID_CHACHA20_IMPLS; chacha_impl++) {
-            char name[64];
-            double ns;
-
-            if (mintid_chacha20_blocks_by(chacha_impl, keystream, 0, keystream, keystream, 1) != MINTID_OK)
-                continue; /* not in this build or on this CPU */
-            ns = time_op(op_chacha_1k, n / 100);
-            snprintf(name, sizeof name, "  %s", mintid_chacha20_name(chacha_impl));
-            printf("%-44s %8.1f ns (%.2f bytes/ns)\n", name, ns, 1024 / ns);
-        }
-        printf("randomness source, per 16 bytes:\n");
-        row("  OS (getrandom)", op_os_random, n / 10);
-        pool = row("  pool (user-space ChaCha20)", op_pool_random, n);
-        printf("whole ID calls (clock, lock, random, step, text):\n");
-        ulid = row("  mintid_ulid_text", op_ulid, n);
-        uuid7 = row("  mintid_uuid7_text", op_uuid7, n);
-        uuid4 = row("  mintid_uuid4_text", op_uuid4, n);
-        nanoid = row("  mintid_nanoid_text (21, default)", op_nanoid, n);
-        trace = row("  mintid_trace_id_text", op_trace_id, n);
-        row("  mintid_ulid_gen_next_text", op_ulid_gen, n);
-        row("  mintid_uuid7_gen_next_text", op_uuid7_gen, n);
-        row("  mintid_relative_gen_next_text (same key)", op_relative_gen, n);
-        row("  mintid_snowflake_gen_next_text", op_snowflake_gen, n);
-        row("  mintid_nanoid_text (16, hex)", op_nanoid_hex, n);
-
-        target("pool, 16 bytes", pool, 8, "<= 8 ns");
-        target("ULID text encoding", ulid_enc, 5, "<= 5 ns");
-        target("UUID text encoding", uuid_enc, 5, "<= 5 ns");
+        target("pool, 16 bytes", rows[POOL].ns, 8, "<= 8 ns");
+        target("ULID text encoding", rows[ULID_ENC].ns, 5, "<= 5 ns");
+        target("UUID text encoding", rows[UUID_ENC].ns, 5, "<= 5 ns");
         snprintf(limit, sizeof limit, "<= %d ns (before)", ULID_DECODE_BEFORE_NS);
-        target("ULID text decoding", ulid_dec, ULID_DECODE_BEFORE_NS, limit);
+        target("ULID text decoding", rows[ULID_DEC].ns, ULID_DECODE_BEFORE_NS, limit);
         snprintf(limit, sizeof limit, "<= %d ns (before)", UUID_DECODE_BEFORE_NS);
-        target("UUID text decoding", uuid_dec, UUID_DECODE_BEFORE_NS, limit);
-        target("mintid_uuid4_text", uuid4, 20, "<= 20 ns");
-        target("mintid_nanoid_text (21)", nanoid, 20, "<= 20 ns");
-        target("mintid_trace_id_text", trace, 20, "<= 20 ns");
+        target("UUID text decoding", rows[UUID_DEC].ns, UUID_DECODE_BEFORE_NS, limit);
+        target("mintid_uuid4_text", rows[UUID4].ns, 20, "<= 20 ns");
+        target("mintid_nanoid_text (21)", rows[NANOID].ns, 20, "<= 20 ns");
+        target("mintid_trace_id_text", rows[TRACE].ns, 20, "<= 20 ns");
         /* Against the clock read in the same rounds. */
-        time_pair(op_ulid, op_clock_gettime, n, &ulid, &clock_ns);
-        snprintf(limit, sizeof limit, "<= clock %.1f + 15 ns", clock_ns);
-        target("mintid_ulid_text (clock in turn)", ulid, clock_ns + 15, limit);
-        time_pair(op_uuid7, op_clock_gettime, n, &uuid7, &clock_ns);
-        snprintf(limit, sizeof limit, "<= clock %.1f + 15 ns", clock_ns);
-        target("mintid_uuid7_text (clock in turn)", uuid7, clock_ns + 15, limit);
-    }
-    printf("snowflake: static machine_id against a lease fence (16 generators in turn):\n");
-    {
-        double st = time_op(op_snowflake16, n), le = time_op(op_leased16, n), ti = time_op(op_timed16, n);
-        printf("%-44s %8.1f ns\n", "  static machine_id", st);
-        printf("%-44s %8.1f ns (%.2fx; target within 1.10x)\n", "  lease, no deadline (a lock file)", le, le / st);
-        printf("%-44s %8.1f ns (%.2fx)\n", "  lease with a deadline (Redis)", ti, ti / st);
+        snprintf(limit, sizeof limit, "<= clock %.1f + 15 ns", rows[CLOCK].ns);
+        target("mintid_ulid_text", rows[ULID].ns, rows[CLOCK].ns + 15, limit);
+        target("mintid_uuid7_text", rows[UUID7].ns, rows[CLOCK].ns + 15, limit);
     }
     mintid_relative_gen_wipe(&rel_g);
     return 0;
