@@ -1333,16 +1333,11 @@ static void check_nanoid_maps(void)
 #endif
 }
 
-/* A hex digit's value, -1 for any other byte: the test's own reading. */
+/* A hex digit's value in either case, -1 for any other byte: the test's
+ * own reading (hex_digit's, with upper case folded to lower). */
 static int hex_value(int c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    return hex_digit((char)(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c));
 }
 
 /* mintid_uuid_decode (SSE2 on x86-64, the table elsewhere) against the
