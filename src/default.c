@@ -169,7 +169,7 @@ static int default_next(default_gen *g, uint8_t *out, char *err)
     rc = mintid_os_clock_ms(&now, err);
     if (rc != MINTID_OK)
         return rc;
-    generation = mintid_os_generation_now();
+    generation = mintid_os_fork_generation();
     for (;;) {
         if (!have_draw && (want_draw || (uint32_t)now != MINTID_LOAD_ACQUIRE(&g->hint.s.last_ms_hint))) {
             rc = mintid_draw_random(mintid_random_pool, err, drawn, k->draw_len, k->name, err);

@@ -122,7 +122,7 @@ static int state_of(const mintid_fence_state *f, const int64_t *wall, int64_t *m
 {
     int64_t now = 0;
 
-    if (!mintid_os_in_generation(f->generation))
+    if (f->generation != mintid_os_fork_generation())
         return MINTID_FENCE_FORKED;
     if (f->held != MINTID_FENCE_HELD)
         return f->held;

@@ -278,49 +278,30 @@ MINTID_INTERNAL int mintid_os_atfork(void (*prepare)(void), void (*parent)(void)
  * without a system call where the fork is watched: the MADV_WIPEONFORK
  * sentinel (Linux >= 4.14, any way of forking) and a pthread_atfork child
  * handler, both set up on the first call. A state whose value differs was
- * made before a fork and must not continue. */
-MINTID_INTERNAL uint32_t mintid_os_fork_generation(void);
-/* 1 if mintid_os_fork_generation tells a forked child without a system
- * call; 0 if it has to ask for the process id on every call (no sentinel
- * and pthread_atfork failed): then a cache such as the pool is not worth
- * keeping. */
-MINTID_INTERNAL int mintid_os_fork_watched(void);
-/* The two things mintid_os_fork_generation reads, for its inline form
- * below (the OS layer alone writes them): the generation, and the
- * sentinel page whose first byte the kernel zeroes in a child (NULL where
- * there is none). */
+ * made before a fork and must not continue. Inline: where the sentinel
+ * holds this process's mark (set up, no new process since) one load of
+ * the generation; otherwise mintid_os_fork_generation_slow, which sets the
+ * watch up, tells a new process and reads the process id where there is
+ * no watch. */
+MINTID_INTERNAL uint32_t mintid_os_fork_generation_slow(void);
+/* What the inline read reads (the OS layer alone writes them): the
+ * generation, and the sentinel page whose first byte the kernel zeroes in
+ * a child (NULL where there is none; published once marked). */
 MINTID_INTERNAL uint32_t mintid_os_generation;
 MINTID_INTERNAL unsigned char *mintid_os_sentinel;
-/* 1 if this is still generation g's process, as mintid_os_fork_generation()
- * == g would say, without a call: for a hot path that has seen
- * mintid_os_fork_watched() return 1. 0 also when the sentinel says a new
- * process has not been told yet: the caller then takes its slow path,
- * which calls mintid_os_fork_generation. */
-static inline int mintid_os_same_generation(uint32_t g)
-{
-    const unsigned char *sentinel = MINTID_LOAD_ACQUIRE(&mintid_os_sentinel);
-
-    return (sentinel == NULL || MINTID_LOAD_ACQUIRE(sentinel) != 0) &&
-           MINTID_LOAD_ACQUIRE(&mintid_os_generation) == g;
-}
-/* mintid_os_fork_generation(), read inline while the sentinel page holds
- * this process's mark (set up, and no new process since); the call
- * otherwise, and wherever there is no sentinel. */
-static inline uint32_t mintid_os_generation_now(void)
+static inline uint32_t mintid_os_fork_generation(void)
 {
     const unsigned char *sentinel = MINTID_LOAD_ACQUIRE(&mintid_os_sentinel);
 
     if (sentinel != NULL && MINTID_LOAD_ACQUIRE(sentinel) != 0)
         return MINTID_LOAD_ACQUIRE(&mintid_os_generation);
-    return mintid_os_fork_generation();
+    return mintid_os_fork_generation_slow();
 }
-/* mintid_os_fork_generation() == g, with the call only when the inline
- * test above cannot say yes (a new process, or no fork watch: then
- * mintid_os_generation never equals a state's, which holds a process id). */
-static inline int mintid_os_in_generation(uint32_t g)
-{
-    return mintid_os_same_generation(g) || mintid_os_fork_generation() == g;
-}
+/* 1 if mintid_os_fork_generation tells a forked child without a system
+ * call; 0 if it has to ask for the process id on every call (no sentinel
+ * and pthread_atfork failed): then a cache such as the pool is not worth
+ * keeping. */
+MINTID_INTERNAL int mintid_os_fork_watched(void);
 
 /* A pointer per thread: NULL in every new thread; at_exit(p) runs when a
  * thread whose pointer is not NULL exits (a pthread key's destructor; a

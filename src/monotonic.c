@@ -143,7 +143,7 @@ static MINTID_ALWAYS_INLINE int step(const mintid_counter_rule *rule, int64_t *l
                                      mintid_random_fn rnd, void *ctx, char *err)
 {
     uint8_t drawn[MAX_COUNTER_BYTES];
-    uint32_t generation = mintid_os_generation_now();
+    uint32_t generation = mintid_os_fork_generation();
     int draws = mintid_counter_draws(*last, *last_generation, now, generation);
 
     /* Exactly SPEC's draws for a source the caller gave: one, only when the

@@ -248,6 +248,30 @@ SSSE3 static void map_ssse3(const uint8_t *alphabet, uint32_t mask, const uint8_
 }
 #endif
 
+/* 1 if the SSSE3 map takes this alphabet (mask) and size on this CPU. */
+static int ssse3_takes(uint32_t mask, size_t size)
+{
+#ifdef HAVE_MAP_SSSE3
+    return mask <= 63 && size >= 16 && cpu_has_ssse3();
+#else
+    (void)mask;
+    (void)size;
+    return 0;
+#endif
+}
+
+/* The best map here: what generate uses. */
+static void map_symbols(const uint8_t *alphabet, uint32_t mask, const uint8_t *bytes, size_t size, uint8_t *out)
+{
+#ifdef HAVE_MAP_SSSE3
+    if (ssse3_takes(mask, size)) {
+        map_ssse3(alphabet, mask, bytes, size, out);
+        return;
+    }
+#endif
+    map_words(alphabet, mask, bytes, size, out);
+}
+
 int mintid_nanoid_map_by(int impl, const mintid_nanoid_state *s, const uint8_t *bytes, size_t size, uint8_t *out)
 {
     if (s->mask + 1 != s->n)
@@ -257,7 +281,7 @@ int mintid_nanoid_map_by(int impl, const mintid_nanoid_state *s, const uint8_t *
         return MINTID_OK;
     }
 #ifdef HAVE_MAP_SSSE3
-    if (impl == MINTID_NANOID_MAP_SSSE3 && s->mask <= 63 && size >= 16 && cpu_has_ssse3()) {
+    if (impl == MINTID_NANOID_MAP_SSSE3 && ssse3_takes(s->mask, size)) {
         map_ssse3(s->alphabet, s->mask, bytes, size, out);
         return MINTID_OK;
     }
@@ -291,8 +315,7 @@ int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, v
         if (rc != MINTID_OK)
             break;
         if (mask + 1 == n) {
-            if (mintid_nanoid_map_by(MINTID_NANOID_MAP_SSSE3, s, buf, size, out) != MINTID_OK)
-                map_words(alphabet, mask, buf, size, out);
+            map_symbols(alphabet, mask, buf, size, out);
             got = size;
         }
         for (i = 0; i < step && got < size; i++) {

@@ -268,7 +268,7 @@ static int fork_watched;
 /* Bumped in every new process (forked child) before any state sees it, so
  * a state can tell, with one load and no system call, that it now runs in
  * another process than the one it was made in. Written under fork_lock;
- * read without it (atomically), also by mintid_os_same_generation. */
+ * read without it (atomically), also by mintid_os_fork_generation inline. */
 MINTID_INTERNAL_DATA uint32_t mintid_os_generation;
 /* Held across fork() (prepare to parent/child), so that the child never
  * inherits it taken by a thread that is not there. */
@@ -363,12 +363,13 @@ int mintid_os_fork_watched(void)
     return fork_watched;
 }
 
-uint32_t mintid_os_fork_generation(void)
+uint32_t mintid_os_fork_generation_slow(void)
 {
     if (!mintid_os_fork_watched())
         return (uint32_t)getpid(); /* a system call per read, the only way left */
-    /* The hot path: one load; the lock only in a new process's first call
-     * (a child made without the handlers, e.g. by a raw clone). */
+    /* Here where there is no sentinel (one load then), or in a new
+     * process's first call, which takes the lock (a child made without
+     * the handlers, e.g. by a raw clone). */
     if (sentinel_tripped()) {
         mintid_lock_take(&fork_lock);
         if (sentinel_tripped())

@@ -147,11 +147,11 @@ int mintid_os_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(
     return 0;
 }
 
-/* What mintid_os_same_generation reads: never changes here. */
+/* What mintid_os_fork_generation reads inline: never changes here. */
 MINTID_INTERNAL_DATA uint32_t mintid_os_generation;
 MINTID_INTERNAL_DATA unsigned char *mintid_os_sentinel;
 
-uint32_t mintid_os_fork_generation(void)
+uint32_t mintid_os_fork_generation_slow(void)
 {
     return 0;
 }

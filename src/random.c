@@ -288,7 +288,7 @@ int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
     thread_pool *p;
 
     if (MINTID_LOAD_ACQUIRE(&pool_registered) && pool_usable && n <= BATCH_OUTPUT &&
-        (p = mintid_os_thread_slot()) != NULL && mintid_os_same_generation(p->generation) &&
+        (p = mintid_os_thread_slot()) != NULL && p->generation == mintid_os_fork_generation() &&
         n <= BATCH_SIZE - p->next) {
         hand_out(p, buf, n);
         return MINTID_OK;

@@ -273,7 +273,7 @@ int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
     /* The one branch a static machine_id pays for leases. */
     if (g->fence != NULL)
         return fenced_try(g, now_ms, id, err);
-    if (!mintid_os_in_generation(g->generation))
+    if (g->generation != mintid_os_fork_generation())
         return mintid_fail(err, MINTID_EFORK,
                            "snowflake generator made in another process (before fork()): "
                            "make one per process, each with its own machine_id");

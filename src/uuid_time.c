@@ -232,7 +232,7 @@ int mintid_uuid_time_gen_next(mintid_uuid_time_state *g, uint64_t now_ticks,
                               mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
 {
     const char *kind = uuid_time_kind(g->version);
-    uint32_t current = mintid_os_generation_now();
+    uint32_t current = mintid_os_fork_generation();
     uint16_t clock_seq = g->clock_seq;
     uint8_t node[6];
     int64_t ticks;
