@@ -192,7 +192,7 @@ if math.type and math.type(static16()) == "integer" then
    -- integer, and the target row is against it; the string of its decimal
    -- length (what it returns on Lua 5.1 and 5.2) below it.
    row("snowflake_generator():next() x16", static16, nil, nil, sixteen_floor(fresh.fresh_integer))
-   row("  the same, against a string of its length", static16, SNOW_LEN, nil,
+   row("  vs a string of its length", static16, SNOW_LEN, nil,
       sixteen_floor(fresh["fresh" .. SNOW_LEN]))
 else
    row("snowflake_generator():next() x16", static16, SNOW_LEN, nil, sixteen_floor(fresh["fresh" .. SNOW_LEN]))
