@@ -248,17 +248,13 @@ SSSE3 static void map_ssse3(const uint8_t *alphabet, uint32_t mask, const uint8_
 }
 #endif
 
+#ifdef HAVE_MAP_SSSE3
 /* 1 if the SSSE3 map takes this alphabet (mask) and size on this CPU. */
 static int ssse3_takes(uint32_t mask, size_t size)
 {
-#ifdef HAVE_MAP_SSSE3
     return mask <= 63 && size >= 16 && cpu_has_ssse3();
-#else
-    (void)mask;
-    (void)size;
-    return 0;
-#endif
 }
+#endif
 
 /* The best map here: what generate uses. */
 static void map_symbols(const uint8_t *alphabet, uint32_t mask, const uint8_t *bytes, size_t size, uint8_t *out)
