@@ -360,8 +360,10 @@ describe("lease.lock_file", function()
                 local f = assert(io.open(dir .. "/" .. name, "rb"))
                 local id = tonumber(f:read("*l"):match("^id (%d+)$"))
                 ids[name] = id
-                for line in f:lines() do
-                    if line:match("^%d+$") then -- a killed process's last line may be cut short
+                -- Whole lines only: a killed process's last line may be cut
+                -- short, even to digits alone (a shorter, other number).
+                for line in f:read("*a"):gmatch("([^\n]*)\n") do
+                    if line:match("^%d+$") then
                         assert(not seen[line], "ID " .. line .. " made twice (" .. tostring(seen[line]) .. ", " .. name .. ")")
                         local _, mid = h.snowflake_parts(line)
                         assert(mid == id, name .. " minted with machine id " .. mid .. ", its lease is " .. id)
