@@ -120,6 +120,10 @@ static object_gen objects[OBJECT_COUNT] = {
     OBJECT_GENERATORS(OBJECT_STATE)
 };
 
+/* SPEC's default Nano ID (the default alphabet, 21 symbols): no state to
+ * guard, set once by default_setup and only read after. */
+static mintid_nanoid_spec nanoid_spec;
+
 static mintid_once default_once = MINTID_ONCE_INIT;
 static int default_ready; /* set (release) by default_setup: no pthread_once per ID */
 
@@ -152,6 +156,7 @@ static void default_unlock(void)
 
 static void default_setup(void)
 {
+    mintid_nanoid_spec_default(&nanoid_spec, NULL); /* cannot fail */
     mintid_os_atfork(default_prepare, default_unlock, default_unlock);
     MINTID_STORE_RELEASE(&default_ready, 1);
 }
@@ -230,4 +235,12 @@ OBJECT_GENERATORS(OBJECT_FUNCTION)
 int mintid_default_uuid4(uint8_t out[16], char *err)
 {
     return mintid_uuid4_make(mintid_random_pool, err, out, err);
+}
+
+int mintid_default_nanoid(char out[MINTID_NANOID_DEFAULT_SIZE], char *err)
+{
+    if (!MINTID_LOAD_ACQUIRE(&default_ready))
+        mintid_run_once(&default_once, default_setup);
+    return mintid_nanoid_generate(mintid_nanoid_state_of(&nanoid_spec), mintid_random_pool, err, (uint8_t *)out,
+                                  err);
 }

@@ -417,6 +417,46 @@ MINTID_INTERNAL int mintid_random_pool(void *ctx, uint8_t *buf, size_t n);
  * message if it wrote one, else "<kind> random source failed". */
 MINTID_INTERNAL int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n,
                                        const char *kind, char *err);
+/* n bytes of the calling thread's batch in place, for a caller that reads
+ * them once and is done: what mintid_random_bytes would hand out, without
+ * the copy. The pool has moved past them, so they are the caller's alone,
+ * and the caller must wipe them (mintid_random_return) as soon as it has
+ * read them, before it calls anything that may draw. NULL where only the
+ * full draw serves (a thread's or process's first draw, a refill due, no
+ * pool): the caller then draws with mintid_random_bytes, which sets those
+ * up, so the next call lends again. */
+MINTID_INTERNAL uint8_t *mintid_random_lend(size_t n);
+/* Wipes n lent bytes: nothing that read them stays in the pool's memory
+ * (SPEC's random bytes may be secrets). 16 to 32 bytes, the IDs' own
+ * sizes, in two overlapping 16-byte stores instead of a call of memset. */
+static inline void mintid_random_return(uint8_t *lent, size_t n)
+{
+    if (n >= 16 && n <= 32) {
+        memset(lent, 0, 16);
+        memset(lent + n - 16, 0, 16);
+    } else {
+        memset(lent, 0, n);
+    }
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__ __volatile__("" : : "r"(lent) : "memory"); /* the stores stay */
+#endif
+}
+/* n bytes from rnd for a caller that reads them once, at *bytes: lent in
+ * place where rnd is the pool and it can lend, else drawn into buf
+ * (mintid_draw_random, whose errors these are). The caller wipes them
+ * with mintid_random_return once read, wherever they are. */
+static inline int mintid_draw_once(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n, const char *kind,
+                                   char *err, uint8_t **bytes)
+{
+    uint8_t *lent = rnd == mintid_random_pool ? mintid_random_lend(n) : NULL;
+
+    if (lent != NULL) {
+        *bytes = lent;
+        return MINTID_OK;
+    }
+    *bytes = buf;
+    return mintid_draw_random(rnd, ctx, buf, n, kind, err);
+}
 /* Registers the pool's fork handlers (once; cheap to call again): see
  * mintid_os_atfork for who calls it first. */
 MINTID_INTERNAL void mintid_random_fork_init(void);
@@ -982,6 +1022,8 @@ MINTID_INTERNAL int mintid_default_uuid4(uint8_t out[16], char *err);
 MINTID_INTERNAL int mintid_default_uuid1(uint8_t *out, char *err); /* 16 bytes */
 MINTID_INTERNAL int mintid_default_uuid6(uint8_t *out, char *err); /* 16 bytes */
 MINTID_INTERNAL int mintid_default_ksuid(uint8_t *out, char *err); /* 20 bytes */
+/* Each thread draws from its own pool: no state to guard. */
+MINTID_INTERNAL int mintid_default_nanoid(char out[MINTID_NANOID_DEFAULT_SIZE], char *err);
 
 #ifdef MINTID_VISIBILITY_PUSHED
 #pragma GCC visibility pop

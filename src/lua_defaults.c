@@ -82,8 +82,8 @@ static const mintid_nanoid_spec *upvalue_default_spec(lua_State *L)
 
 /* mintid.nanoid([size [, alphabet]]); upvalue 1 holds the default spec, so
  * the common call validates nothing. That call, with no argument at all,
- * goes straight to the core's one-shot call, as ulid() does: no random
- * option or generator to look at. */
+ * goes straight to the core's default, as ulid() does: no random option,
+ * generator or upvalue to look at. */
 static int m_nanoid(lua_State *L)
 {
     mintid_nanoid_spec spec;
@@ -93,7 +93,7 @@ static int m_nanoid(lua_State *L)
         int rc;
 
         err[0] = '\0';
-        rc = mintid_nanoid_text(upvalue_default_spec(L), out, err);
+        rc = mintid_default_nanoid(out, err);
         if (rc != MINTID_OK)
             return mintid_lua_fail(L, rc, err);
         lua_pushlstring(L, out, sizeof out);

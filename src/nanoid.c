@@ -193,7 +193,7 @@ static void map_words(const uint8_t *alphabet, uint32_t mask, const uint8_t *byt
  * base set, though in each one since 2006). */
 static int ssse3_known = -1;
 
-static int cpu_has_ssse3(void)
+static inline int cpu_has_ssse3(void)
 {
     int known = MINTID_LOAD_ACQUIRE(&ssse3_known);
 
@@ -233,31 +233,33 @@ SSSE3 static inline void map16_ssse3(const uint8_t *alphabet, uint32_t mask, con
 #undef LOOKUP
 
 /* size >= 16, mask <= 63 (alphabet has 256 bytes: the tables never read
- * past it). The bytes past the last whole 16 one at a time: a vector load
- * of the last 16 would span the pool's separate stores of them (16, then 4,
- * 2, 1 bytes), and wait for each to reach the cache instead of taking
- * them from the store buffer. */
+ * past it). The last 16 symbols at once too, over ones already written:
+ * symbol i depends on byte i alone. (The bytes are mostly the pool's,
+ * lent in place; a copy of them in a buffer the pool filled in pieces of
+ * 16, 8, 4, 2 and 1 bytes costs that load a wait for those stores, a draw
+ * the lent bytes did not serve: the first of a thread, or one across a
+ * refill.) */
 SSSE3 static void map_ssse3(const uint8_t *alphabet, uint32_t mask, const uint8_t *bytes, size_t size, uint8_t *out)
 {
     size_t i;
 
     for (i = 0; i + 16 <= size; i += 16)
         map16_ssse3(alphabet, mask, bytes + i, out + i);
-    for (; i < size; i++)
-        out[i] = alphabet[bytes[i] & mask];
+    if (i < size)
+        map16_ssse3(alphabet, mask, bytes + size - 16, out + size - 16);
 }
 #endif
 
 #ifdef HAVE_MAP_SSSE3
 /* 1 if the SSSE3 map takes this alphabet (mask) and size on this CPU. */
-static int ssse3_takes(uint32_t mask, size_t size)
+static inline int ssse3_takes(uint32_t mask, size_t size)
 {
     return mask <= 63 && size >= 16 && cpu_has_ssse3();
 }
 #endif
 
 /* The best map here: what generate uses. */
-static void map_symbols(const uint8_t *alphabet, uint32_t mask, const uint8_t *bytes, size_t size, uint8_t *out)
+static inline void map_symbols(const uint8_t *alphabet, uint32_t mask, const uint8_t *bytes, size_t size, uint8_t *out)
 {
 #ifdef HAVE_MAP_SSSE3
     if (ssse3_takes(mask, size)) {
@@ -285,8 +287,10 @@ int mintid_nanoid_map_by(int impl, const mintid_nanoid_state *s, const uint8_t *
     return MINTID_EARG;
 }
 
-int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, void *ctx,
-                           uint8_t *out, char *err)
+/* Every generation the lent bytes do not serve: SPEC's draws of step
+ * bytes, from any source, with rejection where the alphabet needs it. */
+static MINTID_NOINLINE int generate_drawn(const mintid_nanoid_state *s, mintid_random_fn rnd, void *ctx,
+                                          uint8_t *out, char *err)
 {
     uint8_t stack_buf[STACK_STEP];
     uint8_t *buf = stack_buf;
@@ -331,4 +335,22 @@ int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, v
     if (buf != stack_buf)
         free(buf);
     return rc;
+}
+
+int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, void *ctx,
+                           uint8_t *out, char *err)
+{
+    /* An alphabet of 2^k symbols from the pool, the default's case: one
+     * draw of size bytes (step is size), mapped where the pool holds them.
+     * The same bytes as the draw's, so the same symbols. */
+    if (rnd == mintid_random_pool && s->mask + 1 == s->n) {
+        uint8_t *lent = mintid_random_lend(s->size);
+
+        if (lent != NULL) {
+            map_symbols(s->alphabet, s->mask, lent, s->size, out);
+            mintid_random_return(lent, s->size);
+            return MINTID_OK;
+        }
+    }
+    return generate_drawn(s, rnd, ctx, out, err);
 }

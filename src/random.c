@@ -279,21 +279,41 @@ static MINTID_NOINLINE int random_bytes_slow(uint8_t *buf, size_t n, char *err)
     return draw_across_batches(p, buf, n, err);
 }
 
-/* The common case, with nothing to set up or refill: the thread's
- * generator exists, belongs to this process and its batch holds the
- * request. Each test is one random_bytes_slow makes too, so both hand out
- * the same bytes. */
-int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
+/* The thread's generator in the common case, with nothing to set up or
+ * refill: it exists, belongs to this process and its batch holds n more
+ * bytes; else NULL. Each test is one random_bytes_slow makes too, so both
+ * hand out the same bytes. */
+static inline thread_pool *ready_pool(size_t n)
 {
     thread_pool *p;
 
     if (MINTID_LOAD_ACQUIRE(&pool_registered) && pool_usable && n <= BATCH_OUTPUT &&
         (p = mintid_os_thread_slot()) != NULL && p->generation == mintid_os_fork_generation() &&
-        n <= BATCH_SIZE - p->next) {
-        hand_out(p, buf, n);
-        return MINTID_OK;
-    }
-    return random_bytes_slow(buf, n, err);
+        n <= BATCH_SIZE - p->next)
+        return p;
+    return NULL;
+}
+
+int mintid_random_bytes(uint8_t *buf, size_t n, char *err)
+{
+    thread_pool *p = ready_pool(n);
+
+    if (p == NULL)
+        return random_bytes_slow(buf, n, err);
+    hand_out(p, buf, n);
+    return MINTID_OK;
+}
+
+uint8_t *mintid_random_lend(size_t n)
+{
+    thread_pool *p = ready_pool(n);
+    uint8_t *lent;
+
+    if (p == NULL)
+        return NULL;
+    lent = p->bytes + p->next;
+    p->next += n;
+    return lent;
 }
 
 int mintid_random_pool(void *ctx, uint8_t *buf, size_t n)

@@ -63,24 +63,26 @@ static int all_zero(const uint8_t *b, size_t n)
 
 int mintid_trace_draw_id(mintid_random_fn rnd, void *ctx, size_t n, char *out, char *err)
 {
-    uint8_t id[MINTID_TRACE_ID_BYTES];
+    uint8_t id[MINTID_TRACE_ID_BYTES], *bytes;
     const char *kind = n == MINTID_TRACE_ID_BYTES ? "trace-id" : "span-id";
-    int tries, rc;
+    int tries, rc, zero;
 
     if (n != MINTID_TRACE_ID_BYTES && n != MINTID_SPAN_ID_BYTES)
         return mintid_fail(err, MINTID_EARG, "trace ID of %zu bytes, want 16 or 8", n);
     for (tries = 0; tries < MAX_ZERO_DRAWS; tries++) {
-        rc = mintid_draw_random(rnd, ctx, id, n, kind, err);
+        rc = mintid_draw_once(rnd, ctx, id, n, kind, err, &bytes);
         if (rc != MINTID_OK)
             return rc;
-        if (!all_zero(id, n)) {
+        zero = all_zero(bytes, n);
+        if (!zero) {
             if (n == MINTID_TRACE_ID_BYTES)
-                mintid_hex_encode16(id, out);
+                mintid_hex_encode16(bytes, out);
             else
-                mintid_hex_encode(id, n, out);
-            mintid_secure_zero(id, sizeof id);
-            return MINTID_OK;
+                mintid_hex_encode(bytes, n, out);
         }
+        mintid_random_return(bytes, n);
+        if (!zero)
+            return MINTID_OK;
     }
     return mintid_fail(err, MINTID_ERANDOM, "%s random source gave all zero bytes %d times", kind, MAX_ZERO_DRAWS);
 }

@@ -170,12 +170,13 @@ void mintid_uuid_set_version(uint8_t id[16], unsigned version)
 
 int mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *err)
 {
-    uint8_t id[16];
-    int rc = mintid_draw_random(rnd, ctx, id, sizeof id, "UUIDv4", err);
+    uint8_t id[16], *bytes;
+    int rc = mintid_draw_once(rnd, ctx, id, sizeof id, "UUIDv4", err, &bytes);
 
     if (rc != MINTID_OK)
         return rc;
-    memcpy(out, id, sizeof id);
+    memcpy(out, bytes, sizeof id);
+    mintid_random_return(bytes, sizeof id);
     set_version(out, 4);
     return MINTID_OK;
 }

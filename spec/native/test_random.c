@@ -17,6 +17,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -295,11 +297,116 @@ static void check_pool_construction(void)
     check(!(status & 16), "pool: each byte handed out is wiped in the batch, and no byte still to come");
 }
 
+/* Lending: the bytes a draw would copy, used where the pool holds them,
+ * are the same keystream in the same order, wiped once read, and never a
+ * forked child's before that child has a key of its own. */
+static void check_pool_lending(void)
+{
+    static const uint8_t zero_nonce[12];
+    uint8_t key[32], batch[BATCH], next_batch[BATCH], got[16], want[32];
+    char text[32], symbols[MINTID_NANOID_DEFAULT_SIZE];
+    mintid_nanoid_spec spec;
+    int status = -1, i;
+    pid_t pid;
+
+    for (i = 0; i < 32; i++)
+        key[i] = (uint8_t)(i * 7 + 3);
+    mintid_chacha20_blocks(key, 0, zero_nonce, batch, MINTID_RANDOM_BATCH_BLOCKS);
+    memcpy(key, batch, 32);
+    mintid_chacha20_blocks(key, 0, zero_nonce, next_batch, MINTID_RANDOM_BATCH_BLOCKS);
+    mintid_nanoid_spec_default(&spec, NULL);
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        const mintid_nanoid_state *st = mintid_nanoid_state_of(&spec);
+        size_t size = 0, at = 48, n;
+        const uint8_t *left;
+        uint8_t *lent;
+        int bad = 0, child_status = -1;
+        pid_t grandchild;
+
+        reset(FAIL, ENOSYS, REAL, 0, SHORT, 0);
+        if (mintid_random_bytes(got, 16, NULL) != MINTID_OK || (left = mintid_random_batch(&size)) == NULL)
+            _exit(255);
+        /* 21 bytes lent where they are; wiped, and only they. */
+        lent = mintid_random_lend(21);
+        if (lent != left + at || memcmp(lent, batch + at, 21) != 0)
+            bad |= 1;
+        mintid_random_return(lent, 21);
+        for (n = at; n < at + 21; n++)
+            if (left[n] != 0)
+                bad |= 2;
+        at += 21;
+        if (memcmp(left + at, batch + at, BATCH - at) != 0)
+            bad |= 2;
+        /* The kinds that read lent bytes: the symbols, UUID and hex of the
+         * keystream's next bytes, each wiped. */
+        if (mintid_default_nanoid(symbols, NULL) != MINTID_OK ||
+            mintid_nanoid_map_by(MINTID_NANOID_MAP_WORDS, st, batch + at, 21, want) != MINTID_OK ||
+            memcmp(symbols, want, 21) != 0)
+            bad |= 4;
+        at += 21;
+        memcpy(want, batch + at, 16);
+        mintid_uuid_set_version(want, 4);
+        if (mintid_uuid4_make(mintid_random_pool, NULL, got, NULL) != MINTID_OK || memcmp(got, want, 16) != 0)
+            bad |= 8;
+        at += 16;
+        mintid_hex_encode(batch + at, 16, (char *)want);
+        if (mintid_trace_id_text(text, NULL) != MINTID_OK || memcmp(text, want, 32) != 0)
+            bad |= 16;
+        at += 16;
+        mintid_hex_encode(batch + at, 8, (char *)want);
+        if (mintid_span_id_text(text, NULL) != MINTID_OK || memcmp(text, want, 16) != 0)
+            bad |= 16;
+        at += 8;
+        for (n = 48; n < at; n++)
+            if (left[n] != 0)
+                bad |= 2;
+        /* No more than the batch holds; then all of it. */
+        if (mintid_random_lend(BATCH - at + 1) != NULL || (lent = mintid_random_lend(BATCH - at)) != left + at)
+            bad |= 32;
+        else
+            mintid_random_return(lent, BATCH - at);
+        /* An empty batch: the ID's draw refills (the next batch, keyed by
+         * this one's first 32 bytes), then lends again. */
+        if (mintid_random_lend(1) != NULL || mintid_nanoid_text(&spec, symbols, NULL) != MINTID_OK ||
+            mintid_nanoid_map_by(MINTID_NANOID_MAP_WORDS, st, next_batch + 32, 21, want) != MINTID_OK ||
+            memcmp(symbols, want, 21) != 0 || mintid_random_lend(16) != left + 32 + 21)
+            bad |= 64;
+        /* A child by fork() (whose handlers wipe the pools), and one by a
+         * raw clone, which runs none: only the fork generation tells. */
+        for (i = 0; i < 2; i++) {
+            fflush(stdout);
+            grandchild = i == 0 ? fork() : (pid_t)syscall(SYS_clone, SIGCHLD, 0);
+            if (grandchild == 0)
+                _exit(mintid_random_lend(16) == NULL ? 0 : 1);
+            if (grandchild < 0 || waitpid(grandchild, &child_status, 0) != grandchild ||
+                !WIFEXITED(child_status) || WEXITSTATUS(child_status) != 0)
+                bad |= 128;
+        }
+        _exit(bad);
+    }
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    check(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) != 255, "pool lending (forked child): the child ran");
+    status = pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+    check(!(status & 1), "pool lending: the bytes lent are the batch's next, the keystream in order, in place");
+    check(!(status & 2), "pool lending: each byte lent is wiped once read, and no byte still to come");
+    check(!(status & 4), "pool lending: the default Nano ID is the symbols of the keystream's next 21 bytes");
+    check(!(status & 8), "pool lending: a UUIDv4 is the keystream's next 16 bytes with its version and variant");
+    check(!(status & 16), "pool lending: a trace-id and a span-id are the hex of the keystream's next 16 and 8 bytes");
+    check(!(status & 32), "pool lending: no more than the batch holds is lent, and all it holds is");
+    check(!(status & 64), "pool lending: an empty batch lends nothing; an ID's draw refills it and lending goes on");
+    check(!(status & 128), "pool lending: a child by fork() or a raw clone lends nothing before a draw gives it "
+                           "a key of its own");
+}
+
 int main(void)
 {
     check_both_fail();
     check_getrandom();
     check_urandom_failures();
     check_pool_construction();
+    check_pool_lending();
     return tap_done();
 }
