@@ -2,10 +2,6 @@
  * IDs, the bytes of error messages). */
 #include <string.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include "internal.h"
 
 /* Entry b is byte b's two digits: one load and one 2-byte store per byte,
@@ -29,26 +25,13 @@ void mintid_hex_encode(const uint8_t *b, size_t n, char *out)
 }
 
 #ifdef __SSE2__
-/* SSE2 (every x86-64): each byte's high and low nibble side by side in two
- * registers, '0' added to each, and 'a' - '0' - 10 more to those above 9. */
 void mintid_hex_encode16(const uint8_t b[16], char out[32])
 {
-    const __m128i low4 = _mm_set1_epi8(0x0F), nine = _mm_set1_epi8(9);
-    const __m128i zero_char = _mm_set1_epi8('0'), past_nine = _mm_set1_epi8('a' - '0' - 10);
-    /* Two 8-byte reads, the way the IDs were stored (mintid_store_ms_words). */
-    __m128i v = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)b),
-                                   _mm_loadl_epi64((const __m128i *)(const void *)(b + 8)));
-    __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), low4), lo = _mm_and_si128(v, low4);
     __m128i d[2];
-    int i;
 
-    d[0] = _mm_unpacklo_epi8(hi, lo);
-    d[1] = _mm_unpackhi_epi8(hi, lo);
-    for (i = 0; i < 2; i++) {
-        __m128i letters = _mm_and_si128(_mm_cmpgt_epi8(d[i], nine), past_nine);
-
-        _mm_storeu_si128((__m128i *)(void *)(out + 16 * i), _mm_add_epi8(d[i], _mm_add_epi8(zero_char, letters)));
-    }
+    mintid_hex_digits16(b, d);
+    _mm_storeu_si128((__m128i *)(void *)out, d[0]);
+    _mm_storeu_si128((__m128i *)(void *)(out + 16), d[1]);
 }
 #else
 void mintid_hex_encode16(const uint8_t b[16], char out[32])

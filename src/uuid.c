@@ -3,10 +3,6 @@
 
 #include "internal.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #define UUID7_RAND_BITS 74 /* rand_a (12) << 62 | rand_b (62) */
 #define UUID7_RAND_BYTES 10
 
@@ -21,6 +17,49 @@ static int is_hex_value(int v)
 /* Where each byte's two digits start in the 8-4-4-4-12 text. */
 static const uint8_t digit_offset[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
 
+#ifdef __SSE2__
+/* The bytes of v moved up by n places (the first n zero), kept where m is
+ * 0xFF: the part of a digit register that lands in a group. */
+#define GROUP(v, n, m) _mm_and_si128(_mm_slli_si128((v), (n)), (m))
+#define BYTES_AT(from, to) _mm_setr_epi8(BYTE_AT(0, from, to), BYTE_AT(1, from, to), BYTE_AT(2, from, to), \
+    BYTE_AT(3, from, to), BYTE_AT(4, from, to), BYTE_AT(5, from, to), BYTE_AT(6, from, to),             \
+    BYTE_AT(7, from, to), BYTE_AT(8, from, to), BYTE_AT(9, from, to), BYTE_AT(10, from, to),            \
+    BYTE_AT(11, from, to), BYTE_AT(12, from, to), BYTE_AT(13, from, to), BYTE_AT(14, from, to),         \
+    BYTE_AT(15, from, to))
+#define BYTE_AT(i, from, to) (char)((i) >= (from) && (i) <= (to) ? 0xFF : 0)
+#define HYPHENS_AT(a, b) _mm_setr_epi8(HYPHEN_AT(0, a, b), HYPHEN_AT(1, a, b), HYPHEN_AT(2, a, b),      \
+    HYPHEN_AT(3, a, b), HYPHEN_AT(4, a, b), HYPHEN_AT(5, a, b), HYPHEN_AT(6, a, b), HYPHEN_AT(7, a, b), \
+    HYPHEN_AT(8, a, b), HYPHEN_AT(9, a, b), HYPHEN_AT(10, a, b), HYPHEN_AT(11, a, b),                   \
+    HYPHEN_AT(12, a, b), HYPHEN_AT(13, a, b), HYPHEN_AT(14, a, b), HYPHEN_AT(15, a, b))
+#define HYPHEN_AT(i, a, b) (char)((i) == (a) || (i) == (b) ? '-' : 0)
+
+/* The 32 digits in two registers, and the 8-4-4-4-12 text in three
+ * stores: text 0-15 is digits 0-7, '-', 8-11, '-', 12-13 (digits moved up
+ * by 0, 1 and 2 places); text 16-31 is digits 14-15, '-', 16-19, '-',
+ * 20-27; text 32-35 is digits 28-31. A text stored in one piece per
+ * register, not one per group, is read back by the next load (Lua
+ * hashing and copying it) straight from those stores. */
+void mintid_uuid_encode(const uint8_t id[16], char out[36])
+{
+    __m128i d[2];
+    int last;
+
+    mintid_hex_digits16(id, d);
+    _mm_storeu_si128((__m128i *)(void *)out,
+                     _mm_or_si128(_mm_or_si128(GROUP(d[0], 0, BYTES_AT(0, 7)), GROUP(d[0], 1, BYTES_AT(9, 12))),
+                                  _mm_or_si128(GROUP(d[0], 2, BYTES_AT(14, 15)), HYPHENS_AT(8, 13))));
+    _mm_storeu_si128((__m128i *)(void *)(out + 16),
+                     _mm_or_si128(_mm_or_si128(_mm_srli_si128(d[0], 14), GROUP(d[1], 3, BYTES_AT(3, 6))),
+                                  _mm_or_si128(GROUP(d[1], 4, BYTES_AT(8, 15)), HYPHENS_AT(2, 7))));
+    last = _mm_cvtsi128_si32(_mm_srli_si128(d[1], 12));
+    memcpy(out + 32, &last, 4);
+}
+#undef GROUP
+#undef BYTES_AT
+#undef BYTE_AT
+#undef HYPHENS_AT
+#undef HYPHEN_AT
+#else
 /* The 32 digits, then the five groups copied into place around the
  * hyphens. */
 void mintid_uuid_encode(const uint8_t id[16], char out[36])
@@ -35,6 +74,7 @@ void mintid_uuid_encode(const uint8_t id[16], char out[36])
     memcpy(out + 24, digits + 20, 12);
     out[8] = out[13] = out[18] = out[23] = '-';
 }
+#endif
 
 static int is_hyphen_offset(size_t i)
 {
