@@ -13,7 +13,9 @@
  * keystream blocks, whose first 32 bytes at once become the next key (the
  * old one is overwritten: "fast key erasure", so a later snapshot of this
  * memory cannot give back bytes already handed out) and whose rest is the
- * output. Each byte is wiped as it is handed out. A fresh key comes from
+ * output. Each byte is wiped as it is handed out (copied out and wiped
+ * here, or lent in place to a caller that reads it once and wipes it
+ * before anything else can draw). A fresh key comes from
  * the OS after MINTID_RANDOM_RESEED_BYTES of output, and in a forked child
  * before its first byte. The nonce stays zero and the block counter starts
  * at 0 in every batch: no key ever encrypts twice.
