@@ -222,11 +222,17 @@ MINTID_INTERNAL void mintid_secure_zero(void *p, size_t n);
 /* The same for a few dozen bytes on a hot path: with GCC and clang a plain
  * memset the compiler may inline, kept by an empty asm that the compiler
  * must assume reads the memory (what glibc's explicit_bzero does inside);
- * elsewhere mintid_secure_zero. */
+ * elsewhere mintid_secure_zero. 16 to 32 bytes, the IDs' own sizes, are
+ * two overlapping 16-byte stores instead of a call of memset. */
 #if defined(__GNUC__) || defined(__clang__)
 static inline void mintid_secure_zero_small(void *p, size_t n)
 {
-    memset(p, 0, n);
+    if (n >= 16 && n <= 32) {
+        memset(p, 0, 16);
+        memset((char *)p + n - 16, 0, 16);
+    } else {
+        memset(p, 0, n);
+    }
     __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 #else
@@ -423,31 +429,16 @@ MINTID_INTERNAL int mintid_draw_random(mintid_random_fn rnd, void *ctx, uint8_t 
 /* n bytes of the calling thread's batch in place, for a caller that reads
  * them once and is done: what mintid_random_bytes would hand out, without
  * the copy. The pool has moved past them, so they are the caller's alone,
- * and the caller must wipe them (mintid_random_return) as soon as it has
+ * and the caller must wipe them (mintid_secure_zero_small) as soon as it has
  * read them, before it calls anything that may draw. NULL where only the
  * full draw serves (a thread's or process's first draw, a refill due, no
  * pool): the caller then draws with mintid_random_bytes, which sets those
  * up, so the next call lends again. */
 MINTID_INTERNAL uint8_t *mintid_random_lend(size_t n);
-/* Wipes n lent bytes: nothing that read them stays in the pool's memory
- * (SPEC's random bytes may be secrets). 16 to 32 bytes, the IDs' own
- * sizes, in two overlapping 16-byte stores instead of a call of memset. */
-static inline void mintid_random_return(uint8_t *lent, size_t n)
-{
-    if (n >= 16 && n <= 32) {
-        memset(lent, 0, 16);
-        memset(lent + n - 16, 0, 16);
-    } else {
-        memset(lent, 0, n);
-    }
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__ __volatile__("" : : "r"(lent) : "memory"); /* the stores stay */
-#endif
-}
 /* n bytes from rnd for a caller that reads them once, at *bytes: lent in
  * place where rnd is the pool and it can lend, else drawn into buf
  * (mintid_draw_random, whose errors these are). The caller wipes them
- * with mintid_random_return once read, wherever they are. */
+ * with mintid_secure_zero_small once read, wherever they are. */
 static inline int mintid_draw_once(mintid_random_fn rnd, void *ctx, uint8_t *buf, size_t n, const char *kind,
                                    char *err, uint8_t **bytes)
 {

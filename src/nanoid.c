@@ -348,7 +348,7 @@ int mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, v
 
         if (lent != NULL) {
             map_symbols(s->alphabet, s->mask, lent, s->size, out);
-            mintid_random_return(lent, s->size);
+            mintid_secure_zero_small(lent, s->size);
             return MINTID_OK;
         }
     }

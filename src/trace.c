@@ -80,7 +80,7 @@ int mintid_trace_draw_id(mintid_random_fn rnd, void *ctx, size_t n, char *out, c
             else
                 mintid_hex_encode(bytes, n, out);
         }
-        mintid_random_return(bytes, n);
+        mintid_secure_zero_small(bytes, n);
         if (!zero)
             return MINTID_OK;
     }

@@ -216,7 +216,7 @@ int mintid_uuid4_make(mintid_random_fn rnd, void *ctx, uint8_t out[16], char *er
     if (rc != MINTID_OK)
         return rc;
     memcpy(out, bytes, sizeof id);
-    mintid_random_return(bytes, sizeof id);
+    mintid_secure_zero_small(bytes, sizeof id);
     set_version(out, 4);
     return MINTID_OK;
 }

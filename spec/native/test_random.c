@@ -332,7 +332,7 @@ static void check_pool_lending(void)
         lent = mintid_random_lend(21);
         if (lent != left + at || memcmp(lent, batch + at, 21) != 0)
             bad |= 1;
-        mintid_random_return(lent, 21);
+        mintid_secure_zero_small(lent, 21);
         for (n = at; n < at + 21; n++)
             if (left[n] != 0)
                 bad |= 2;
@@ -366,7 +366,7 @@ static void check_pool_lending(void)
         if (mintid_random_lend(BATCH - at + 1) != NULL || (lent = mintid_random_lend(BATCH - at)) != left + at)
             bad |= 32;
         else
-            mintid_random_return(lent, BATCH - at);
+            mintid_secure_zero_small(lent, BATCH - at);
         /* An empty batch: the ID's draw refills (the next batch, keyed by
          * this one's first 32 bytes), then lends again. */
         if (mintid_random_lend(1) != NULL || mintid_nanoid_text(&spec, symbols, NULL) != MINTID_OK ||
