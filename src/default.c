@@ -183,15 +183,14 @@ static int default_next(default_gen *g, uint8_t *out, char *err)
             have_draw = 1;
         }
         mintid_lock_take(&g->step.s.lock);
+        rc = mintid_monotonic_step(&g->step.s.st, k, now, generation, have_draw ? drawn : NULL, &ms, counter, err);
         /* Rarely: another thread's clock went back, or this is the first
          * step in a forked child; draw outside the lock and look again. */
-        want_draw = !have_draw && mintid_monotonic_draws(&g->step.s.st, now, generation);
+        want_draw = rc == MINTID_MONOTONIC_WANTS_DRAW;
         if (!want_draw)
             break;
         mintid_lock_release(&g->step.s.lock);
     }
-    rc = mintid_monotonic_step(&g->step.s.st, now, generation, k->bits, k->draw_len, k->load,
-                               have_draw ? drawn : NULL, k->name, &ms, counter, err);
     hint = (uint32_t)g->step.s.st.last_ms;
     if (MINTID_LOAD_ACQUIRE(&g->hint.s.last_ms_hint) != hint)
         MINTID_STORE_RELEASE(&g->hint.s.last_ms_hint, hint);

@@ -548,18 +548,6 @@ MINTID_INTERNAL int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
                                           mintid_random_fn rnd, void *ctx, const char *kind,
                                           int64_t *ms, uint8_t counter[10], char *err);
 
-/* The rule above in two halves, for a caller that draws outside a lock it
- * holds for the step alone (default.c):
- * - mintid_monotonic_draws: whether a step at now_ms in this generation
- *   installs a new ms (and so wants draw_len fresh bytes);
- * - mintid_monotonic_step: the step itself, with drawn holding those bytes
- *   when it installs (EARG if drawn is NULL then; ignored otherwise). */
-MINTID_INTERNAL int mintid_monotonic_draws(const mintid_monotonic *st, int64_t now_ms, uint32_t generation);
-MINTID_INTERNAL int mintid_monotonic_step(mintid_monotonic *st, int64_t now_ms, uint32_t generation,
-                                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
-                                          const uint8_t *drawn, const char *kind,
-                                          int64_t *ms, uint8_t counter[10], char *err);
-
 /* One monotonic kind (ulid.c, uuid.c): its counter, and how (ms, counter)
  * become the ID's bytes. */
 typedef struct {
@@ -571,6 +559,17 @@ typedef struct {
 } mintid_monotonic_kind;
 MINTID_INTERNAL const mintid_monotonic_kind mintid_ulid_kind;
 MINTID_INTERNAL const mintid_monotonic_kind mintid_uuid7_kind;
+
+/* The rule for kind k, for a caller that draws outside a lock it holds for
+ * the step alone (default.c), with generation the fork generation it read:
+ * drawn NULL, MINTID_MONOTONIC_WANTS_DRAW (st unchanged) when the step
+ * installs a new ms, which wants k->draw_len fresh bytes; with drawn
+ * holding them, the step whatever it does (drawn ignored if it installs
+ * none). On MINTID_OK *ms and counter hold the values to encode. */
+#define MINTID_MONOTONIC_WANTS_DRAW 1
+MINTID_INTERNAL int mintid_monotonic_step(mintid_monotonic *st, const mintid_monotonic_kind *k, int64_t now_ms,
+                                          uint32_t generation, const uint8_t *drawn, int64_t *ms,
+                                          uint8_t counter[10], char *err);
 
 /* mintid_monotonic_next for kind k, the ID's bytes in out. */
 MINTID_INTERNAL int mintid_monotonic_kind_next(mintid_monotonic *st, const mintid_monotonic_kind *k,
@@ -593,15 +592,6 @@ typedef struct {
 MINTID_INTERNAL int mintid_counter_step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
                                         uint32_t *generation, int64_t now,
                                         mintid_random_fn rnd, void *ctx, char *err);
-/* The step in two halves, as mintid_monotonic_draws/_step (default.c):
- * whether a step at now in this generation installs a new time unit, and
- * the step with drawn holding rule->draw_len fresh bytes when it does (EARG
- * if drawn is NULL then; ignored otherwise). */
-MINTID_INTERNAL int mintid_counter_draws(int64_t last, uint32_t last_generation, int64_t now,
-                                         uint32_t generation);
-MINTID_INTERNAL int mintid_counter_commit(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
-                                          uint32_t *last_generation, int64_t now, uint32_t generation,
-                                          const uint8_t *drawn, char *err);
 
 /* ==== hash_block.c: the block framing of MD5, SHA-1 and SHA-256 =========== */
 /* hash_block.c: the 64-byte block framing of MD5, SHA-1 and SHA-256, over

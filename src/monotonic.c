@@ -78,7 +78,7 @@ static int check_rule(const mintid_counter_rule *rule, char *err)
     return MINTID_OK;
 }
 
-int mintid_counter_draws(int64_t last, uint32_t last_generation, int64_t now, uint32_t generation)
+static int counter_draws(int64_t last, uint32_t last_generation, int64_t now, uint32_t generation)
 {
     /* A new state's last is -1, so its first call draws; so does the first
      * call in a process forked since the state was set, which must not
@@ -86,9 +86,10 @@ int mintid_counter_draws(int64_t last, uint32_t last_generation, int64_t now, ui
     return now > last || generation != last_generation;
 }
 
-/* mintid_counter_commit once the rule is known good. Inline: the ms
- * steps below pass a rule of COUNTER_BYTES, and a constant length makes
- * the counter's copies plain moves instead of calls. */
+/* The step, with drawn holding the draw of a step that installs a new time
+ * unit, once the rule is known good. Inline: the ms steps below pass a
+ * rule of COUNTER_BYTES, and a constant length makes the counter's copies
+ * plain moves instead of calls. */
 static MINTID_ALWAYS_INLINE int commit(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
                          uint32_t *last_generation, int64_t now, uint32_t generation,
                          const uint8_t *drawn, char *err)
@@ -99,7 +100,7 @@ static MINTID_ALWAYS_INLINE int commit(const mintid_counter_rule *rule, int64_t 
 
     /* The new state is built in hi and lo and committed at the end, so
      * every error return leaves the state as it was (SPEC). */
-    if (mintid_counter_draws(*last, *last_generation, now, generation)) {
+    if (counter_draws(*last, *last_generation, now, generation)) {
         if (drawn == NULL)
             return mintid_fail(err, MINTID_EARG, "%s generator: a step at a new %s without its draw",
                                rule->kind, rule->unit);
@@ -126,25 +127,13 @@ static MINTID_ALWAYS_INLINE int commit(const mintid_counter_rule *rule, int64_t 
     return MINTID_OK;
 }
 
-int mintid_counter_commit(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
-                          uint32_t *last_generation, int64_t now, uint32_t generation,
-                          const uint8_t *drawn, char *err)
-{
-    int rc = check_rule(rule, err);
-
-    if (rc != MINTID_OK)
-        return rc;
-    return commit(rule, last, counter, last_generation, now, generation, drawn, err);
-}
-
 /* mintid_counter_step once the rule is known good; inline as commit is. */
 static MINTID_ALWAYS_INLINE int step(const mintid_counter_rule *rule, int64_t *last, uint8_t *counter,
-                                     uint32_t *last_generation, int64_t now,
+                                     uint32_t *last_generation, int64_t now, uint32_t generation,
                                      mintid_random_fn rnd, void *ctx, char *err)
 {
     uint8_t drawn[MAX_COUNTER_BYTES];
-    uint32_t generation = mintid_os_fork_generation();
-    int draws = mintid_counter_draws(*last, *last_generation, now, generation);
+    int draws = counter_draws(*last, *last_generation, now, generation);
 
     /* Exactly SPEC's draws for a source the caller gave: one, only when the
      * step installs a new time unit, and only once the rule is known good. */
@@ -165,28 +154,48 @@ int mintid_counter_step(const mintid_counter_rule *rule, int64_t *last, uint8_t 
 
     if (rc != MINTID_OK)
         return rc;
-    return step(rule, last, counter, last_generation, now, rnd, ctx, err);
+    return step(rule, last, counter, last_generation, now, mintid_os_fork_generation(), rnd, ctx, err);
 }
 
-int mintid_monotonic_draws(const mintid_monotonic *st, int64_t now_ms, uint32_t generation)
+/* The step of nearly every call, in a few instructions: a valid now_ms no
+ * later than last_ms, in the process that set the state, only adds 1 to
+ * the counter (the rule's "otherwise"). 0, and st as it was, for any other
+ * step, and for a sum past 2^bits - 1: the whole rule then, with its
+ * draw or its error. last_ms >= 0 here: a new state's -1 is below every
+ * valid now_ms. */
+static MINTID_ALWAYS_INLINE int same_ms_step(mintid_monotonic *st, int64_t now_ms, uint32_t generation,
+                                             unsigned bits, int64_t *ms, uint8_t counter[10])
 {
-    return mintid_counter_draws(st->last_ms, st->generation, now_ms, generation);
+    uint64_t hi, lo;
+
+    if (now_ms < 0 || now_ms > st->last_ms || generation != st->generation)
+        return 0;
+    counter_get(st->counter, COUNTER_BYTES, &hi, &lo);
+    if (add_one(&hi, &lo, bits))
+        return 0;
+    counter_put(st->counter, COUNTER_BYTES, hi, lo);
+    counter_put(counter, COUNTER_BYTES, hi, lo);
+    *ms = st->last_ms;
+    return 1;
 }
 
-/* The rule on st's ms counter: with the caller's draw (drawn, for a
- * generation it read), or drawing from rnd here when draw_here. */
-static MINTID_ALWAYS_INLINE int ms_step(mintid_monotonic *st, const mintid_counter_rule *rule, int64_t now_ms, int draw_here,
-                          uint32_t generation, const uint8_t *drawn, mintid_random_fn rnd, void *ctx,
-                          int64_t *ms, uint8_t counter[10], char *err)
+/* The rule on st's ms counter past same_ms_step: with the caller's draw
+ * (drawn), or drawing from rnd here when draw_here. Out of line, so that
+ * the path of nearly every call saves no registers for it. */
+static MINTID_NOINLINE int ms_step(mintid_monotonic *st, unsigned bits, size_t draw_len,
+                                   mintid_counter_load_fn load, const char *kind, int64_t now_ms,
+                                   uint32_t generation, int draw_here, const uint8_t *drawn,
+                                   mintid_random_fn rnd, void *ctx, int64_t *ms, uint8_t counter[10], char *err)
 {
-    int rc = check_rule(rule, err);
+    const mintid_counter_rule rule = { kind, "ms", bits, COUNTER_BYTES, draw_len, load };
+    int rc = check_rule(&rule, err);
 
     if (rc == MINTID_OK)
-        rc = mintid_check_ms(now_ms, rule->kind, err);
+        rc = mintid_check_ms(now_ms, kind, err);
     if (rc == MINTID_OK && draw_here)
-        rc = step(rule, &st->last_ms, st->counter, &st->generation, now_ms, rnd, ctx, err);
+        rc = step(&rule, &st->last_ms, st->counter, &st->generation, now_ms, generation, rnd, ctx, err);
     else if (rc == MINTID_OK)
-        rc = commit(rule, &st->last_ms, st->counter, &st->generation, now_ms, generation, drawn, err);
+        rc = commit(&rule, &st->last_ms, st->counter, &st->generation, now_ms, generation, drawn, err);
     if (rc != MINTID_OK)
         return rc;
     *ms = st->last_ms;
@@ -199,14 +208,15 @@ static MINTID_ALWAYS_INLINE int ms_step(mintid_monotonic *st, const mintid_count
     return MINTID_OK;
 }
 
-int mintid_monotonic_step(mintid_monotonic *st, int64_t now_ms, uint32_t generation,
-                          unsigned bits, size_t draw_len, mintid_counter_load_fn load,
-                          const uint8_t *drawn, const char *kind,
-                          int64_t *ms, uint8_t counter[10], char *err)
+int mintid_monotonic_step(mintid_monotonic *st, const mintid_monotonic_kind *k, int64_t now_ms,
+                          uint32_t generation, const uint8_t *drawn, int64_t *ms, uint8_t counter[10], char *err)
 {
-    const mintid_counter_rule rule = { kind, "ms", bits, COUNTER_BYTES, draw_len, load };
-
-    return ms_step(st, &rule, now_ms, 0, generation, drawn, NULL, NULL, ms, counter, err);
+    if (same_ms_step(st, now_ms, generation, k->bits, ms, counter))
+        return MINTID_OK;
+    if (drawn == NULL && counter_draws(st->last_ms, st->generation, now_ms, generation))
+        return MINTID_MONOTONIC_WANTS_DRAW;
+    return ms_step(st, k->bits, k->draw_len, k->load, k->name, now_ms, generation, 0, drawn, NULL, NULL, ms,
+                   counter, err);
 }
 
 int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
@@ -214,9 +224,11 @@ int mintid_monotonic_next(mintid_monotonic *st, int64_t now_ms,
                           mintid_random_fn rnd, void *ctx, const char *kind,
                           int64_t *ms, uint8_t counter[10], char *err)
 {
-    const mintid_counter_rule rule = { kind, "ms", bits, COUNTER_BYTES, draw_len, load };
+    uint32_t generation = mintid_os_fork_generation();
 
-    return ms_step(st, &rule, now_ms, 1, 0, NULL, rnd, ctx, ms, counter, err);
+    if (same_ms_step(st, now_ms, generation, bits, ms, counter))
+        return MINTID_OK;
+    return ms_step(st, bits, draw_len, load, kind, now_ms, generation, 1, NULL, rnd, ctx, ms, counter, err);
 }
 
 int mintid_monotonic_kind_next(mintid_monotonic *st, const mintid_monotonic_kind *k, int64_t now_ms,
