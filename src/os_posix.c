@@ -172,7 +172,7 @@ void mintid_secure_zero(void *p, size_t n)
  * clock before 1970 comes back negative (tv_nsec is never negative, so
  * this floors); callers reject it with their range message. A tv_sec that
  * would not fit int64_t in these units saturates, also out of range. */
-static int read_wall_clock(int64_t per_second, int64_t *out, char *err)
+static int read_wall_clock(int64_t per_second, int64_t *out, int32_t *ns_into_ms, char *err)
 {
     struct timespec ts;
     int64_t sec;
@@ -186,17 +186,33 @@ static int read_wall_clock(int64_t per_second, int64_t *out, char *err)
         *out = INT64_MIN;
     else
         *out = sec * per_second + (int64_t)ts.tv_nsec / (1000000000 / per_second);
+    *ns_into_ms = (int32_t)(ts.tv_nsec % 1000000);
     return MINTID_OK;
 }
 
 int mintid_os_clock_ms(int64_t *now_ms, char *err)
 {
-    return read_wall_clock(1000, now_ms, err);
+    int32_t ns_into_ms = 0;
+#ifdef MINTID_HAVE_CLOCK_CACHE
+    uint64_t counter;
+    int rc;
+
+    if (mintid_clock_cache_get(now_ms, &counter))
+        return MINTID_OK;
+    rc = read_wall_clock(1000, now_ms, &ns_into_ms, err);
+    if (rc == MINTID_OK)
+        mintid_clock_cache_put(counter, *now_ms, ns_into_ms);
+    return rc;
+#else
+    return read_wall_clock(1000, now_ms, &ns_into_ms, err);
+#endif
 }
 
 int mintid_os_clock_100ns(int64_t *ticks, char *err)
 {
-    return read_wall_clock(10000000, ticks, err);
+    int32_t ns_into_ms = 0;
+
+    return read_wall_clock(10000000, ticks, &ns_into_ms, err);
 }
 
 int64_t mintid_os_monotonic_ms(void)
