@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -158,13 +159,24 @@ static void check_step(int64_t by_s)
           (long long)by_s, r.outside);
 }
 
-/* Whether the cache should answer: built for this platform, and the CPU
- * says its TSC runs at one rate in every state (CPUID 0x80000007 EDX 8). */
+/* Whether the cache should answer: built for this platform, the CPU says
+ * its TSC runs at one rate in every state (CPUID 0x80000007 EDX 8), and
+ * the kernel's clock source, where /sys shows it, is read from the TSC. */
 static int cache_expected(void)
 {
 #ifdef MINTID_HAVE_CLOCK_CACHE
     unsigned int eax, ebx, ecx, edx;
+    char source[64] = "";
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
 
+    if (f != NULL) {
+        if (fgets(source, sizeof source, f) == NULL)
+            source[0] = '\0';
+        fclose(f);
+    }
+    if (source[0] != '\0' && strcmp(source, "tsc\n") != 0 && strcmp(source, "kvm-clock\n") != 0 &&
+        strcmp(source, "xen\n") != 0 && strcmp(source, "hyperv_clocksource_tsc_page\n") != 0)
+        return 0;
     if (__get_cpuid(0x80000000u, &eax, &ebx, &ecx, &edx) == 0 || eax < 0x80000007u)
         return 0;
     __get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx);
