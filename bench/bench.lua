@@ -194,6 +194,11 @@ if math.type and math.type(static16()) == "integer" then
    row("snowflake_generator():next() x16", static16, nil, nil, sixteen_floor(fresh.fresh_integer))
    row("  vs a string of its length", static16, SNOW_LEN, nil,
       sixteen_floor(fresh["fresh" .. SNOW_LEN]))
+   -- Not mintid: the same look-up and call of a C method that does no
+   -- work (bench/floor.c's holder), against the same floor: how near any
+   -- g:next() can come to it.
+   row("  a C method doing nothing x16", sixteen(fresh.holder), nil, nil,
+      sixteen_floor(fresh.fresh_integer))
 else
    row("snowflake_generator():next() x16", static16, SNOW_LEN, nil, sixteen_floor(fresh["fresh" .. SNOW_LEN]))
 end
