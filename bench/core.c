@@ -275,18 +275,33 @@ static void op_timed16(void)
     sink ^= (uint8_t)out[0];
 }
 
+/* Each fence is held as a take leaves it: with a floor, the wall ms of
+ * the take (here a second back, so that no ID waits for it), which every
+ * ID is checked against. */
 static int init_snowflake16(void)
 {
+    struct timespec ts;
+    int64_t floor_ms;
     int i;
 
+    clock_gettime(CLOCK_REALTIME, &ts);
+    floor_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - 1000;
     for (i = 0; i < 16; i++) {
         mintid_fence_init(&fences[i]);
         mintid_fence_init(&timed_fences[i]);
         if (mintid_snowflake_gen_init(&snow16[i], i, 1288834974657, err) ||
-            mintid_fence_hold(&fences[i], i, MINTID_FENCE_FOREVER, 0, err) ||
+            mintid_fence_hold(&fences[i], i, MINTID_FENCE_FOREVER, floor_ms, err) ||
             mintid_snowflake_gen_init_fenced(&leased16[i], &fences[i], 1288834974657, err) ||
-            mintid_fence_hold(&timed_fences[i], i, 3600000, 0, err) ||
+            mintid_fence_hold(&timed_fences[i], i, 3600000, floor_ms, err) ||
             mintid_snowflake_gen_init_fenced(&timed16[i], &timed_fences[i], 1288834974657, err))
+            return -1;
+    }
+    /* The rows time IDs, not refusals (their calls drop the result). */
+    for (i = 0; i < 16; i++) {
+        char out[20];
+
+        if (mintid_snowflake_gen_next_text(&leased16[i], out, err) < 0 ||
+            mintid_snowflake_gen_next_text(&timed16[i], out, err) < 0)
             return -1;
     }
     return 0;

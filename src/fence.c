@@ -114,30 +114,6 @@ int mintid_fence_drop(mintid_fence *pub, int reason, char *err)
     return MINTID_OK;
 }
 
-/* The state now, with the ms left to the deadline for HELD and WAITING;
- * the floor is compared with the wall clock only when wall is not NULL (the
- * generator compares it with the ms it mints). The deadline clock is read
- * only when there is a deadline. */
-static int state_of(const mintid_fence_state *f, const int64_t *wall, int64_t *ms_left)
-{
-    int64_t now = 0;
-
-    if (f->generation != mintid_os_fork_generation())
-        return MINTID_FENCE_FORKED;
-    if (f->held != MINTID_FENCE_HELD)
-        return f->held;
-    if (f->deadline_ms != MINTID_FENCE_FOREVER) {
-        now = mintid_os_deadline_ms();
-        if (now >= f->deadline_ms)
-            return MINTID_FENCE_EXPIRED;
-    }
-    if (ms_left != NULL)
-        *ms_left = f->deadline_ms == MINTID_FENCE_FOREVER ? MINTID_FENCE_FOREVER : f->deadline_ms - now;
-    if (wall != NULL && *wall < mintid_snowflake_ready_ms(&f->layout, f->floor_ms))
-        return MINTID_FENCE_WAITING;
-    return MINTID_FENCE_HELD;
-}
-
 int mintid_fence_state_now(const mintid_fence *pub, int64_t *ms_left)
 {
     const mintid_fence_state *f = mintid_fence_state_of_const(pub);
@@ -147,24 +123,20 @@ int mintid_fence_state_now(const mintid_fence *pub, int64_t *ms_left)
     /* An unreadable wall clock cannot show the floor passed. */
     if (mintid_os_clock_ms(&wall, err) != MINTID_OK)
         wall = INT64_MIN;
-    return state_of(f, &wall, ms_left);
+    return mintid_fence_state_at(f, &wall, ms_left);
 }
 
 int64_t mintid_fence_machine_id(const mintid_fence *pub)
 {
     const mintid_fence_state *f = mintid_fence_state_of_const(pub);
-    int s = state_of(f, NULL, NULL);
+    int s = mintid_fence_state_at(f, NULL, NULL);
 
     return s == MINTID_FENCE_HELD ? (int64_t)f->machine_id : -1;
 }
 
-int mintid_fence_open(const mintid_fence_state *f, uint64_t *machine_id, int64_t *floor_ms, char *err)
+int mintid_fence_refuse(int state, char *err)
 {
-    switch (state_of(f, NULL, NULL)) {
-    case MINTID_FENCE_HELD:
-        *machine_id = f->machine_id;
-        *floor_ms = f->floor_ms;
-        return MINTID_OK;
+    switch (state) {
     case MINTID_FENCE_EXPIRED:
         return mintid_fail(err, MINTID_ELEASE, "snowflake: lease expired");
     case MINTID_FENCE_RELEASED:

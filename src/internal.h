@@ -757,9 +757,18 @@ MINTID_INTERNAL int64_t mintid_snowflake_unit_start(const mintid_snowflake_layou
 /* The start of the first unit after floor_ms: a lease's holder mints from
  * then on. */
 MINTID_INTERNAL int64_t mintid_snowflake_ready_ms(const mintid_snowflake_layout_state *l, int64_t floor_ms);
-/* The first unit whose start E + t * U is above floor_ms (0 below E). */
-MINTID_INTERNAL uint64_t mintid_snowflake_first_unit_after(const mintid_snowflake_layout_state *l,
-                                                            int64_t floor_ms);
+/* The first unit whose start E + t * U is above floor_ms (0 below E).
+ * Inline, and no division for ms units (every preset but Sonyflake's): a
+ * generator on a lease asks on every ID. */
+static inline uint64_t mintid_snowflake_first_unit_after(const mintid_snowflake_layout_state *l, int64_t floor_ms)
+{
+    uint64_t d;
+
+    if (floor_ms < l->epoch)
+        return 0;
+    d = (uint64_t)floor_ms - (uint64_t)l->epoch;
+    return (l->unit_ms == 1 ? d : d / l->unit_ms) + 1;
+}
 
 /* ==== fence.c: the lease fence of a Snowflake generator =================== */
 typedef struct {
@@ -781,12 +790,47 @@ typedef struct {
     int bound;            /* layout fixed by mintid_fence_bind_layout */
 } mintid_fence_state;
 MINTID_OPAQUE_STATE(mintid_fence, mintid_fence_state, mintid_fence_state_of)
+/* The state of f now, with the ms left to the deadline for HELD and
+ * WAITING; the floor is compared with the wall clock only when wall is
+ * not NULL (a generator compares it with the ms it mints). The deadline
+ * clock is read only when there is a deadline. Inline: a generator on
+ * the fence asks on every ID. */
+static inline int mintid_fence_state_at(const mintid_fence_state *f, const int64_t *wall, int64_t *ms_left)
+{
+    int64_t now = 0;
+
+    if (f->generation != mintid_os_fork_generation())
+        return MINTID_FENCE_FORKED;
+    if (f->held != MINTID_FENCE_HELD)
+        return f->held;
+    if (f->deadline_ms != MINTID_FENCE_FOREVER) {
+        now = mintid_os_deadline_ms();
+        if (now >= f->deadline_ms)
+            return MINTID_FENCE_EXPIRED;
+    }
+    if (ms_left != NULL)
+        *ms_left = f->deadline_ms == MINTID_FENCE_FOREVER ? MINTID_FENCE_FOREVER : f->deadline_ms - now;
+    if (wall != NULL && *wall < mintid_snowflake_ready_ms(&f->layout, f->floor_ms))
+        return MINTID_FENCE_WAITING;
+    return MINTID_FENCE_HELD;
+}
+/* ELEASE with why a fence in state (not HELD) refuses an ID ("snowflake:
+ * lease expired", ...). */
+MINTID_INTERNAL int mintid_fence_refuse(int state, char *err);
 /* MINTID_OK with the machine id and the floor while f is held in this
- * process inside its deadline, else ELEASE with the reason
- * ("snowflake: lease expired", ...). The floor is the caller's to compare
- * with the ms it mints: mintid_fence_refuse_floor says it was not passed. */
-MINTID_INTERNAL int mintid_fence_open(const mintid_fence_state *f, uint64_t *machine_id, int64_t *floor_ms,
-                                      char *err);
+ * process inside its deadline, else mintid_fence_refuse's error. The floor
+ * is the caller's to compare with the ms it mints:
+ * mintid_fence_refuse_floor says it was not passed. */
+static inline int mintid_fence_open(const mintid_fence_state *f, uint64_t *machine_id, int64_t *floor_ms, char *err)
+{
+    int state = mintid_fence_state_at(f, NULL, NULL);
+
+    if (state != MINTID_FENCE_HELD)
+        return mintid_fence_refuse(state, err);
+    *machine_id = f->machine_id;
+    *floor_ms = f->floor_ms;
+    return MINTID_OK;
+}
 MINTID_INTERNAL int mintid_fence_refuse_floor(int64_t floor_ms, char *err);
 
 /* ==== lock_file.c: the lock-file lease ==================================== */

@@ -222,13 +222,6 @@ int64_t mintid_snowflake_ready_ms(const mintid_snowflake_layout_state *l, int64_
     return mintid_snowflake_unit_start(l, mintid_snowflake_first_unit_after(l, floor_ms));
 }
 
-uint64_t mintid_snowflake_first_unit_after(const mintid_snowflake_layout_state *l, int64_t floor_ms)
-{
-    if (floor_ms < l->epoch)
-        return 0;
-    return ((uint64_t)floor_ms - (uint64_t)l->epoch) / l->unit_ms + 1;
-}
-
 int mintid_snowflake_layout_split(const mintid_snowflake_layout *pub, uint64_t id, int64_t max_timestamp,
                                   int64_t *timestamp, uint64_t *machine_id, uint64_t *sequence, char *err)
 {
