@@ -280,12 +280,12 @@ static void op_timed16(void)
  * ID is checked against. */
 static int init_snowflake16(void)
 {
-    struct timespec ts;
-    int64_t floor_ms;
+    int64_t floor_ms = 0;
     int i;
 
-    clock_gettime(CLOCK_REALTIME, &ts);
-    floor_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - 1000;
+    if (mintid_os_clock_ms(&floor_ms, err) != MINTID_OK)
+        return -1;
+    floor_ms -= 1000;
     for (i = 0; i < 16; i++) {
         mintid_fence_init(&fences[i]);
         mintid_fence_init(&timed_fences[i]);

@@ -757,17 +757,19 @@ MINTID_INTERNAL int64_t mintid_snowflake_unit_start(const mintid_snowflake_layou
 /* The start of the first unit after floor_ms: a lease's holder mints from
  * then on. */
 MINTID_INTERNAL int64_t mintid_snowflake_ready_ms(const mintid_snowflake_layout_state *l, int64_t floor_ms);
+/* The whole units of unit_ms in ms_since_epoch: no division for units of
+ * 1 ms (every preset but Sonyflake's), as every ID asks. */
+static inline uint64_t mintid_snowflake_units(uint64_t ms_since_epoch, uint64_t unit_ms)
+{
+    return unit_ms == 1 ? ms_since_epoch : ms_since_epoch / unit_ms;
+}
 /* The first unit whose start E + t * U is above floor_ms (0 below E).
- * Inline, and no division for ms units (every preset but Sonyflake's): a
- * generator on a lease asks on every ID. */
+ * Inline: a generator on a lease asks on every ID. */
 static inline uint64_t mintid_snowflake_first_unit_after(const mintid_snowflake_layout_state *l, int64_t floor_ms)
 {
-    uint64_t d;
-
     if (floor_ms < l->epoch)
         return 0;
-    d = (uint64_t)floor_ms - (uint64_t)l->epoch;
-    return (l->unit_ms == 1 ? d : d / l->unit_ms) + 1;
+    return mintid_snowflake_units((uint64_t)floor_ms - (uint64_t)l->epoch, l->unit_ms) + 1;
 }
 
 /* ==== fence.c: the lease fence of a Snowflake generator =================== */

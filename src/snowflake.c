@@ -218,8 +218,7 @@ static inline int try_at(mintid_snowflake_state *g, int fenced, int spec, int64_
         return mintid_fail(err, MINTID_ERANGE, "snowflake timestamp %" PRId64 " is before epoch %" PRId64,
                            now_ms, l->epoch);
     d = (uint64_t)now_ms - (uint64_t)l->epoch;
-    /* The one division, skipped for ms units (every preset but Sonyflake). */
-    t = f.unit_ms == 1 ? d : d / f.unit_ms;
+    t = mintid_snowflake_units(d, f.unit_ms);
     if (t >> f.time_bits != 0)
         return mintid_fail(err, MINTID_ERANGE,
                            "snowflake timestamp %" PRId64 " is more than %u bits%s past epoch %" PRId64,

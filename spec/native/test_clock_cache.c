@@ -280,12 +280,8 @@ static void check_reads(void)
     long calls = 200000;
     unsigned long reads = reads_of_calls(calls);
 
-    if (cache_expected())
-        check(reads_as_expected(reads, calls), "with an invariant TSC, %ld calls read the wall clock %lu times",
-              calls, reads);
-    else
-        check(reads_as_expected(reads, calls), "without the cache, %ld calls read the wall clock %lu times",
-              calls, reads);
+    check(reads_as_expected(reads, calls), "%s, %ld calls read the wall clock %lu times",
+          cache_expected() ? "with an invariant TSC" : "without the cache", calls, reads);
 }
 
 int main(void)
