@@ -32,6 +32,27 @@ static uint64_t calls;
 #define LENGTHS(X) X(16) X(19) X(20) X(21) X(26) X(27) X(28) X(31) X(32) X(36) X(55)
 LENGTHS(FRESH)
 
+/* Not a floor: fresh21's string with the counter at its end, its lowest
+ * byte last, for the reader of the random kinds' rows. Lua 5.4 hashes a
+ * short string from its last byte to its first, so fresh<N>'s counter,
+ * in front, is hashed last: each call's hash is near the one before, and
+ * its string goes to a bucket of the string table near the one before. A
+ * random ID's string goes anywhere in the table; this one's, whose counter
+ * is hashed first, does too. (Its lowest bytes are also the last four,
+ * which LuaJIT's hash of a string reads.) */
+static int counter_at_end21(lua_State *L)
+{
+    char s[21];
+    uint64_t c = ++calls;
+    size_t i;
+
+    memset(s, 'A', sizeof s);
+    for (i = 0; i < 8; i++, c >>= 8)
+        s[sizeof s - 1 - i] = (char)(c & 0xFF);
+    lua_pushlstring(L, s, sizeof s);
+    return 1;
+}
+
 /* A Snowflake generator's next() returns an integer where Lua has them
  * (5.3 on): its cheapest honest floor is a new integer, no string at all. */
 static int fresh_integer(lua_State *L)
@@ -65,7 +86,7 @@ static int holder(lua_State *L)
 
 #define ENTRY(n) { "fresh" #n, fresh##n },
 static const luaL_Reg funcs[] = { LENGTHS(ENTRY) { "fresh_integer", fresh_integer }, { "holder", holder },
-                                  { NULL, NULL } };
+                                  { "counter_at_end21", counter_at_end21 }, { NULL, NULL } };
 
 int luaopen_mintid_bench_floor(lua_State *L);
 int luaopen_mintid_bench_floor(lua_State *L)
