@@ -14,6 +14,7 @@ local LOST = "snowflake: lease lost"
 local RELEASED = "snowflake: lease released"
 local FORKED = "snowflake: lease belongs to the parent process (forked)"
 local function waiting(floor) return "snowflake: waiting for the previous holder's last ms (until ms " .. floor .. ")" end
+local function past_last(last) return "snowflake: lease expired: the clock passed its last ms (" .. last .. ")" end
 
 local MS = 1700000000000
 
@@ -21,6 +22,14 @@ local MS = 1700000000000
 local function new_lease()
     local f = mintid._lease_fence()
     return { _fence = f }, f
+end
+
+-- A generator on a new bare fence, on a clock the test sets (c.now):
+-- g, its fence, the clock.
+local function clocked_generator(layout)
+    local f = mintid._lease_fence(layout)
+    local c = h.clock_var()
+    return mintid.snowflake_generator { lease = { _fence = f }, clock = c.fn }, f, c
 end
 
 -- next() must refuse with exactly msg.
@@ -96,6 +105,18 @@ describe("lease fence", function()
             sleep(0.1)
             assert.are.equal("expired", f:state())
             assert.are.equal(nil, f:machine_id())
+        end)
+
+        it("expired once the wall clock passed last_ms, inside the deadline; held again by a hold", function()
+            local f = mintid._lease_fence()
+            local now = os.time() * 1000
+            f:hold(4, 30, 0, nil, now - 10000)
+            assert.are.equal("expired", f:state())
+            assert.are.equal(nil, f:machine_id(), "no machine id once expired by the wall clock")
+            f:hold(4, 30, 0, nil, now + 3600 * 1000)
+            assert.are.equal("held", f:state())
+            f:hold(4, 30, 0)
+            assert.are.equal("held", f:state(), "no last_ms: no bound")
         end)
 
         it("valid_for 0 is expired at once", function()
@@ -219,6 +240,47 @@ describe("lease fence", function()
             local ts, mid = assert_mints(g, "clock back")
             assert.are.equal(MS + 10, ts)
             assert.are.equal(8, mid)
+        end)
+
+        it("stops after last_ms inside its deadline, naming it: a clock that did not count a suspend", function()
+            local g, f, c = clocked_generator()
+            f:hold(6, 3600, MS, nil, MS + 15000) -- an hour on the fence's clock, 15 s by the store's floor
+            c.now = MS + 15000
+            local ts, mid = assert_mints(g, "at last_ms")
+            assert.are.same({ MS + 15000, 6 }, { ts, mid })
+            c.now = MS + 15001
+            assert_refuses(g, past_last(MS + 15000), "a ms past last_ms")
+            c.now = MS + 60000 -- the wall clock after a suspend of a minute
+            assert_refuses(g, past_last(MS + 15000), "after a suspend")
+            f:hold(6, 3600, MS, nil, MS + 75000) -- a renewal's new floor
+            assert.are.equal(MS + 60000, (assert_mints(g, "after the renewal")))
+        end)
+
+        it("last_ms is compared with the unit minted: a clock set back mints last ms, refused past last_ms", function()
+            local g, f, c = clocked_generator()
+            f:hold(6, 3600, 0)
+            c.now = MS + 20
+            assert_mints(g, "first")
+            f:hold(6, 3600, 0, nil, MS + 10)
+            c.now = MS
+            assert_refuses(g, past_last(MS + 10), "the clock back below last_ms, the last ms minted past it")
+        end)
+
+        it("last_ms in units: a unit that starts at or before it is minted whole, the next one refused", function()
+            local g, f, c = clocked_generator("sonyflake") -- units of 10 ms from 1409529600000
+            f:hold(9, 3600, 0, nil, MS + 5) -- the unit MS..MS+9 starts at MS
+            c.now = MS + 9
+            assert.are.equal(MS, (assert_mints(g, "the unit that starts before last_ms", "sonyflake")))
+            c.now = MS + 10
+            assert_refuses(g, past_last(MS + 5), "the next unit")
+        end)
+
+        it("a bad last_ms raises naming it, the fence unchanged", function()
+            local f = mintid._lease_fence()
+            f:hold(2, 30, 0)
+            h.raises(function() return f:hold(3, 30, 0, nil, -1) end, "bad argument", "last_ms must be >= 0, got -1")
+            h.raises(function() return f:hold(3, 30, 0, nil, "soon") end, "bad argument", "expected, got string")
+            assert.are.equal(2, f:machine_id(), "a refused hold leaves the fence as it was")
         end)
 
         it("the floor with an epoch: the floor is Unix ms, not ms since the epoch", function()

@@ -117,6 +117,7 @@ local function side_by_side(ga, b, gb)
 end
 
 local WAITING = "^snowflake: waiting for the previous holder's last ms %(until ms (%d+)%)$"
+local function past_last(ms) return "snowflake: lease expired: the clock passed its last ms (" .. ms .. ")" end
 
 describe("lease.redis on a fake store", function()
     describe("claim", function()
@@ -397,6 +398,59 @@ describe("lease.redis on a fake store", function()
             local first_b = parts(assert(first_id(b, gb)))
             assert.is_true(first_b > floor and first_b > last_a,
                 ("b's first ms %d > floor %d > a's last ms %d"):format(first_b, floor, last_a))
+        end)
+    end)
+
+    describe("a suspended machine", function()
+        -- A suspend stops the monotonic clock of the fence's deadline while
+        -- the store's expiry and every wall clock go on: on waking, the
+        -- holder is inside its deadline, its key gone to the next holder,
+        -- whose floor is the one the holder gave the store.
+        it("the old holder stops at its last ms, inside its deadline; the next holder never overlaps it", function()
+            local store = new_store()
+            local slept_ms = 0
+            local function wall() return real_ms() + slept_ms end
+            local a = new_lease(store, { quarantine = false, clock = wall })
+            local b = new_lease(store, { quarantine = false, wait = false, clock = wall })
+            assert.are.equal(5, a:acquire())
+            local a_last_ms = tonumber(store.hashes["mintid:{spec}:floor"]["5"])
+            local ga = generator(a, wall)
+            assert.is_truthy(ga:next(), "a mints before the suspend")
+            store:advance(1)
+            slept_ms = 1000
+            assert.are.equal(5, b:acquire())
+            local gb = generator(b, wall)
+            assert.are.same({ nil, past_last(a_last_ms) }, { ga:next() }, "a on waking, inside its deadline")
+            local seen, twice, a_after = {}, 0, 0
+            local t0 = real_ms()
+            while real_ms() - t0 < 50 do
+                for _, g in ipairs { ga, gb } do
+                    local id = g:next()
+                    if id then
+                        if seen[id] then twice = twice + 1 end
+                        seen[id] = true
+                        if g == ga then a_after = a_after + 1 end
+                    end
+                end
+            end
+            assert.are.equal(0, a_after, "IDs a minted after the suspend")
+            assert.are.equal(0, twice, "IDs minted by both")
+            assert.is_true(next(seen) ~= nil, "b minted")
+        end)
+
+        it("a renewal after waking holds with a new last ms: minting goes on if the key is still its own", function()
+            local store = new_store()
+            local slept_ms = 0
+            local function wall() return real_ms() + slept_ms end
+            local a = new_lease(store, { quarantine = false, clock = wall })
+            assert.are.equal(5, a:acquire())
+            local ga = generator(a, wall)
+            slept_ms = 1000 -- a wall clock stepped ahead (the store's expiry did not move)
+            local id, refusal = ga:next()
+            assert.is_nil(id, "past the last ms")
+            assert.is_truthy(refusal:find("the clock passed its last ms", 1, true), refusal)
+            assert.is_true(a:renew())
+            assert.is_truthy(ga:next(), "a mints again after the renewal")
         end)
     end)
 

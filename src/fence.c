@@ -42,6 +42,7 @@ void mintid_fence_init(mintid_fence *pub)
     f->word = MINTID_SNOWFLAKE_UNSTARTED;
     f->deadline_ms = 0;
     f->floor_ms = 0;
+    f->last_ms = MINTID_FENCE_FOREVER;
     f->machine_id = 0;
     /* Made here: in a forked child it reads FORKED, whatever its state,
      * until the child holds it itself (a lease object made before fork()
@@ -81,6 +82,12 @@ void mintid_fence_layout(const mintid_fence *pub, mintid_snowflake_layout *l)
 int mintid_fence_hold(mintid_fence *pub, int64_t machine_id, int64_t valid_for_ms, int64_t floor_ms,
                       char *err)
 {
+    return mintid_fence_hold_until(pub, machine_id, valid_for_ms, floor_ms, MINTID_FENCE_FOREVER, err);
+}
+
+int mintid_fence_hold_until(mintid_fence *pub, int64_t machine_id, int64_t valid_for_ms, int64_t floor_ms,
+                            int64_t last_ms, char *err)
+{
     mintid_fence_state *f = mintid_fence_state_of(pub);
     int64_t now;
 
@@ -90,6 +97,8 @@ int mintid_fence_hold(mintid_fence *pub, int64_t machine_id, int64_t valid_for_m
         return mintid_fail(err, MINTID_EARG, "valid_for must be >= 0, got %" PRId64 " ms", valid_for_ms);
     if (floor_ms < 0)
         return mintid_fail(err, MINTID_EARG, "floor_ms must be >= 0, got %" PRId64, floor_ms);
+    if (last_ms < 0)
+        return mintid_fail(err, MINTID_EARG, "last_ms must be >= 0, got %" PRId64, last_ms);
     now = mintid_os_deadline_ms();
     /* Saturated: a validity past the clock's range is no deadline. The
      * clock lags by less than its slack, so a reading below deadline_ms is
@@ -97,6 +106,7 @@ int mintid_fence_hold(mintid_fence *pub, int64_t machine_id, int64_t valid_for_m
     f->deadline_ms = valid_for_ms >= INT64_MAX - now ? MINTID_FENCE_FOREVER
                                                       : now + valid_for_ms - mintid_os_deadline_slack_ms();
     f->floor_ms = floor_ms;
+    f->last_ms = last_ms;
     f->machine_id = (uint64_t)machine_id;
     f->generation = mintid_os_fork_generation();
     f->held = MINTID_FENCE_HELD;
@@ -129,9 +139,16 @@ int mintid_fence_state_now(const mintid_fence *pub, int64_t *ms_left)
 int64_t mintid_fence_machine_id(const mintid_fence *pub)
 {
     const mintid_fence_state *f = mintid_fence_state_of_const(pub);
-    int s = mintid_fence_state_at(f, NULL, NULL);
+    int64_t wall = 0;
+    char err[MINTID_ERRMSG_SIZE];
+    int s;
 
-    return s == MINTID_FENCE_HELD ? (int64_t)f->machine_id : -1;
+    /* The wall clock only for a last ms: the floor alone leaves the id
+     * held (waiting). An unreadable one cannot show the last ms passed. */
+    if (f->last_ms == MINTID_FENCE_FOREVER || mintid_os_clock_ms(&wall, err) != MINTID_OK)
+        wall = INT64_MIN;
+    s = mintid_fence_state_at(f, &wall, NULL);
+    return s == MINTID_FENCE_HELD || s == MINTID_FENCE_WAITING ? (int64_t)f->machine_id : -1;
 }
 
 int mintid_fence_refuse(int state, char *err)
@@ -154,4 +171,10 @@ int mintid_fence_refuse_floor(int64_t floor_ms, char *err)
 {
     return mintid_fail(err, MINTID_ELEASE, "snowflake: waiting for the previous holder's last ms (until ms %"
                        PRId64 ")", floor_ms);
+}
+
+int mintid_fence_refuse_last(int64_t last_ms, char *err)
+{
+    return mintid_fail(err, MINTID_ELEASE, "snowflake: lease expired: the clock passed its last ms (%" PRId64 ")",
+                       last_ms);
 }

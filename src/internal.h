@@ -785,6 +785,12 @@ typedef struct {
      * MINTID_FENCE_FOREVER: none (and no clock read per ID). */
     int64_t deadline_ms;
     int64_t floor_ms;     /* Unix ms: only units starting later are minted */
+    /* Unix ms: only units starting at or before it are minted (the floor
+     * the lease last gave its store, above which the id's next holder
+     * mints), whatever the monotonic clock says: a clock that did not
+     * count a suspend still reads inside the deadline after it.
+     * MINTID_FENCE_FOREVER: none. */
+    int64_t last_ms;
     uint64_t machine_id;
     uint32_t generation;  /* the process (fork generation) that made or last held it */
     int held;             /* UNHELD, HELD, RELEASED or LOST */
@@ -812,6 +818,8 @@ static inline int mintid_fence_state_at(const mintid_fence_state *f, const int64
     }
     if (ms_left != NULL)
         *ms_left = f->deadline_ms == MINTID_FENCE_FOREVER ? MINTID_FENCE_FOREVER : f->deadline_ms - now;
+    if (wall != NULL && f->last_ms != MINTID_FENCE_FOREVER && *wall >= mintid_snowflake_ready_ms(&f->layout, f->last_ms))
+        return MINTID_FENCE_EXPIRED;
     if (wall != NULL && *wall < mintid_snowflake_ready_ms(&f->layout, f->floor_ms))
         return MINTID_FENCE_WAITING;
     return MINTID_FENCE_HELD;
@@ -819,11 +827,13 @@ static inline int mintid_fence_state_at(const mintid_fence_state *f, const int64
 /* ELEASE with why a fence in state (not HELD) refuses an ID ("snowflake:
  * lease expired", ...). */
 MINTID_INTERNAL int mintid_fence_refuse(int state, char *err);
-/* MINTID_OK with the machine id and the floor while f is held in this
- * process inside its deadline, else mintid_fence_refuse's error. The floor
- * is the caller's to compare with the ms it mints:
- * mintid_fence_refuse_floor says it was not passed. */
-static inline int mintid_fence_open(const mintid_fence_state *f, uint64_t *machine_id, int64_t *floor_ms, char *err)
+/* MINTID_OK with the machine id, the floor and the last ms while f is
+ * held in this process inside its deadline, else mintid_fence_refuse's
+ * error. The floor and the last ms are the caller's to compare with the
+ * ms it mints: mintid_fence_refuse_floor says the floor was not passed,
+ * mintid_fence_refuse_last that the last ms was. */
+static inline int mintid_fence_open(const mintid_fence_state *f, uint64_t *machine_id, int64_t *floor_ms,
+                                    int64_t *last_ms, char *err)
 {
     int state = mintid_fence_state_at(f, NULL, NULL);
 
@@ -831,9 +841,11 @@ static inline int mintid_fence_open(const mintid_fence_state *f, uint64_t *machi
         return mintid_fence_refuse(state, err);
     *machine_id = f->machine_id;
     *floor_ms = f->floor_ms;
+    *last_ms = f->last_ms;
     return MINTID_OK;
 }
 MINTID_INTERNAL int mintid_fence_refuse_floor(int64_t floor_ms, char *err);
+MINTID_INTERNAL int mintid_fence_refuse_last(int64_t last_ms, char *err);
 
 /* ==== lock_file.c: the lock-file lease ==================================== */
 /* lock_file.c: try to lock byte machine_id of f; when *got, *floor_ms is

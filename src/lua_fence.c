@@ -74,14 +74,16 @@ static void set_anchor(lua_State *L, int val)
     lua_rawset(L, -3);
 }
 
-/* f:hold(machine_id, valid_for_s, floor_ms [, anchor]) -> true. anchor,
- * if given, is kept alive by the fence until the next hold or drop. */
+/* f:hold(machine_id, valid_for_s, floor_ms [, anchor [, last_ms]]) ->
+ * true. anchor, if given, is kept alive by the fence until the next hold
+ * or drop; last_ms (nil: none) bounds the units minted from above. */
 static int fence_hold(lua_State *L)
 {
     mintid_fence *f = check_fence(L);
     int64_t machine_id = compat_checkint64(L, 2);
     int64_t valid_for = check_valid_for(L, 3);
     int64_t floor_ms = compat_checkint64(L, 4);
+    int64_t last_ms = lua_isnoneornil(L, 6) ? MINTID_FENCE_FOREVER : compat_checkint64(L, 6);
     char err[MINTID_ERRMSG_SIZE];
 
     lua_settop(L, 5);
@@ -94,11 +96,13 @@ static int fence_hold(lua_State *L)
     set_anchor(L, 5);
     lua_pop(L, 1);
     err[0] = '\0';
-    /* valid_for was checked above: a refusal is of machine_id or floor_ms. */
-    if (mintid_fence_hold(f, machine_id, valid_for, floor_ms, err) != MINTID_OK) {
+    /* valid_for was checked above: a refusal is of machine_id, floor_ms
+     * or last_ms. */
+    if (mintid_fence_hold_until(f, machine_id, valid_for, floor_ms, last_ms, err) != MINTID_OK) {
         lua_pushvalue(L, 6);
         set_anchor(L, 7);
-        return luaL_argerror(L, strncmp(err, "machine_id", 10) == 0 ? 2 : 4, err);
+        return luaL_argerror(L, strncmp(err, "machine_id", 10) == 0 ? 2 : strncmp(err, "floor_ms", 8) == 0 ? 4 : 6,
+                             err);
     }
     lua_pushboolean(L, 1);
     return 1;

@@ -319,6 +319,14 @@ MINTID_API void mintid_fence_layout(const mintid_fence *f, mintid_snowflake_layo
  * value outside those ranges, the fence unchanged. */
 MINTID_API int  mintid_fence_hold(mintid_fence *f, int64_t machine_id, int64_t valid_for_ms,
                                   int64_t floor_ms, char *err);
+/* The same, minting also only units that start at or before last_ms
+ * (>= 0; MINTID_FENCE_FOREVER: no such bound, as mintid_fence_hold): a
+ * lease that tells its store a floor for the id's next holder holds with
+ * that floor as last_ms, so that its IDs stay below the next holder's
+ * even when its monotonic clock did not count a suspend. Past it the
+ * fence reads EXPIRED (by the wall clock) until held again. */
+MINTID_API int  mintid_fence_hold_until(mintid_fence *f, int64_t machine_id, int64_t valid_for_ms,
+                                        int64_t floor_ms, int64_t last_ms, char *err);
 /* reason MINTID_FENCE_RELEASED or MINTID_FENCE_LOST (EARG otherwise). */
 MINTID_API int  mintid_fence_drop(mintid_fence *f, int reason, char *err);
 /* The state now; for HELD and WAITING *ms_left (if not NULL) gets the ms

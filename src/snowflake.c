@@ -206,7 +206,8 @@ static inline try_fields try_fields_of(const mintid_snowflake_layout_state *l, i
  * one layout), and mints only units >= min_t (those starting after
  * floor_ms, named by the refusal). */
 static inline int try_at(mintid_snowflake_state *g, int fenced, int spec, int64_t now_ms, uint64_t machine_part,
-                         uint64_t min_t, int64_t floor_ms, uint64_t *id, char *err)
+                         uint64_t min_t, int64_t floor_ms, uint64_t max_t, int64_t last_ms, uint64_t *id,
+                         char *err)
 {
     const mintid_snowflake_layout_state *l = &g->layout;
     const try_fields f = try_fields_of(l, spec);
@@ -238,6 +239,8 @@ static inline int try_at(mintid_snowflake_state *g, int fenced, int spec, int64_
         /* The unit minted, not the clock's: a clock set back mints last_t. */
         if (fenced && next >> f.seq_bits < min_t)
             return mintid_fence_refuse_floor(floor_ms, err);
+        if (fenced && next >> f.seq_bits >= max_t)
+            return mintid_fence_refuse_last(last_ms, err);
         /* next is t << S | seq: in order time-machine-seq the machine id
          * goes between them (t << (M + S) | machine << S | seq), in
          * time-seq-machine below both (t << (S + M) | seq << M | machine):
@@ -257,13 +260,15 @@ static inline int try_at(mintid_snowflake_state *g, int fenced, int spec, int64_
 static int fenced_try(mintid_snowflake_state *g, int64_t now_ms, uint64_t *id, char *err)
 {
     uint64_t machine_id = 0;
-    int64_t floor_ms = 0;
-    int rc = mintid_fence_open(g->fence, &machine_id, &floor_ms, err);
+    int64_t floor_ms = 0, last_ms = 0;
+    int rc = mintid_fence_open(g->fence, &machine_id, &floor_ms, &last_ms, err);
 
     if (rc != MINTID_OK)
         return rc;
     return try_at(g, 1, 0, now_ms, machine_id << g->layout.machine_shift,
-                  mintid_snowflake_first_unit_after(&g->layout, floor_ms), floor_ms, id, err);
+                  mintid_snowflake_first_unit_after(&g->layout, floor_ms), floor_ms,
+                  last_ms == MINTID_FENCE_FOREVER ? UINT64_MAX : mintid_snowflake_first_unit_after(&g->layout, last_ms),
+                  last_ms, id, err);
 }
 
 int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
@@ -277,8 +282,8 @@ int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
                            "snowflake generator made in another process (before fork()): "
                            "make one per process, each with its own machine_id");
     if (g->layout.spec_fields)
-        return try_at(g, 0, 1, now_ms, g->machine_part, 0, 0, id, err);
-    return try_at(g, 0, 0, now_ms, g->machine_part, 0, 0, id, err);
+        return try_at(g, 0, 1, now_ms, g->machine_part, 0, 0, 0, 0, id, err);
+    return try_at(g, 0, 0, now_ms, g->machine_part, 0, 0, 0, 0, id, err);
 }
 
 int mintid_snowflake_gen_next_on(mintid_snowflake_state *g, mintid_clock_fn clock, void *clock_ctx,

@@ -3,7 +3,8 @@
  * an embedder uses it: a Snowflake generator of
  * mintid_snowflake_gen_init_fenced mints only inside its fence, with its
  * machine id; the states and refusals, a real deadline of a few ms, the
- * floor, a forked child, and the argument checks. TAP on stdout.
+ * floor, the last ms, a forked child, and the argument checks. TAP on
+ * stdout.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -113,6 +114,28 @@ int main(void)
     sleep_ms(60);
     check(mintid_fence_state_now(&f, NULL) == MINTID_FENCE_EXPIRED, "60 ms later: expired");
     refuses(&g, "snowflake: lease expired", "expired");
+
+    /* The last ms: a suspend the monotonic clock did not count leaves the
+     * deadline ahead while the wall clock, by which the id's next holder
+     * mints above this holder's floor, is past it. */
+    check(mintid_fence_hold_until(&f, 49, 3600000, 0, wall_ms() - 10000, err) == MINTID_OK,
+          "hold 49 for an hour with a last ms 10 s back");
+    check(mintid_fence_state_now(&f, &left) == MINTID_FENCE_EXPIRED && mintid_fence_machine_id(&f) == -1,
+          "past the last ms inside the deadline: expired, no machine id");
+    {
+        const char *prefix = "snowflake: lease expired: the clock passed its last ms (";
+        char text[MINTID_SNOWFLAKE_DECIMAL_MAX + 1];
+        int rc = next(&g, text, err);
+
+        check(rc == MINTID_ELEASE && strncmp(err, prefix, strlen(prefix)) == 0,
+              "past the last ms: ELEASE naming it (got %d \"%s\")", rc, err);
+    }
+    check(mintid_fence_hold_until(&f, 49, 3600000, 0, wall_ms() + 60000, err) == MINTID_OK &&
+          next_machine(&g, err) == 49 && mintid_fence_machine_id(&f) == 49,
+          "held again with a last ms a minute ahead: mints with 49 (%s)", err);
+    check(mintid_fence_hold_until(&f, 1, 1000, 0, -1, err) == MINTID_EARG &&
+          strcmp(err, "last_ms must be >= 0, got -1") == 0 && next_machine(&g, err) == 49,
+          "last_ms -1: EARG, the fence as it was (%s)", err);
 
     mintid_fence_hold(&f, 46, MINTID_FENCE_FOREVER, 0, err);
     check(mintid_fence_state_now(&f, &left) == MINTID_FENCE_HELD && left == MINTID_FENCE_FOREVER,

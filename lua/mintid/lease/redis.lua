@@ -534,7 +534,11 @@ function Lease:_claim()
         if not now then return nil, nerr end
         fence_floor = max(before, now + self._ttl_ms + self._skew_ms)
     end
-    self._fence:hold(id, valid_for, fence_floor)
+    -- Minting also stops at the floor the claim gave the store, above
+    -- which the id's next holder mints, whatever the fence's monotonic
+    -- clock says: that clock does not count a suspend, which the store's
+    -- expiry and the wall clock do. Each renewal moves it on.
+    self._fence:hold(id, valid_for, fence_floor, nil, wall + self._ttl_ms)
     self._id, self._floor, self._prefer = id, fence_floor, id
     self._turn = self._turn + 1
     self:_reachable()
@@ -650,7 +654,7 @@ function Lease:renew()
     if valid_for <= 0 then
         return nil, "lease: the renewal's reply came after the lease's validity"
     end
-    self._fence:hold(id, valid_for, self._floor)
+    self._fence:hold(id, valid_for, self._floor, nil, wall + self._ttl_ms)
     self:_reachable()
     self:_report("lease", "held", "notice", ("holds machine id %d again"):format(id))
     return true

@@ -71,6 +71,8 @@ int mintid_fence_bind_layout(mintid_fence *f, const mintid_snowflake_layout *l, 
 void mintid_fence_layout(const mintid_fence *f, mintid_snowflake_layout *l);
 int mintid_fence_hold(mintid_fence *f, int64_t machine_id, int64_t valid_for_ms, int64_t floor_ms,
     char *err);
+int mintid_fence_hold_until(mintid_fence *f, int64_t machine_id, int64_t valid_for_ms,
+    int64_t floor_ms, int64_t last_ms, char *err);
 int mintid_fence_drop(mintid_fence *f, int reason, char *err);
 int mintid_fence_state_now(const mintid_fence *f, int64_t *ms_left);
 const char *mintid_fence_state_name(int state);
@@ -168,6 +170,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_fence_bind_layout",
         "mintid_fence_layout",
         "mintid_fence_hold",
+        "mintid_fence_hold_until",
         "mintid_fence_drop",
         "mintid_fence_state_now",
         "mintid_fence_state_name",
