@@ -227,14 +227,15 @@ end
 -- static machine_id one, each rotating over 16 machine ids so that 4096
 -- IDs a ms do not bound it; measured round by round in turn.
 -- valid_for: math.huge as a lock file holds, an hour as a Redis lease does
--- (whose deadline is read on every ID). The floor, as a take leaves it:
--- the wall ms of the take (here a few seconds back, so that no ID waits
--- for it), which every ID is checked against.
+-- (whose deadline is read on every ID, and which gives its fence the last
+-- ms it told its store, an hour on). The floor, as a take leaves it: the
+-- wall ms of the take (here a few seconds back, so that no ID waits for
+-- it), which every ID is checked against.
 local TAKEN_MS = (os.time() - 2) * 1000
 local function leased16(valid_for)
    return sixteen(function(id)
       local fence = mintid._lease_fence()
-      fence:hold(id, valid_for, TAKEN_MS)
+      fence:hold(id, valid_for, TAKEN_MS, nil, valid_for < math.huge and TAKEN_MS + valid_for * 1000 or nil)
       return mintid.snowflake_generator { lease = { _fence = fence }, epoch = 1288834974657 }
    end)
 end

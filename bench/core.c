@@ -277,7 +277,8 @@ static void op_timed16(void)
 
 /* Each fence is held as a take leaves it: with a floor, the wall ms of
  * the take (here a second back, so that no ID waits for it), which every
- * ID is checked against. */
+ * ID is checked against; the one with a deadline, as a Redis lease's, also
+ * with the last ms it gave its store (an hour on). */
 static int init_snowflake16(void)
 {
     int64_t floor_ms = 0;
@@ -292,7 +293,7 @@ static int init_snowflake16(void)
         if (mintid_snowflake_gen_init(&snow16[i], i, 1288834974657, err) ||
             mintid_fence_hold(&fences[i], i, MINTID_FENCE_FOREVER, floor_ms, err) ||
             mintid_snowflake_gen_init_fenced(&leased16[i], &fences[i], 1288834974657, err) ||
-            mintid_fence_hold(&timed_fences[i], i, 3600000, floor_ms, err) ||
+            mintid_fence_hold_until(&timed_fences[i], i, 3600000, floor_ms, floor_ms + 3600000, err) ||
             mintid_snowflake_gen_init_fenced(&timed16[i], &timed_fences[i], 1288834974657, err))
             return -1;
     }

@@ -124,12 +124,13 @@ local snow_f, snow_c = snowflakes(resty), snowflakes(mintid)
 -- The same on lease fences held with a deadline (issue 21): a Redis
 -- lease's, read on every ID (a lock file's has none, and costs less).
 -- The floor, as a take leaves it: the wall ms of the take (here a few
--- seconds back, so that no ID waits for it).
+-- seconds back, so that no ID waits for it); the last ms, the floor it
+-- gave its store (an hour on).
 local TAKEN_MS = (os.time() - 2) * 1000
 local function leased(m)
    return rotating(function(id)
       local fence = mintid._lease_fence()
-      fence:hold(id, 3600, TAKEN_MS)
+      fence:hold(id, 3600, TAKEN_MS, nil, TAKEN_MS + 3600 * 1000)
       return m.snowflake_generator { lease = { _fence = fence }, epoch = 1288834974657 }
    end)
 end
