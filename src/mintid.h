@@ -339,7 +339,7 @@ MINTID_API const char *mintid_fence_state_name(int state);
  * from the sending, not from the reply. */
 MINTID_API int64_t mintid_fence_clock_ms(void);
 /* The machine id while held (or waiting) inside the deadline in this
- * process, else -1. */
+ * process and, by the wall clock, not past its last ms; else -1. */
 MINTID_API int64_t mintid_fence_machine_id(const mintid_fence *f);
 /* A generator on the fence f (which must outlive it), of the default
  * layout with this epoch: EARG for a negative epoch, or when the fence

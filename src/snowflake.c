@@ -204,7 +204,8 @@ static inline try_fields try_fields_of(const mintid_snowflake_layout_state *l, i
  * the static path of SPEC's fields as it was before layouts: its word is
  * g->state; a fenced one's is the fence's (in the same layout: one fence,
  * one layout), and mints only units >= min_t (those starting after
- * floor_ms, named by the refusal). */
+ * floor_ms) and < max_t (those starting at or before last_ms), each
+ * named by its refusal. */
 static inline int try_at(mintid_snowflake_state *g, int fenced, int spec, int64_t now_ms, uint64_t machine_part,
                          uint64_t min_t, int64_t floor_ms, uint64_t max_t, int64_t last_ms, uint64_t *id,
                          char *err)
@@ -267,7 +268,8 @@ static int fenced_try(mintid_snowflake_state *g, int64_t now_ms, uint64_t *id, c
         return rc;
     return try_at(g, 1, 0, now_ms, machine_id << g->layout.machine_shift,
                   mintid_snowflake_first_unit_after(&g->layout, floor_ms), floor_ms,
-                  last_ms == MINTID_FENCE_FOREVER ? UINT64_MAX : mintid_snowflake_first_unit_after(&g->layout, last_ms),
+                  last_ms == MINTID_FENCE_FOREVER ? UINT64_MAX
+                                                  : mintid_snowflake_first_unit_after(&g->layout, last_ms),
                   last_ms, id, err);
 }
 
