@@ -275,6 +275,17 @@ describe("lease fence", function()
             assert_refuses(g, past_last(MS + 5), "the next unit")
         end)
 
+        it("last_ms held before the fence took its layout: counted in the units of the layout then bound", function()
+            local f = mintid._lease_fence()
+            f:hold(9, 3600, 0, nil, MS + 5)
+            local c = h.clock_var()
+            local g = mintid.snowflake_generator { lease = { _fence = f }, clock = c.fn, layout = "sonyflake" }
+            c.now = MS + 9
+            assert.are.equal(MS, (assert_mints(g, "the unit that starts before last_ms", "sonyflake")))
+            c.now = MS + 10
+            assert_refuses(g, past_last(MS + 5), "the next unit")
+        end)
+
         it("a bad last_ms raises naming it, the fence unchanged", function()
             local f = mintid._lease_fence()
             f:hold(2, 30, 0)

@@ -35,6 +35,14 @@ int64_t mintid_fence_clock_ms(void)
     return mintid_os_deadline_ms();
 }
 
+/* The last ms and its first refused unit, in the fence's layout. */
+static void set_last(mintid_fence_state *f, int64_t last_ms)
+{
+    f->last_ms = last_ms;
+    f->last_unit = last_ms == MINTID_FENCE_FOREVER ? UINT64_MAX
+                                                   : mintid_snowflake_first_unit_after(&f->layout, last_ms);
+}
+
 void mintid_fence_init(mintid_fence *pub)
 {
     mintid_fence_state *f = mintid_fence_state_of(pub);
@@ -42,7 +50,6 @@ void mintid_fence_init(mintid_fence *pub)
     f->word = MINTID_SNOWFLAKE_UNSTARTED;
     f->deadline_ms = 0;
     f->floor_ms = 0;
-    f->last_ms = MINTID_FENCE_FOREVER;
     f->machine_id = 0;
     /* Made here: in a forked child it reads FORKED, whatever its state,
      * until the child holds it itself (a lease object made before fork()
@@ -50,6 +57,7 @@ void mintid_fence_init(mintid_fence *pub)
     f->generation = mintid_os_fork_generation();
     f->held = MINTID_FENCE_UNHELD;
     mintid_snowflake_layout_default_state(&f->layout);
+    set_last(f, MINTID_FENCE_FOREVER);
     f->bound = 0;
 }
 
@@ -64,6 +72,7 @@ int mintid_fence_bind_layout(mintid_fence *pub, const mintid_snowflake_layout *l
         if (f->held != MINTID_FENCE_UNHELD && mintid_snowflake_check_machine(l, (int64_t)f->machine_id, err) != MINTID_OK)
             return MINTID_EARG;
         f->layout = *l;
+        set_last(f, f->last_ms); /* its unit in the layout now bound */
         f->bound = 1;
         return MINTID_OK;
     }
@@ -106,7 +115,7 @@ int mintid_fence_hold_until(mintid_fence *pub, int64_t machine_id, int64_t valid
     f->deadline_ms = valid_for_ms >= INT64_MAX - now ? MINTID_FENCE_FOREVER
                                                       : now + valid_for_ms - mintid_os_deadline_slack_ms();
     f->floor_ms = floor_ms;
-    f->last_ms = last_ms;
+    set_last(f, last_ms);
     f->machine_id = (uint64_t)machine_id;
     f->generation = mintid_os_fork_generation();
     f->held = MINTID_FENCE_HELD;

@@ -791,6 +791,10 @@ typedef struct {
      * count a suspend still reads inside the deadline after it.
      * MINTID_FENCE_FOREVER: none. */
     int64_t last_ms;
+    /* The first unit after last_ms in the fence's layout, the first one
+     * refused (UINT64_MAX: none): worked out at each hold and bind, not
+     * on every ID. */
+    uint64_t last_unit;
     uint64_t machine_id;
     uint32_t generation;  /* the process (fork generation) that made or last held it */
     int held;             /* UNHELD, HELD, RELEASED or LOST */
@@ -835,7 +839,7 @@ MINTID_INTERNAL int mintid_fence_refuse(int state, char *err);
  * ms it mints: mintid_fence_refuse_floor says the floor was not passed,
  * mintid_fence_refuse_last that the last ms was. */
 static inline int mintid_fence_open(const mintid_fence_state *f, uint64_t *machine_id, int64_t *floor_ms,
-                                    int64_t *last_ms, char *err)
+                                    int64_t *last_ms, uint64_t *last_unit, char *err)
 {
     int state = mintid_fence_state_at(f, NULL, NULL);
 
@@ -844,6 +848,7 @@ static inline int mintid_fence_open(const mintid_fence_state *f, uint64_t *machi
     *machine_id = f->machine_id;
     *floor_ms = f->floor_ms;
     *last_ms = f->last_ms;
+    *last_unit = f->last_unit;
     return MINTID_OK;
 }
 MINTID_INTERNAL int mintid_fence_refuse_floor(int64_t floor_ms, char *err);

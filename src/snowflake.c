@@ -262,15 +262,13 @@ static int fenced_try(mintid_snowflake_state *g, int64_t now_ms, uint64_t *id, c
 {
     uint64_t machine_id = 0;
     int64_t floor_ms = 0, last_ms = 0;
-    int rc = mintid_fence_open(g->fence, &machine_id, &floor_ms, &last_ms, err);
+    uint64_t last_unit = 0;
+    int rc = mintid_fence_open(g->fence, &machine_id, &floor_ms, &last_ms, &last_unit, err);
 
     if (rc != MINTID_OK)
         return rc;
     return try_at(g, 1, 0, now_ms, machine_id << g->layout.machine_shift,
-                  mintid_snowflake_first_unit_after(&g->layout, floor_ms), floor_ms,
-                  last_ms == MINTID_FENCE_FOREVER ? UINT64_MAX
-                                                  : mintid_snowflake_first_unit_after(&g->layout, last_ms),
-                  last_ms, id, err);
+                  mintid_snowflake_first_unit_after(&g->layout, floor_ms), floor_ms, last_unit, last_ms, id, err);
 }
 
 int mintid_snowflake_gen_try(mintid_snowflake_state *g, int64_t now_ms,
