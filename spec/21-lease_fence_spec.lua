@@ -266,24 +266,26 @@ describe("lease fence", function()
             assert_refuses(g, past_last(MS + 10), "the clock back below last_ms, the last ms minted past it")
         end)
 
-        it("last_ms in units: a unit that starts at or before it is minted whole, the next one refused", function()
-            local g, f, c = clocked_generator("sonyflake") -- units of 10 ms from 1409529600000
-            f:hold(9, 3600, 0, nil, MS + 5) -- the unit MS..MS+9 starts at MS
+        -- g mints Sonyflake's units of 10 ms on a fence held with last_ms
+        -- MS + 5: the unit MS..MS+9 starts at MS, before it.
+        local function assert_last_in_units(g, c)
             c.now = MS + 9
             assert.are.equal(MS, (assert_mints(g, "the unit that starts before last_ms", "sonyflake")))
             c.now = MS + 10
             assert_refuses(g, past_last(MS + 5), "the next unit")
+        end
+
+        it("last_ms in units: a unit that starts at or before it is minted whole, the next one refused", function()
+            local g, f, c = clocked_generator("sonyflake") -- units of 10 ms from 1409529600000
+            f:hold(9, 3600, 0, nil, MS + 5)
+            assert_last_in_units(g, c)
         end)
 
         it("last_ms held before the fence took its layout: counted in the units of the layout then bound", function()
             local f = mintid._lease_fence()
             f:hold(9, 3600, 0, nil, MS + 5)
             local c = h.clock_var()
-            local g = mintid.snowflake_generator { lease = { _fence = f }, clock = c.fn, layout = "sonyflake" }
-            c.now = MS + 9
-            assert.are.equal(MS, (assert_mints(g, "the unit that starts before last_ms", "sonyflake")))
-            c.now = MS + 10
-            assert_refuses(g, past_last(MS + 5), "the next unit")
+            assert_last_in_units(mintid.snowflake_generator { lease = { _fence = f }, clock = c.fn, layout = "sonyflake" }, c)
         end)
 
         it("a bad last_ms raises naming it, the fence unchanged", function()

@@ -139,7 +139,7 @@ int mintid_fence_state_now(const mintid_fence *pub, int64_t *ms_left)
     int64_t wall = 0;
     char err[MINTID_ERRMSG_SIZE];
 
-    /* An unreadable wall clock cannot show the floor passed. */
+    /* An unreadable wall clock cannot show the floor or the last ms passed. */
     if (mintid_os_clock_ms(&wall, err) != MINTID_OK)
         wall = INT64_MIN;
     return mintid_fence_state_at(f, &wall, ms_left);
@@ -147,17 +147,11 @@ int mintid_fence_state_now(const mintid_fence *pub, int64_t *ms_left)
 
 int64_t mintid_fence_machine_id(const mintid_fence *pub)
 {
-    const mintid_fence_state *f = mintid_fence_state_of_const(pub);
-    int64_t wall = 0;
-    char err[MINTID_ERRMSG_SIZE];
-    int s;
+    int s = mintid_fence_state_now(pub, NULL);
 
-    /* The wall clock only for a last ms: the floor alone leaves the id
-     * held (waiting). An unreadable one cannot show the last ms passed. */
-    if (f->last_ms == MINTID_FENCE_FOREVER || mintid_os_clock_ms(&wall, err) != MINTID_OK)
-        wall = INT64_MIN;
-    s = mintid_fence_state_at(f, &wall, NULL);
-    return s == MINTID_FENCE_HELD || s == MINTID_FENCE_WAITING ? (int64_t)f->machine_id : -1;
+    /* Waiting for the floor, the id is held all the same. */
+    return s == MINTID_FENCE_HELD || s == MINTID_FENCE_WAITING ? (int64_t)mintid_fence_state_of_const(pub)->machine_id
+                                                                : -1;
 }
 
 int mintid_fence_refuse(int state, char *err)

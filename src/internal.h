@@ -805,9 +805,8 @@ MINTID_OPAQUE_STATE(mintid_fence, mintid_fence_state, mintid_fence_state_of)
 /* The state of f now, with the ms left to the deadline for HELD and
  * WAITING; the floor and the last ms are compared with the wall clock
  * only when wall is not NULL (a generator compares them with the unit it
- * mints). The deadline
- * clock is read only when there is a deadline. Inline: a generator on
- * the fence asks on every ID. */
+ * mints). The deadline clock is read only when there is a deadline.
+ * Inline: a generator on the fence asks on every ID. */
 static inline int mintid_fence_state_at(const mintid_fence_state *f, const int64_t *wall, int64_t *ms_left)
 {
     int64_t now = 0;
@@ -823,8 +822,7 @@ static inline int mintid_fence_state_at(const mintid_fence_state *f, const int64
     }
     if (ms_left != NULL)
         *ms_left = f->deadline_ms == MINTID_FENCE_FOREVER ? MINTID_FENCE_FOREVER : f->deadline_ms - now;
-    if (wall != NULL && f->last_ms != MINTID_FENCE_FOREVER &&
-        *wall >= mintid_snowflake_ready_ms(&f->layout, f->last_ms))
+    if (wall != NULL && f->last_unit != UINT64_MAX && *wall >= mintid_snowflake_unit_start(&f->layout, f->last_unit))
         return MINTID_FENCE_EXPIRED;
     if (wall != NULL && *wall < mintid_snowflake_ready_ms(&f->layout, f->floor_ms))
         return MINTID_FENCE_WAITING;

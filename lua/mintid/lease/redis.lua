@@ -493,10 +493,13 @@ function Lease:_claim()
     local sent = self._fence:clock()
     local wall, werr = self:_wall()
     if not wall then return nil, werr end
+    -- The floor this claim gives the store: its next holder mints above
+    -- it, so it is also the last ms this holder may mint.
+    local last_ms = wall + self._ttl_ms
     local keys = { self._claim_keys[1], self._claim_keys[2], self._claim_keys[3], self._claim_keys[4],
                    self:_token_key() }
     local res, err = eval(self._connect, M.CLAIM, keys, {
-        self._token, self._ttl_ms, ms_text(wall + self._ttl_ms), self._lo, self._hi, prefer, self._fingerprint,
+        self._token, self._ttl_ms, ms_text(last_ms), self._lo, self._hi, prefer, self._fingerprint,
         DEFAULT_FINGERPRINT, M.CLAIM_TRIES, self._prefix,
     })
     -- A release while the claim was on its way (a client that yields): the
@@ -538,7 +541,7 @@ function Lease:_claim()
     -- which the id's next holder mints, whatever the fence's monotonic
     -- clock says: that clock does not count a suspend, which the store's
     -- expiry and the wall clock do. Each renewal moves it on.
-    self._fence:hold(id, valid_for, fence_floor, nil, wall + self._ttl_ms)
+    self._fence:hold(id, valid_for, fence_floor, nil, last_ms)
     self._id, self._floor, self._prefer = id, fence_floor, id
     self._turn = self._turn + 1
     self:_reachable()
@@ -621,8 +624,9 @@ function Lease:renew()
     local sent = self._fence:clock()
     local wall, werr = self:_wall()
     if not wall then return nil, werr end
+    local last_ms = wall + self._ttl_ms -- the floor sent, as in a claim
     local res, err = eval(self._connect, M.RENEW, { self._prefix .. ms_text(id), self._floor_key, self._index_key },
-        { self._token, self._ttl_ms, ms_text(id), ms_text(wall + self._ttl_ms) })
+        { self._token, self._ttl_ms, ms_text(id), ms_text(last_ms) })
     -- A release, a loss or another claim while this was on its way (a
     -- client that yields): the reply is about a lease that is no more.
     if self._turn ~= turn then
@@ -654,7 +658,7 @@ function Lease:renew()
     if valid_for <= 0 then
         return nil, "lease: the renewal's reply came after the lease's validity"
     end
-    self._fence:hold(id, valid_for, self._floor, nil, wall + self._ttl_ms)
+    self._fence:hold(id, valid_for, self._floor, nil, last_ms)
     self:_reachable()
     self:_report("lease", "held", "notice", ("holds machine id %d again"):format(id))
     return true
