@@ -220,6 +220,51 @@ describe("lease.lock_file", function()
             os.remove(p)
             assert.are.same({}, lease.lock_file_holders { path = p })
         end)
+
+        -- 2^32 ids: one query per lock and per gap, not one per id
+        local L32 = { time_bits = 23, time_unit_ms = 1000, machine_bits = 32, seq_bits = 8, epoch = 1700000000000 }
+
+        it("a layout of 32 machine bits: the held ids, ascending, in a walk of the locks", function()
+            local p = new_path()
+            local held = {}
+            for i, id in ipairs { 4294967295, 7, 2147483648, 0, 8 } do
+                held[i] = lease.lock_file { path = p, layout = L32, machine_ids = { id, id } }
+                assert.are.equal(id, held[i]:acquire())
+            end
+            local t = os.clock()
+            assert.are.same({ 0, 7, 8, 2147483648, 4294967295 }, assert(lease.lock_file_holders { path = p, layout = L32 }))
+            assert.are.same({ 7, 8 }, assert(lease.lock_file_holders { path = p, layout = L32, machine_ids = { 1, 2^31 - 1 } }))
+            assert(os.clock() - t < 0.5, "listed in " .. (os.clock() - t) .. " s of CPU")
+        end)
+
+        it("a range of 2^24 ids with two held is walked, not probed id by id", function()
+            local p = new_path()
+            local a = lease.lock_file { path = p, layout = L32, machine_ids = { 2^24 - 1, 2^24 - 1 } }
+            assert.are.equal(2^24 - 1, a:acquire())
+            local t = os.clock()
+            assert.are.same({ 2^24 - 1 }, assert(lease.lock_file_holders { path = p, layout = L32,
+                machine_ids = { 0, 2^24 - 1 } }))
+            assert(os.clock() - t < 0.5, "listed in " .. (os.clock() - t) .. " s of CPU")
+        end)
+
+        it("reads a lock file it may only read: an operator without write permission", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 2, 2 } }
+            assert.are.equal(2, l:acquire())
+            assert(os.execute("chmod 0444 " .. p))
+            local lua = (jit and "luajit") or ("lua" .. _VERSION:match("%d+%.%d+"))
+            -- as root, permissions hold only for another user
+            local as = io.popen("id -u"):read("*l") == "0" and "setpriv --reuid=nobody --regid=nogroup --clear-groups "
+                or ""
+            local cmd = ("env LUA_PATH=%q LUA_CPATH=%q %s%s -e %q 2>&1"):format(package.path, package.cpath, as, lua,
+                "local h, e = require('mintid.lease').lock_file_holders { path = '" .. p .. "' } "
+                .. "print(h and table.concat(h, ',') or e)")
+            local pipe = assert(io.popen(cmd))
+            local out = pipe:read("*a")
+            pipe:close()
+            assert.are.equal("2\n", out)
+            l:release()
+        end)
     end)
 
     describe("fork()", function()
@@ -386,6 +431,174 @@ describe("lease.lock_file", function()
             table.sort(got)
             assert.are.same(want, got, "the replacements hold the killed processes' ids")
             assert(total > 1000, "enough IDs to mean something: " .. total)
+        end)
+    end)
+
+    -- The lease keeps its ids only while the file it locked is the one its
+    -- path names: removed, replaced or given a second name, another
+    -- process could make the file again and take the same ids.
+    describe("a lock file removed, replaced or reached by another name", function()
+        -- IDs from g for about ms milliseconds (all of them: it stops at
+        -- its first refusal), and that refusal.
+        local function mint_for(g, ms)
+            local ids, stop = {}, mintid.snowflake_generator { machine_id = 0 }
+            local t0 = h.snowflake_parts(assert(stop:next()))
+            repeat
+                local id, err = g:next()
+                if not id then return ids, err end
+                ids[#ids + 1] = id
+            until h.snowflake_parts(assert(stop:next())) - t0 >= ms
+            return ids
+        end
+        local function none_twice(...)
+            local seen, n = {}, 0
+            for _, list in ipairs { ... } do
+                for _, id in ipairs(list) do
+                    assert.are.equal(nil, seen[id], "ID " .. tostring(id) .. " minted twice")
+                    seen[id] = true
+                    n = n + 1
+                end
+            end
+            return n
+        end
+
+        for _, removed in ipairs { "the lock file", "the lock file and its layout record" } do
+            it(removed .. " removed while held: its holder stops, the new file's holder mints no ID of its", function()
+                local p = new_path()
+                local old = lease.lock_file { path = p, machine_ids = { 3, 3 } }
+                assert.are.equal(3, old:acquire())
+                local g_old = mintid.snowflake_generator { lease = old }
+                assert(g_old:next())
+                os.remove(p)
+                if removed ~= "the lock file" then os.remove(p .. ".layout") end
+                local new = lease.lock_file { path = p, machine_ids = { 3, 3 } }
+                assert.are.equal(3, new:acquire(), "the new file shows none of the old one's locks")
+                local g_new = mintid.snowflake_generator { lease = new }
+                local old_ids, why = mint_for(g_old, 300)
+                local new_ids = mint_for(g_new, 300)
+                assert.are.equal("snowflake: lease lost: lock file " .. p
+                    .. " was removed or replaced while held", why)
+                assert.are.equal(nil, old:machine_id(), "the old holder holds no id")
+                assert.are.equal("lost", old._fence:state())
+                assert(#new_ids > 0, "the new holder minted")
+                none_twice(old_ids, new_ids)
+                new:release()
+            end)
+        end
+
+        it("a new file's holder mints only past its making and one check of every old holder", function()
+            local p = new_path()
+            os.remove(p)
+            local made = h.snowflake_parts(assert(mintid.snowflake_generator { machine_id = 0 }:next()))
+            local l = lease.lock_file { path = p, machine_ids = { 0, 0 } }
+            assert.are.equal(0, l:acquire())
+            local id, msg = mintid.snowflake_generator { lease = l, clock = function() return made end }:next()
+            assert.are.equal(nil, id)
+            local floor = tonumber(msg:match("^snowflake: waiting for the previous holder's last ms %(until ms (%d+)%)$"))
+            assert(floor and floor >= made + 100, "the floor " .. tostring(floor) .. " is 100 ms or more past the "
+                .. "file's making (" .. made .. ")")
+            l:release()
+        end)
+
+        it("renamed away while held: its holder stops", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 4, 4 } }
+            assert.are.equal(4, l:acquire())
+            local g = mintid.snowflake_generator { lease = l }
+            assert(os.rename(p, p .. ".moved"))
+            local _, why = mint_for(g, 300)
+            os.rename(p .. ".moved", p)
+            assert.are.equal("snowflake: lease lost: lock file " .. p
+                .. " was removed or replaced while held", why)
+        end)
+
+        it("its layout record replaced while held: its holder stops before the new layout's holder mints", function()
+            local p = new_path()
+            local a = lease.lock_file { path = p, machine_ids = { 0, 3 } }
+            assert.are.equal(0, a:acquire())
+            local ga = mintid.snowflake_generator { lease = a }
+            local before = assert(ga:next())
+            os.remove(p .. ".layout")
+            local b = lease.lock_file { path = p, layout = "sonyflake", machine_ids = { 0, 3 } }
+            assert.are.equal(1, b:acquire(), "another layout's record written anew")
+            local gb = mintid.snowflake_generator { lease = b }
+            local a_ids, why = mint_for(ga, 300)
+            local b_first = assert(gb:next())
+            assert.are.equal("snowflake: lease lost: lock file " .. p
+                .. " had its layout record removed or replaced", why)
+            local last_a = h.snowflake_parts(a_ids[#a_ids] or before)
+            local first_b = mintid.parse_snowflake(b_first, "sonyflake")
+            assert(last_a < first_b, "the old layout's last ms " .. last_a .. " is below the new one's first "
+                .. first_b)
+            b:release()
+        end)
+
+        it("reached through a symlink: one layout record, so another layout refuses", function()
+            local p = new_path()
+            local link = p .. ".link"
+            assert(os.execute("ln -sf " .. p .. " " .. link))
+            local a = lease.lock_file { path = p, machine_ids = { 0, 3 } }
+            assert.are.equal(0, a:acquire())
+            local b = lease.lock_file { path = link, layout = "sonyflake", machine_ids = { 0, 3 } }
+            local id, err = b:acquire()
+            assert.are.equal(nil, id)
+            assert.are.equal("lock file " .. link .. " holds layout 42/1/10/12/0/time-machine-seq (" .. p
+                .. ".layout), this lease's is 39/10/16/8/1409529600000/time-seq-machine: use another lock file "
+                .. "for another layout", err)
+            local c = lease.lock_file { path = link, machine_ids = { 0, 3 } }
+            assert.are.equal(1, c:acquire(), "the same layout through the link: the next id of the same file")
+            assert.are.equal("0,1", holders(link, { 0, 3 }))
+            none_twice(mint_for(mintid.snowflake_generator { lease = a }, 20),
+                mint_for(mintid.snowflake_generator { lease = c }, 20))
+            a:release()
+            c:release()
+            os.remove(link)
+        end)
+
+        it("a second name (hard link): refused at acquire, and its holders stop once it is made", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 0, 3 } }
+            assert.are.equal(0, l:acquire())
+            local g = mintid.snowflake_generator { lease = l }
+            assert(os.execute("ln " .. p .. " " .. p .. ".hard"))
+            local _, why = mint_for(g, 300)
+            assert.are.equal("snowflake: lease lost: lock file " .. p
+                .. " has 2 names (hard links): a lock file must have one", why)
+            local id, err = lease.lock_file { path = p .. ".hard", machine_ids = { 0, 3 } }:acquire()
+            assert.are.equal(nil, id)
+            assert.are.equal("lock file " .. p .. ".hard has 2 names (hard links): a lock file must have one", err)
+            os.remove(p .. ".hard")
+        end)
+
+        it("a held lease idle past its check still reads held, and mints, while its file stays", function()
+            local p = new_path()
+            local l = lease.lock_file { path = p, machine_ids = { 5, 5 } }
+            assert.are.equal(5, l:acquire())
+            sleep(0.25)
+            assert.are.equal("held", l._fence:state())
+            assert.are.equal(5, l:machine_id())
+            local ids = mint_for(mintid.snowflake_generator { lease = l }, 250)
+            assert(#ids > 1000, "minted across two checks: " .. #ids)
+            l:release()
+        end)
+    end)
+
+    describe("its layout record", function()
+        it("a blank first line: one refusal naming the file and its content, and no write", function()
+            local p = new_path()
+            local f = assert(io.open(p .. ".layout", "w"))
+            f:write("\n42/1/10/12/0/time-machine-seq\n")
+            f:close()
+            for _ = 1, 3 do
+                local id, err = lease.lock_file { path = p }:acquire()
+                assert.are.equal(nil, id)
+                assert.are.equal("lock file " .. p .. " holds a layout record whose first line is blank (" .. p
+                    .. ".layout), this lease's is 42/1/10/12/0/time-machine-seq: remove " .. p
+                    .. ".layout once no process uses the lock file", err)
+            end
+            f = assert(io.open(p .. ".layout"))
+            assert.are.equal("\n42/1/10/12/0/time-machine-seq\n", f:read("*a"), "the record as it was")
+            f:close()
         end)
     end)
 

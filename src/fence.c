@@ -41,6 +41,7 @@ static void set_last(mintid_fence_state *f, int64_t last_ms)
     f->last_ms = last_ms;
     f->last_unit = last_ms == MINTID_FENCE_FOREVER ? UINT64_MAX
                                                    : mintid_snowflake_first_unit_after(&f->layout, last_ms);
+    f->last_start = f->last_unit == UINT64_MAX ? INT64_MAX : mintid_snowflake_unit_start(&f->layout, f->last_unit);
 }
 
 void mintid_fence_init(mintid_fence *pub)
@@ -58,6 +59,8 @@ void mintid_fence_init(mintid_fence *pub)
     f->held = MINTID_FENCE_UNHELD;
     mintid_snowflake_layout_default_state(&f->layout);
     set_last(f, MINTID_FENCE_FOREVER);
+    f->guard = NULL;
+    f->guard_ctx = NULL;
     f->bound = 0;
 }
 
@@ -119,6 +122,40 @@ int mintid_fence_hold_until(mintid_fence *pub, int64_t machine_id, int64_t valid
     f->machine_id = (uint64_t)machine_id;
     f->generation = mintid_os_fork_generation();
     f->held = MINTID_FENCE_HELD;
+    f->guard = NULL; /* a guard is its holder's: set again after each hold */
+    f->guard_ctx = NULL;
+    return MINTID_OK;
+}
+
+int mintid_fence_guard(mintid_fence *pub, mintid_fence_guard_fn guard, void *ctx, char *err)
+{
+    mintid_fence_state *f = mintid_fence_state_of(pub);
+    int64_t last_ms = 0;
+    int rc = guard(ctx, &last_ms, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    f->guard = guard;
+    f->guard_ctx = ctx;
+    set_last(f, last_ms);
+    return MINTID_OK;
+}
+
+int mintid_fence_recheck(mintid_fence_state *f, int64_t now_ms, char *err)
+{
+    int64_t last_ms = 0;
+    int rc;
+
+    if (f->guard == NULL || now_ms < f->last_start || mintid_fence_state_at(f, NULL, NULL) != MINTID_FENCE_HELD)
+        return MINTID_OK;
+    rc = f->guard(f->guard_ctx, &last_ms, err);
+    if (rc != MINTID_OK) {
+        f->held = MINTID_FENCE_LOST;
+        f->guard = NULL;
+        f->guard_ctx = NULL;
+        return rc;
+    }
+    set_last(f, last_ms);
     return MINTID_OK;
 }
 
@@ -130,22 +167,26 @@ int mintid_fence_drop(mintid_fence *pub, int reason, char *err)
         return mintid_fail(err, MINTID_EARG, "a fence is dropped as released (%d) or lost (%d), got %d",
                            MINTID_FENCE_RELEASED, MINTID_FENCE_LOST, reason);
     f->held = reason;
+    f->guard = NULL;
+    f->guard_ctx = NULL;
     return MINTID_OK;
 }
 
-int mintid_fence_state_now(const mintid_fence *pub, int64_t *ms_left)
+int mintid_fence_state_now(mintid_fence *pub, int64_t *ms_left)
 {
-    const mintid_fence_state *f = mintid_fence_state_of_const(pub);
+    mintid_fence_state *f = mintid_fence_state_of(pub);
     int64_t wall = 0;
     char err[MINTID_ERRMSG_SIZE];
 
     /* An unreadable wall clock cannot show the floor or the last ms passed. */
     if (mintid_os_clock_ms(&wall, err) != MINTID_OK)
         wall = INT64_MIN;
+    /* A guarded fence past its last ms is held if its guard says so. */
+    (void)mintid_fence_recheck(f, wall, err);
     return mintid_fence_state_at(f, &wall, ms_left);
 }
 
-int64_t mintid_fence_machine_id(const mintid_fence *pub)
+int64_t mintid_fence_machine_id(mintid_fence *pub)
 {
     int s = mintid_fence_state_now(pub, NULL);
 

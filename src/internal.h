@@ -344,8 +344,34 @@ MINTID_INTERNAL int mintid_os_thread_slot_set(void *p);
  * ("cannot open: Permission denied"): the caller names it. */
 typedef struct mintid_lock_file mintid_lock_file;
 /* The file at path (UTF-8), created if missing when create is 1; with
- * create 0 a missing file gives MINTID_OK and *out NULL. */
+ * create 0 a missing file gives MINTID_OK and *out NULL, and the file is
+ * opened for reading only (enough to see the locks, not to take one). */
 MINTID_INTERNAL int mintid_os_lock_file_open(const char *path, int create, mintid_lock_file **out, char *err);
+/* The path the file was opened by, with every symbolic link resolved (as
+ * given where the system cannot say): the one name its layout record and
+ * its checks go by, whatever name reached it. */
+MINTID_INTERNAL const char *mintid_os_lock_file_path(const mintid_lock_file *f);
+/* Opens the file at record (the lock file's layout record), for reading,
+ * and keeps it open, in place of one opened before: the record f is
+ * checked against from then on. Its first line (without the newline, cut
+ * to size - 1 bytes) goes to line; *found 0 when there is no such file. */
+MINTID_INTERNAL int mintid_os_lock_file_pin(mintid_lock_file *f, const char *record, char *line, size_t size,
+                                            int *found, char *err);
+/* MINTID_OK if the lock file, and its pinned record, are still the files
+ * their paths name and the lock file has one name; else ELEASE saying
+ * which changed ("was removed or replaced", "has 2 names (hard links)"):
+ * a lease on a file that another process can then create anew must stop,
+ * since that process cannot see this one's locks. */
+MINTID_INTERNAL int mintid_os_lock_file_check(mintid_lock_file *f, char *err);
+/* The Unix ms of the latest change of the lock file's inode or of its
+ * pinned record's (ctime: set by the kernel at creation, rename and link,
+ * never by a user; 0 where files cannot be removed while open). */
+MINTID_INTERNAL int mintid_os_lock_file_changed_ms(mintid_lock_file *f, int64_t *ms, char *err);
+/* The held bytes from..to in one walk: each call names one lock another
+ * handle holds in that range (*found 1, its first and last byte), so a
+ * caller splits the range around it; *found 0: none there. */
+MINTID_INTERNAL int mintid_os_lock_file_find(mintid_lock_file *f, uint32_t from, uint32_t to, int *found,
+                                             uint32_t *first, uint32_t *last, char *err);
 /* An exclusive lock on one byte, not waiting: *got 1, or 0 if another
  * handle (of any process) holds it. EFORK in a forked child. */
 MINTID_INTERNAL int mintid_os_lock_file_try(mintid_lock_file *f, uint32_t byte, int *got, char *err);
@@ -773,6 +799,9 @@ static inline uint64_t mintid_snowflake_first_unit_after(const mintid_snowflake_
 }
 
 /* ==== fence.c: the lease fence of a Snowflake generator =================== */
+/* A fence's guard: MINTID_OK with the new last ms while what holds the id
+ * still holds it, else the error the refusal gives. */
+typedef int (*mintid_fence_guard_fn)(void *ctx, int64_t *last_ms, char *err);
 typedef struct {
     /* The Snowflake state of every generator on the fence, shared so that
      * two of them never make the same ID: last_t << S | seq in the
@@ -795,6 +824,12 @@ typedef struct {
      * refused (UINT64_MAX: none): worked out at each hold and bind, not
      * on every ID. */
     uint64_t last_unit;
+    int64_t last_start;   /* the Unix ms last_unit starts at (INT64_MAX: none) */
+    /* A guard (a lock file's check), or NULL: past the last ms, minting
+     * asks it again instead of refusing, and the fence is lost when it
+     * refuses. Set by mintid_fence_guard, cleared by every hold and drop. */
+    mintid_fence_guard_fn guard;
+    void *guard_ctx;
     uint64_t machine_id;
     uint32_t generation;  /* the process (fork generation) that made or last held it */
     int held;             /* UNHELD, HELD, RELEASED or LOST */
@@ -822,7 +857,7 @@ static inline int mintid_fence_state_at(const mintid_fence_state *f, const int64
     }
     if (ms_left != NULL)
         *ms_left = f->deadline_ms == MINTID_FENCE_FOREVER ? MINTID_FENCE_FOREVER : f->deadline_ms - now;
-    if (wall != NULL && f->last_unit != UINT64_MAX && *wall >= mintid_snowflake_unit_start(&f->layout, f->last_unit))
+    if (wall != NULL && *wall >= f->last_start)
         return MINTID_FENCE_EXPIRED;
     if (wall != NULL && *wall < mintid_snowflake_ready_ms(&f->layout, f->floor_ms))
         return MINTID_FENCE_WAITING;
@@ -850,6 +885,14 @@ static inline int mintid_fence_open(const mintid_fence_state *f, uint64_t *machi
     return MINTID_OK;
 }
 MINTID_INTERNAL int mintid_fence_refuse_floor(int64_t floor_ms, char *err);
+/* Guards a held fence: guard is asked once now (its error refuses the
+ * guard, the fence unchanged) and again each time the wall clock passes
+ * the last ms it gives; ctx must live while the fence is held. */
+MINTID_INTERNAL int mintid_fence_guard(mintid_fence *f, mintid_fence_guard_fn guard, void *ctx, char *err);
+/* A guarded fence whose last ms the wall clock now_ms has reached asks its
+ * guard: MINTID_OK with a new last ms, or the guard's error and the fence
+ * lost. Without a guard (or before the last ms), MINTID_OK and nothing. */
+MINTID_INTERNAL int mintid_fence_recheck(mintid_fence_state *f, int64_t now_ms, char *err);
 MINTID_INTERNAL int mintid_fence_refuse_last(int64_t last_ms, char *err);
 
 /* ==== lock_file.c: the lock-file lease ==================================== */
@@ -860,6 +903,11 @@ MINTID_INTERNAL int mintid_fence_refuse_last(int64_t last_ms, char *err);
 MINTID_INTERNAL int mintid_lock_file_take(mintid_lock_file *f, uint32_t machine_id,
                                           const mintid_snowflake_layout_state *l, int *got, int64_t *floor_ms,
                                           char *err);
+/* The guard of a fence held by a lock file (mintid_fence_guard): MINTID_OK
+ * with the last ms it may mint until its next check while the lock file
+ * and its pinned record are the files their paths name, else ELEASE
+ * ("snowflake: lease lost: lock file PATH was removed or replaced ..."). */
+MINTID_INTERNAL int mintid_lock_file_check(mintid_lock_file *f, int64_t *last_ms, char *err);
 
 /* ==== snowflake.c ========================================================= */
 /* How long gen_next waits for the clock to pass an exhausted ms: SPEC's

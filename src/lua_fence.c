@@ -172,7 +172,7 @@ static int fence_clock(lua_State *L)
 
 static int fence_tostring(lua_State *L)
 {
-    const mintid_fence *f = check_fence(L);
+    mintid_fence *f = check_fence(L);
     int64_t id = mintid_fence_machine_id(f);
     char buf[MINTID_LUA_INT_TEXT_SIZE];
 

@@ -131,6 +131,121 @@ static int lock_file_taken(lua_State *L)
     return 1;
 }
 
+/* h:held(lo, hi) -> the ids lo..hi another handle holds, in no order: one
+ * query per lock found and per range around it, not one per id (a layout
+ * of 32 machine bits has 2^32). OFD locks name any conflicting lock, not
+ * the lowest, so each range is split around the one found. */
+static int lock_file_held(lua_State *L)
+{
+    mintid_lock_file *f = check_open(L);
+    uint32_t lo = check_byte(L, 2), hi = check_byte(L, 3);
+    lua_Integer n = 0, ranges = 0;
+    char err[MINTID_ERRMSG_SIZE];
+
+    lua_settop(L, 4); /* the path at 4 */
+    lua_newtable(L);  /* the ids, at 5 */
+    lua_newtable(L);  /* the ranges still to search, as lo, hi pairs, at 6 */
+    if (lo <= hi) {
+        compat_pushint64(L, lo);
+        lua_rawseti(L, 6, ++ranges);
+        compat_pushint64(L, hi);
+        lua_rawseti(L, 6, ++ranges);
+    }
+    while (ranges > 0) {
+        uint32_t from, to, first = 0, last = 0, i;
+        int found = 0;
+
+        lua_rawgeti(L, 6, ranges--);
+        lua_rawgeti(L, 6, ranges--);
+        from = (uint32_t)compat_checkint64(L, -1);
+        to = (uint32_t)compat_checkint64(L, -2);
+        lua_pop(L, 2);
+        err[0] = '\0';
+        if (mintid_os_lock_file_find(f, from, to, &found, &first, &last, err) != MINTID_OK)
+            return lock_file_fail(L, 4, err);
+        if (!found)
+            continue;
+        for (i = first;; i++) {
+            compat_pushint64(L, (int64_t)i);
+            lua_rawseti(L, 5, ++n);
+            if (i == last)
+                break;
+        }
+        if (first > from) {
+            compat_pushint64(L, from);
+            lua_rawseti(L, 6, ++ranges);
+            compat_pushint64(L, first - 1);
+            lua_rawseti(L, 6, ++ranges);
+        }
+        if (last < to) {
+            compat_pushint64(L, last + 1);
+            lua_rawseti(L, 6, ++ranges);
+            compat_pushint64(L, to);
+            lua_rawseti(L, 6, ++ranges);
+        }
+    }
+    lua_pop(L, 1);
+    return 1;
+}
+
+/* h:path() -> the path the file was opened by, symbolic links resolved */
+static int lock_file_path(lua_State *L)
+{
+    lua_pushstring(L, mintid_os_lock_file_path(check_open(L)));
+    return 1;
+}
+
+/* h:pin(record) -> the first line of the layout record, now kept open and
+ * checked by h:guard (false: no such file) */
+static int lock_file_pin(lua_State *L)
+{
+    mintid_lock_file *f = check_open(L);
+    size_t len;
+    const char *record = mintid_lua_check_text(L, 2, &len);
+    char line[MINTID_ERRMSG_SIZE], err[MINTID_ERRMSG_SIZE];
+    int found = 0;
+
+    err[0] = '\0';
+    if (mintid_os_lock_file_pin(f, record, line, sizeof line, &found, err) != MINTID_OK)
+        return lock_file_fail(L, 3, err);
+    if (found)
+        lua_pushstring(L, line);
+    else
+        lua_pushboolean(L, 0);
+    return 1;
+}
+
+static int guard_check(void *ctx, int64_t *last_ms, char *err)
+{
+    const lock_file_ud *u = (const lock_file_ud *)ctx;
+
+    if (u->f == NULL)
+        return mintid_fail(err, MINTID_ELEASE, "snowflake: lease lost: its lock file was closed");
+    return mintid_lock_file_check(u->f, last_ms, err);
+}
+
+/* h:guard(fence) -> true: the fence, just held with an id of this file
+ * (which it anchors), mints only while the file and its pinned record
+ * are still the ones their paths name (lock_file.c) */
+static int lock_file_guard(lua_State *L)
+{
+    lock_file_ud *u = (lock_file_ud *)luaL_checkudata(L, 1, LOCK_FILE_TNAME);
+    mintid_fence *fence = mintid_lua_to_fence(L, 2);
+    char err[MINTID_ERRMSG_SIZE];
+
+    if (fence == NULL)
+        luaL_argerror(L, 2, "a lease fence expected");
+    check_open(L);
+    err[0] = '\0';
+    if (mintid_fence_guard(fence, guard_check, u, err) != MINTID_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L, err);
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 /* Also __gc and __close: safe to run twice. */
 static int lock_file_close(lua_State *L)
 {
@@ -159,7 +274,8 @@ void mintid_lua_open_lock_file(lua_State *L, int module)
     };
     static const luaL_Reg methods[] = {
         { "lock", lock_file_lock }, { "unlock", lock_file_unlock }, { "taken", lock_file_taken },
-        { "close", lock_file_close }, { NULL, NULL }
+        { "held", lock_file_held }, { "path", lock_file_path }, { "pin", lock_file_pin },
+        { "guard", lock_file_guard }, { "close", lock_file_close }, { NULL, NULL }
     };
 
     mintid_lua_new_class(L, module, LOCK_FILE_TNAME, meta, methods, "_lock_file", m_lock_file);

@@ -159,7 +159,7 @@ extern "C" {
 #define MINTID_NANOID_SPEC_SIZE   384
 #define MINTID_UUID_TIME_GEN_SIZE 64
 #define MINTID_KSUID_GEN_SIZE     64
-#define MINTID_FENCE_SIZE         96
+#define MINTID_FENCE_SIZE         128
 #define MINTID_SNOWFLAKE_LAYOUT_SIZE 32
 
 /* One-line name of a status code ("invalid ID"); err says more. */
@@ -331,7 +331,7 @@ MINTID_API int  mintid_fence_hold_until(mintid_fence *f, int64_t machine_id, int
 MINTID_API int  mintid_fence_drop(mintid_fence *f, int reason, char *err);
 /* The state now; for HELD and WAITING *ms_left (if not NULL) gets the ms
  * left to the deadline (MINTID_FENCE_FOREVER for none). */
-MINTID_API int  mintid_fence_state_now(const mintid_fence *f, int64_t *ms_left);
+MINTID_API int  mintid_fence_state_now(mintid_fence *f, int64_t *ms_left);
 MINTID_API const char *mintid_fence_state_name(int state);
 /* The monotonic clock that deadlines are counted on, in ms (coarse: a few
  * ms a step, never behind what a deadline is compared with). A lease reads
@@ -340,7 +340,7 @@ MINTID_API const char *mintid_fence_state_name(int state);
 MINTID_API int64_t mintid_fence_clock_ms(void);
 /* The machine id while held (or waiting) inside the deadline in this
  * process and, by the wall clock, not past its last ms; else -1. */
-MINTID_API int64_t mintid_fence_machine_id(const mintid_fence *f);
+MINTID_API int64_t mintid_fence_machine_id(mintid_fence *f);
 /* A generator on the fence f (which must outlive it), of the default
  * layout with this epoch: EARG for a negative epoch, or when the fence
  * holds another layout (mintid_fence_bind_layout). Every generator on one

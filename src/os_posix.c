@@ -416,10 +416,14 @@ uint32_t mintid_os_fork_generation_slow(void)
 #define F_OFD_SETLK 37
 #endif
 #include <stdlib.h>
+#include <sys/stat.h>
 
 struct mintid_lock_file {
     int fd;                  /* -1 once the child's copy was closed */
+    int record_fd;           /* the pinned layout record, or -1 */
     uint32_t generation;     /* the process that opened it */
+    char *path;              /* resolved: see mintid_os_lock_file_path */
+    char *record;            /* the pinned record's path, or NULL */
     mintid_lock_file *prev, *next;
 };
 
@@ -444,7 +448,10 @@ static void lock_files_child(void)
     for (f = lock_files; f != NULL; f = f->next) {
         if (f->fd >= 0)
             close(f->fd);
+        if (f->record_fd >= 0)
+            close(f->record_fd);
         f->fd = -1;
+        f->record_fd = -1;
     }
     mintid_lock_release(&lock_files_lock);
 }
@@ -456,27 +463,46 @@ static void lock_files_setup(void)
     (void)mintid_os_atfork(lock_files_prepare, lock_files_parent, lock_files_child);
 }
 
+static int open_retrying(const char *path, int flags)
+{
+    int fd;
+
+    do
+        fd = open(path, flags | O_CLOEXEC, 0666);
+    while (fd < 0 && errno == EINTR);
+    return fd;
+}
+
 int mintid_os_lock_file_open(const char *path, int create, mintid_lock_file **out, char *err)
 {
     mintid_lock_file *f;
+    struct stat st;
     int fd;
 
     mintid_run_once(&lock_files_once, lock_files_setup);
     *out = NULL;
-    do
-        fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0666);
-    while (fd < 0 && errno == EINTR);
+    fd = open_retrying(path, create ? O_RDWR | O_CREAT : O_RDONLY);
     if (fd < 0) {
         if (!create && errno == ENOENT)
             return MINTID_OK;
         return fail_errno(err, MINTID_EARG, "cannot open", errno);
     }
+    /* Opened for reading, a folder would open, and show no locks. */
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return fail_errno(err, MINTID_EARG, "cannot open", EISDIR);
+    }
     f = (mintid_lock_file *)malloc(sizeof *f);
-    if (f == NULL) {
+    /* realpath allocates: NULL only for want of memory, the file being
+     * open (a name removed since is a later check's to see). */
+    if (f == NULL || (f->path = realpath(path, NULL)) == NULL) {
+        free(f);
         close(fd);
         return mintid_fail(err, MINTID_ENOMEM, "out of memory");
     }
     f->fd = fd;
+    f->record_fd = -1;
+    f->record = NULL;
     f->generation = mintid_os_fork_generation();
     f->prev = NULL;
     mintid_lock_take(&lock_files_lock);
@@ -489,6 +515,11 @@ int mintid_os_lock_file_open(const char *path, int create, mintid_lock_file **ou
     return MINTID_OK;
 }
 
+const char *mintid_os_lock_file_path(const mintid_lock_file *f)
+{
+    return f->path;
+}
+
 /* MINTID_OK if f may be used by this process; else its copy is closed. */
 static int lock_file_ours(mintid_lock_file *f, char *err)
 {
@@ -497,7 +528,10 @@ static int lock_file_ours(mintid_lock_file *f, char *err)
     mintid_lock_take(&lock_files_lock);
     if (f->fd >= 0)
         close(f->fd);
+    if (f->record_fd >= 0)
+        close(f->record_fd);
     f->fd = -1;
+    f->record_fd = -1;
     mintid_lock_release(&lock_files_lock);
     return mintid_fail(err, MINTID_EFORK, "opened in another process (before fork())");
 }
@@ -564,6 +598,132 @@ int mintid_os_lock_file_taken(mintid_lock_file *f, uint32_t byte, int *taken, ch
     return MINTID_OK;
 }
 
+int mintid_os_lock_file_pin(mintid_lock_file *f, const char *record, char *line, size_t size, int *found,
+                            char *err)
+{
+    char *copy;
+    ssize_t n;
+    size_t len = strlen(record);
+    int fd, rc = lock_file_ours(f, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    *found = 0;
+    line[0] = '\0';
+    fd = open_retrying(record, O_RDONLY);
+    if (fd < 0)
+        return errno == ENOENT ? MINTID_OK : fail_errno(err, MINTID_EARG, "cannot read its layout record", errno);
+    copy = (char *)malloc(len + 1);
+    if (copy == NULL) {
+        close(fd);
+        return mintid_fail(err, MINTID_ENOMEM, "out of memory");
+    }
+    memcpy(copy, record, len + 1);
+    do
+        n = pread(fd, line, size - 1, 0);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        rc = errno;
+        close(fd);
+        free(copy);
+        return fail_errno(err, MINTID_EARG, "cannot read its layout record", rc);
+    }
+    line[n] = '\0';
+    line[strcspn(line, "\n")] = '\0';
+    mintid_lock_take(&lock_files_lock);
+    if (f->record_fd >= 0)
+        close(f->record_fd);
+    free(f->record);
+    f->record_fd = fd;
+    f->record = copy;
+    mintid_lock_release(&lock_files_lock);
+    *found = 1;
+    return MINTID_OK;
+}
+
+/* 1 if path names the open file whose fstat is open_st. */
+static int names_file(const char *path, const struct stat *open_st)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && st.st_dev == open_st->st_dev && st.st_ino == open_st->st_ino;
+}
+
+int mintid_os_lock_file_check(mintid_lock_file *f, char *err)
+{
+    struct stat st, rec;
+    int rc = lock_file_ours(f, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    if (fstat(f->fd, &st) != 0 || !names_file(f->path, &st))
+        return mintid_fail(err, MINTID_ELEASE, "was removed or replaced while held");
+    if (st.st_nlink != 1)
+        return mintid_fail(err, MINTID_ELEASE, "has %lu names (hard links): a lock file must have one",
+                           (unsigned long)st.st_nlink);
+    if (f->record_fd >= 0 && (fstat(f->record_fd, &rec) != 0 || !names_file(f->record, &rec)))
+        return mintid_fail(err, MINTID_ELEASE, "had its layout record removed or replaced");
+    return MINTID_OK;
+}
+
+static int64_t ctime_ms(const struct stat *st)
+{
+#if defined(__APPLE__)
+    return (int64_t)st->st_ctimespec.tv_sec * 1000 + st->st_ctimespec.tv_nsec / 1000000;
+#else
+    return (int64_t)st->st_ctim.tv_sec * 1000 + st->st_ctim.tv_nsec / 1000000;
+#endif
+}
+
+int mintid_os_lock_file_changed_ms(mintid_lock_file *f, int64_t *ms, char *err)
+{
+    struct stat st;
+    int rc = lock_file_ours(f, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    if (fstat(f->fd, &st) != 0)
+        return fail_errno(err, MINTID_EARG, "cannot stat", errno);
+    *ms = ctime_ms(&st);
+    if (f->record_fd >= 0) {
+        if (fstat(f->record_fd, &st) != 0)
+            return fail_errno(err, MINTID_EARG, "cannot stat its layout record", errno);
+        if (ctime_ms(&st) > *ms)
+            *ms = ctime_ms(&st);
+    }
+    return MINTID_OK;
+}
+
+int mintid_os_lock_file_find(mintid_lock_file *f, uint32_t from, uint32_t to, int *found, uint32_t *first,
+                             uint32_t *last, char *err)
+{
+    struct flock fl;
+    int rc = lock_file_ours(f, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = (off_t)from;
+    fl.l_len = (off_t)to - (off_t)from + 1;
+    do
+        rc = fcntl(f->fd, F_OFD_GETLK, &fl);
+    while (rc != 0 && errno == EINTR);
+    if (rc != 0) {
+        if (errno == EINVAL)
+            return mintid_fail(err, MINTID_EARG, "the kernel has no OFD locks (Linux >= 3.15 needed)");
+        return fail_errno(err, MINTID_EARG, "cannot test a lock", errno);
+    }
+    *found = fl.l_type != F_UNLCK;
+    if (*found) {
+        /* A lock reaching past the range (l_len 0: to the end) counts to to. */
+        *first = fl.l_start < (off_t)from ? from : (uint32_t)fl.l_start;
+        *last = fl.l_len == 0 || fl.l_start + fl.l_len - 1 > (off_t)to ? to : (uint32_t)(fl.l_start + fl.l_len - 1);
+    }
+    return MINTID_OK;
+}
+
 void mintid_os_lock_file_close(mintid_lock_file *f)
 {
     if (f == NULL)
@@ -571,6 +731,8 @@ void mintid_os_lock_file_close(mintid_lock_file *f)
     mintid_lock_take(&lock_files_lock);
     if (f->fd >= 0)
         close(f->fd);
+    if (f->record_fd >= 0)
+        close(f->record_fd);
     if (f->prev != NULL)
         f->prev->next = f->next;
     else
@@ -578,6 +740,8 @@ void mintid_os_lock_file_close(mintid_lock_file *f)
     if (f->next != NULL)
         f->next->prev = f->prev;
     mintid_lock_release(&lock_files_lock);
+    free(f->path);
+    free(f->record);
     free(f);
 }
 #else
@@ -608,6 +772,40 @@ int mintid_os_lock_file_unlock(mintid_lock_file *f, uint32_t byte, char *err)
 int mintid_os_lock_file_taken(mintid_lock_file *f, uint32_t byte, int *taken, char *err)
 {
     return mintid_os_lock_file_try(f, byte, taken, err);
+}
+
+const char *mintid_os_lock_file_path(const mintid_lock_file *f)
+{
+    (void)f;
+    return "";
+}
+
+int mintid_os_lock_file_pin(mintid_lock_file *f, const char *record, char *line, size_t size, int *found,
+                            char *err)
+{
+    (void)record;
+    (void)size;
+    line[0] = '\0';
+    return mintid_os_lock_file_try(f, 0, found, err);
+}
+
+int mintid_os_lock_file_check(mintid_lock_file *f, char *err)
+{
+    return mintid_os_lock_file_try(f, 0, &(int){ 0 }, err);
+}
+
+int mintid_os_lock_file_changed_ms(mintid_lock_file *f, int64_t *ms, char *err)
+{
+    *ms = 0;
+    return mintid_os_lock_file_try(f, 0, &(int){ 0 }, err);
+}
+
+int mintid_os_lock_file_find(mintid_lock_file *f, uint32_t from, uint32_t to, int *found, uint32_t *first,
+                             uint32_t *last, char *err)
+{
+    (void)to;
+    *first = *last = from;
+    return mintid_os_lock_file_try(f, from, found, err);
 }
 
 void mintid_os_lock_file_close(mintid_lock_file *f)

@@ -165,9 +165,14 @@ int mintid_os_fork_watched(void)
  *
  * LockFileEx byte locks belong to the handle: another handle conflicts,
  * also in this process, and the system frees them when the process ends.
- * Windows has no fork to mind. */
+ * Windows has no fork to mind. The lock file and its pinned layout record
+ * are opened without FILE_SHARE_DELETE: neither can be removed or renamed
+ * while a lease has it open, so no process can make a second file of that
+ * name whose locks it would not see (what the POSIX checks look for). */
 struct mintid_lock_file {
     HANDLE h;
+    HANDLE record;  /* the pinned layout record, or INVALID_HANDLE_VALUE */
+    char *path;
 };
 
 static int lock_file_fail(char *err, const char *what)
@@ -175,37 +180,135 @@ static int lock_file_fail(char *err, const char *what)
     return mintid_fail(err, MINTID_EARG, "%s: Windows error %lu", what, (unsigned long)GetLastError());
 }
 
-int mintid_os_lock_file_open(const char *path, int create, mintid_lock_file **out, char *err)
+/* CreateFileW of a UTF-8 path; INVALID_HANDLE_VALUE with the error set. */
+static HANDLE open_utf8(const char *path, DWORD access, DWORD disposition)
 {
-    mintid_lock_file *f;
     wchar_t *wide;
     int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
     HANDLE h;
 
-    *out = NULL;
-    if (n <= 0)
-        return mintid_fail(err, MINTID_EARG, "cannot open: the path is not UTF-8");
+    if (n <= 0) {
+        SetLastError(ERROR_NO_UNICODE_TRANSLATION);
+        return INVALID_HANDLE_VALUE;
+    }
     wide = (wchar_t *)malloc((size_t)n * sizeof *wide);
-    if (wide == NULL)
-        return mintid_fail(err, MINTID_ENOMEM, "out of memory");
+    if (wide == NULL) {
+        SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+        return INVALID_HANDLE_VALUE;
+    }
     MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, wide, n);
-    h = CreateFileW(wide, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                    NULL, create ? OPEN_ALWAYS : OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+    h = CreateFileW(wide, access, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, disposition, FILE_ATTRIBUTE_NORMAL, NULL);
     free(wide);
+    return h;
+}
+
+static char *copy_text(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = (char *)malloc(n);
+
+    if (c != NULL)
+        memcpy(c, s, n);
+    return c;
+}
+
+int mintid_os_lock_file_open(const char *path, int create, mintid_lock_file **out, char *err)
+{
+    mintid_lock_file *f;
+    HANDLE h = open_utf8(path, create ? GENERIC_READ | GENERIC_WRITE : GENERIC_READ,
+                         create ? OPEN_ALWAYS : OPEN_EXISTING);
+
+    *out = NULL;
     if (h == INVALID_HANDLE_VALUE) {
         DWORD e = GetLastError();
         if (!create && (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND))
             return MINTID_OK;
+        if (e == ERROR_NO_UNICODE_TRANSLATION)
+            return mintid_fail(err, MINTID_EARG, "cannot open: the path is not UTF-8");
         return lock_file_fail(err, "cannot open");
     }
     f = (mintid_lock_file *)malloc(sizeof *f);
-    if (f == NULL) {
+    if (f == NULL || (f->path = copy_text(path)) == NULL) {
+        free(f);
         CloseHandle(h);
         return mintid_fail(err, MINTID_ENOMEM, "out of memory");
     }
     f->h = h;
+    f->record = INVALID_HANDLE_VALUE;
     *out = f;
     return MINTID_OK;
+}
+
+const char *mintid_os_lock_file_path(const mintid_lock_file *f)
+{
+    return f->path;
+}
+
+int mintid_os_lock_file_pin(mintid_lock_file *f, const char *record, char *line, size_t size, int *found,
+                            char *err)
+{
+    DWORD n = 0;
+    HANDLE h = open_utf8(record, GENERIC_READ, OPEN_EXISTING);
+
+    *found = 0;
+    line[0] = '\0';
+    if (h == INVALID_HANDLE_VALUE) {
+        DWORD e = GetLastError();
+        return e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND ? MINTID_OK
+                                                                      : lock_file_fail(err, "cannot read its layout record");
+    }
+    if (!ReadFile(h, line, (DWORD)(size - 1), &n, NULL)) {
+        CloseHandle(h);
+        return lock_file_fail(err, "cannot read its layout record");
+    }
+    line[n] = '\0';
+    line[strcspn(line, "\r\n")] = '\0';
+    if (f->record != INVALID_HANDLE_VALUE)
+        CloseHandle(f->record);
+    f->record = h;
+    *found = 1;
+    return MINTID_OK;
+}
+
+/* Neither file can be removed while open (see above): a second name is
+ * all there is to look for. */
+int mintid_os_lock_file_check(mintid_lock_file *f, char *err)
+{
+    BY_HANDLE_FILE_INFORMATION info;
+
+    if (!GetFileInformationByHandle(f->h, &info))
+        return lock_file_fail(err, "cannot stat");
+    if (info.nNumberOfLinks != 1)
+        return mintid_fail(err, MINTID_ELEASE, "has %lu names (hard links): a lock file must have one",
+                           (unsigned long)info.nNumberOfLinks);
+    return MINTID_OK;
+}
+
+int mintid_os_lock_file_changed_ms(mintid_lock_file *f, int64_t *ms, char *err)
+{
+    (void)f;
+    (void)err;
+    *ms = 0;
+    return MINTID_OK;
+}
+
+/* No query of another handle's locks: each byte is tried in turn. */
+int mintid_os_lock_file_find(mintid_lock_file *f, uint32_t from, uint32_t to, int *found, uint32_t *first,
+                             uint32_t *last, char *err)
+{
+    uint32_t i = from;
+
+    for (;;) {
+        int rc = mintid_os_lock_file_taken(f, i, found, err);
+
+        if (rc != MINTID_OK || *found) {
+            *first = *last = i;
+            return rc;
+        }
+        if (i == to)
+            return MINTID_OK;
+        i++;
+    }
 }
 
 int mintid_os_lock_file_try(mintid_lock_file *f, uint32_t byte, int *got, char *err)
@@ -251,6 +354,9 @@ void mintid_os_lock_file_close(mintid_lock_file *f)
     if (f == NULL)
         return;
     CloseHandle(f->h);
+    if (f->record != INVALID_HANDLE_VALUE)
+        CloseHandle(f->record);
+    free(f->path);
     free(f);
 }
 

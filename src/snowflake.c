@@ -263,8 +263,14 @@ static int fenced_try(mintid_snowflake_state *g, int64_t now_ms, uint64_t *id, c
     uint64_t machine_id = 0;
     int64_t floor_ms = 0, last_ms = 0;
     uint64_t last_unit = 0;
-    int rc = mintid_fence_open(g->fence, &machine_id, &floor_ms, &last_ms, &last_unit, err);
+    int rc;
 
+    /* A guarded fence (a lock file's) is asked again once its last ms is
+     * reached: minting goes on while the guard says the id is still held. */
+    if (g->fence->guard != NULL && now_ms >= g->fence->last_start &&
+        (rc = mintid_fence_recheck(g->fence, now_ms, err)) != MINTID_OK)
+        return rc;
+    rc = mintid_fence_open(g->fence, &machine_id, &floor_ms, &last_ms, &last_unit, err);
     if (rc != MINTID_OK)
         return rc;
     return try_at(g, 1, 0, now_ms, machine_id << g->layout.machine_shift,

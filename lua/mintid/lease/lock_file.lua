@@ -37,31 +37,31 @@ function M.new(opts)
     return setmetatable({ _fence = fence, _path = path, _lo = lo, _hi = hi }, LockFile)
 end
 
--- One lock file, one layout: its first line of PATH.layout is the layout's
--- fingerprint ("T/U/M/S/E/order"), written by the first lease that finds
--- none. Appended, so that two first leases racing both write and both read
--- the same first line: the later one refuses. (A file of its own: on
--- Windows a locked byte of the lock file cannot be read.)
-function LockFile:_check_layout()
-    local side, mine = self._path .. ".layout", select(2, self._fence:layout())
-    local function first_line()
-        local f = io.open(side, "r")
-        if not f then return nil end
-        local line = f:read("*l")
-        f:close()
-        return line ~= "" and line or nil
-    end
-    local held = first_line()
-    if not held then
-        local f, err = io.open(side, "a")
-        if not f then return nil, "lock file " .. self._path .. ": cannot record its layout: " .. tostring(err) end
+-- One lock file, one layout: the first line of its layout record,
+-- PATH.layout beside the file's resolved path (whatever name, link or
+-- symlink reached it), is the layout's fingerprint ("T/U/M/S/E/order"),
+-- written by the first lease that finds none. Appended, so that two first
+-- leases racing both write and both read the same first line: the later
+-- one refuses. (A file of its own: on Windows a locked byte of the lock
+-- file cannot be read.) The handle keeps the record open (h:pin), and the
+-- guard stops the lease should either file be removed or replaced.
+local function check_layout(h, path, mine)
+    local side = h:path() .. ".layout"
+    local held, err = h:pin(side)
+    if held == nil then return nil, err end
+    if held == false then
+        local f, oerr = io.open(side, "a")
+        if not f then return nil, "lock file " .. path .. ": cannot record its layout: " .. tostring(oerr) end
         f:write(mine, "\n")
         f:close()
-        held = first_line()
+        held, err = h:pin(side)
+        if held == nil then return nil, err end
     end
     if held ~= mine then
-        return nil, "lock file " .. self._path .. " holds layout " .. tostring(held) .. " (" .. side
-            .. "), this lease's is " .. mine .. ": use another lock file for another layout"
+        local what = held == "" and "a layout record whose first line is blank" or "layout " .. tostring(held)
+        return nil, "lock file " .. path .. " holds " .. what .. " (" .. side .. "), this lease's is " .. mine
+            .. (held == "" and ": remove " .. side .. " once no process uses the lock file"
+                or ": use another lock file for another layout")
     end
     return true
 end
@@ -85,7 +85,7 @@ function LockFile:acquire()
     self:_close()
     local h, err = open_lock_file(self._path, true)
     if not h then return nil, err end
-    local ok, why = self:_check_layout()
+    local ok, why = check_layout(h, self._path, select(2, fence:layout()))
     if not ok then
         h:close()
         return nil, why
@@ -97,10 +97,18 @@ function LockFile:acquire()
             return nil, lerr
         end
         if floor_ms then
-            self._file = h
             -- h is the fence's anchor: the lock lives as long as any
             -- generator on the fence, whatever becomes of this object.
             fence:hold(i, huge, floor_ms, h)
+            -- checked once the id is held: a file removed or linked
+            -- before that is refused now, one after it at a later check
+            local guarded, gerr = h:guard(fence)
+            if not guarded then
+                fence:drop("lost")
+                h:close()
+                return nil, (gerr:gsub("^snowflake: lease lost: ", ""))
+            end
+            self._file = h
             return i
         end
     end
@@ -163,16 +171,10 @@ function M.holders(opts)
     local h, err = open_lock_file(path, false)
     if h == false then return {} end -- no file: nobody holds an id
     if not h then return nil, err end
-    local held = {}
-    for i = lo, hi do
-        local taken, terr = h:taken(i)
-        if taken == nil then
-            h:close()
-            return nil, terr
-        end
-        if taken then held[#held + 1] = i end
-    end
+    local held, herr = h:held(lo, hi)
     h:close()
+    if not held then return nil, herr end
+    table.sort(held)
     return held
 end
 

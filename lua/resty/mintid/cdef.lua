@@ -24,7 +24,7 @@ typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[64];
 } mintid_snowflake_gen;
 typedef struct {
-    __attribute__((aligned(8))) uint8_t opaque[96];
+    __attribute__((aligned(8))) uint8_t opaque[128];
 } mintid_fence;
 typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[384];
@@ -74,10 +74,10 @@ int mintid_fence_hold(mintid_fence *f, int64_t machine_id, int64_t valid_for_ms,
 int mintid_fence_hold_until(mintid_fence *f, int64_t machine_id, int64_t valid_for_ms,
     int64_t floor_ms, int64_t last_ms, char *err);
 int mintid_fence_drop(mintid_fence *f, int reason, char *err);
-int mintid_fence_state_now(const mintid_fence *f, int64_t *ms_left);
+int mintid_fence_state_now(mintid_fence *f, int64_t *ms_left);
 const char *mintid_fence_state_name(int state);
 int64_t mintid_fence_clock_ms(void);
-int64_t mintid_fence_machine_id(const mintid_fence *f);
+int64_t mintid_fence_machine_id(mintid_fence *f);
 int mintid_snowflake_gen_init_fenced(mintid_snowflake_gen *g, mintid_fence *f, int64_t epoch,
     char *err);
 int mintid_snowflake_gen_init_fenced_layout(mintid_snowflake_gen *g, mintid_fence *f,
@@ -223,7 +223,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_ERANDOM = -4,
         MINTID_ERANGE = -2,
         MINTID_ERRMSG_SIZE = 128,
-        MINTID_FENCE_SIZE = 96,
+        MINTID_FENCE_SIZE = 128,
         MINTID_KIND_ERRMSG_SIZE = 256,
         MINTID_KSUID_GEN_SIZE = 64,
         MINTID_KSUID_TEXT_LEN = 27,
