@@ -4,7 +4,8 @@
 # Debian builds for 5.1-5.3) and spec/lease/fleet.sh (three nginx on the
 # LuaJIT module, with lua-resty-redis: the one Lua file of Debian's
 # lua-nginx-redis, fetched by apt-get download into the build tree, since
-# installing it would pull in nginx-extras). The fake-store spec
+# installing it would pull in nginx-extras); and spec/lease/lock_file_chaos.sh
+# (lock files removed, renamed or symlinked under their holders). The fake-store spec
 # (spec/23-lease_redis_spec.lua) needs no server and runs in every busted stage.
 LEASE_LUA ?= 5.3
 RESTY_REDIS = $(BUILD)/lua-resty-redis/resty/redis.lua
@@ -21,5 +22,6 @@ $(RESTY_REDIS):
 test-lease: $(BUILD)/$(LEASE_LUA)/mintid.so $(BUILD)/$(LEASE_LUA)/testfork.so $(BUILD)/jit/mintid.so $(RESTY_REDIS)
 	BUILD='$(BUILD)' LEASE_LUA='$(LEASE_LUA)' sh spec/lease/chaos.sh
 	BUILD='$(BUILD)' LEASE_LUA='$(LEASE_LUA)' LAYOUT=sonyflake sh spec/lease/chaos.sh
+	BUILD='$(BUILD)' LEASE_LUA='$(LEASE_LUA)' sh spec/lease/lock_file_chaos.sh
 	BUILD='$(BUILD)' sh spec/lease/fleet.sh
 	BUILD='$(BUILD)' LAYOUT=sonyflake sh spec/lease/fleet.sh

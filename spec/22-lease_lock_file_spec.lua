@@ -237,7 +237,7 @@ describe("lease.lock_file", function()
             assert(os.clock() - t < 0.5, "listed in " .. (os.clock() - t) .. " s of CPU")
         end)
 
-        it("a range of 2^24 ids with two held is walked, not probed id by id", function()
+        it("a range of 2^24 ids with one held is walked, not probed id by id", function()
             local p = new_path()
             local a = lease.lock_file { path = p, layout = L32, machine_ids = { 2^24 - 1, 2^24 - 1 } }
             assert.are.equal(2^24 - 1, a:acquire())

@@ -198,6 +198,12 @@ stage "leases: chaos on redis-server (lua$LEASE_LUA holders)" env BUILD="$BUILD"
     sh spec/lease/chaos.sh
 stage "leases: chaos on redis-server, Sonyflake ids over the 16-bit range" env BUILD="$BUILD" \
     LEASE_LUA="$LEASE_LUA" LAYOUT=sonyflake sh spec/lease/chaos.sh
+# And lock-file leases while the file changes under them: removed (alone or
+# with its layout record) or renamed away while holders mint, new holders
+# taking the same ids; reached through a symlink by a lease of the same
+# layout and of another: no ID twice, every old holder stopped.
+stage "leases: a lock file removed, renamed or reached by a symlink (lua$LEASE_LUA holders)" env BUILD="$BUILD" \
+    LEASE_LUA="$LEASE_LUA" sh spec/lease/lock_file_chaos.sh
 stage "leases: three nginx nodes on one redis-server, a reload" env BUILD="$BUILD" sh spec/lease/fleet.sh
 stage "leases: three nginx nodes, Sonyflake ids over the 16-bit range" env BUILD="$BUILD" LAYOUT=sonyflake \
     sh spec/lease/fleet.sh
