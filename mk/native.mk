@@ -11,10 +11,13 @@
 # under the frozen_clock.so shim (the test preloads it itself); test_fence:
 # the lease fence of a Snowflake generator through the ABI alone;
 # test_wall_clock: the wall clock's ms, the core's clock_gettime calls
-# counted and stepped by the test's own (--wrap), and no rdtsc in the core.
-NATIVE_TESTS = core default wipe random random_urandom default_clone default_atfork frozen_clock fence wall_clock
+# counted and stepped by the test's own (--wrap), and no rdtsc in the core;
+# test_chacha_registers: no keystream left in the vector registers after a
+# refill (x86-64).
+NATIVE_TESTS = core default wipe random random_urandom default_clone default_atfork frozen_clock fence wall_clock \
+               chacha_registers
 # The ones `make test-fast` runs.
-FAST_NATIVE  = core default wipe fence wall_clock
+FAST_NATIVE  = core default wipe fence wall_clock chacha_registers
 NATIVE_EXES += $(NATIVE_TESTS:%=$(BUILD)/test_%)
 TEST_DEPS   += $(NATIVE_EXES)
 RUN_ENV     += NATIVE_EXES='$(NATIVE_EXES)'
