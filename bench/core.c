@@ -86,8 +86,8 @@ static void op_clock_gettime(void)
     sink ^= (uint8_t)ts.tv_nsec;
 }
 
-/* The ms the core's clocked kinds use: a read of the clock above, or the
- * clock cache's answer where it is built (src/clock_cache.c). */
+/* The ms the core's clocked kinds use: a read of the clock above on every
+ * call (doc/design.md "The wall clock's millisecond"). */
 static void op_clock_ms(void)
 {
     int64_t ms = 0;

@@ -10,11 +10,14 @@
 # test_frozen_clock: the Snowflake wait on a wall clock that stands still,
 # under the frozen_clock.so shim (the test preloads it itself); test_fence:
 # the lease fence of a Snowflake generator through the ABI alone;
-# test_clock_cache: the wall clock's ms with the clock cache, the core's
-# clock_gettime calls counted and stepped by the test's own (--wrap).
-NATIVE_TESTS = core default wipe random random_urandom default_clone default_atfork frozen_clock fence clock_cache
+# test_wall_clock: the wall clock's ms, the core's clock_gettime calls
+# counted and stepped by the test's own (--wrap), and no rdtsc in the core;
+# test_chacha_registers: no keystream left in the vector registers after a
+# refill (x86-64).
+NATIVE_TESTS = core default wipe random random_urandom default_clone default_atfork frozen_clock fence wall_clock \
+               chacha_registers
 # The ones `make test-fast` runs.
-FAST_NATIVE  = core default wipe fence clock_cache
+FAST_NATIVE  = core default wipe fence wall_clock chacha_registers
 NATIVE_EXES += $(NATIVE_TESTS:%=$(BUILD)/test_%)
 TEST_DEPS   += $(NATIVE_EXES)
 RUN_ENV     += NATIVE_EXES='$(NATIVE_EXES)'
@@ -29,7 +32,7 @@ $(BUILD)/test_%: spec/native/test_%.c spec/native/tap.h $(CORE_OBJ)
 TEST_DEFAULTS = $(BUILD)/test_default $(BUILD)/asan/test_default $(BUILD)/test_default_clone \
                 $(BUILD)/test_default_atfork
 $(TEST_DEFAULTS): TEST_WRAP = -Wl,--wrap=mintid_os_clock_ms
-$(BUILD)/test_clock_cache $(BUILD)/tsan/test_clock_cache: TEST_WRAP = -Wl,--wrap=clock_gettime
+$(BUILD)/test_wall_clock: TEST_WRAP = -Wl,--wrap=clock_gettime
 
 # test_wipe (plain and sanitized) embeds Lua $(SAN_LUA) and #includes the binding.
 WIPE_TESTS = $(BUILD)/test_wipe $(BUILD)/asan/test_wipe

@@ -18,20 +18,16 @@ $(BUILD)/test_threads: TEST_WRAP = -Wl,--wrap=mintid_os_clock_ms
 
 # ThreadSanitizer (clang): the core and every native test that runs
 # threads: test_threads, test_default (threads and fork), test_vectors
-# (the defaults from 4 threads), test_clock_cache (the clock cache from 4
-# threads), examples/embed/host.c (two Lua states).
+# (the defaults from 4 threads), examples/embed/host.c (two Lua states).
 TSAN_CC    ?= clang
 TSAN_FLAGS  = -g -O1 -fno-omit-frame-pointer -fsanitize=thread
 TSAN_OBJ    = $(CORE_SRC:src/%.c=$(BUILD)/tsan/core/%.o)
-TSAN_TESTS  = $(BUILD)/tsan/test_threads $(BUILD)/tsan/test_default $(BUILD)/tsan/test_vectors $(BUILD)/tsan/test_clock_cache \
-              $(BUILD)/tsan/host
+TSAN_TESTS  = $(BUILD)/tsan/test_threads $(BUILD)/tsan/test_default $(BUILD)/tsan/test_vectors $(BUILD)/tsan/host
 TSAN_WRAP   = -Wl,--wrap=mintid_os_clock_ms
 .SECONDARY: $(TSAN_OBJ)
 $(eval $(call compile_objects,tsan/core,$$(TSAN_CC) $$(WARN) $$(TSAN_FLAGS),$(CORE_HDR)))
 $(BUILD)/tsan/test_threads $(BUILD)/tsan/test_default: $(BUILD)/tsan/test_%: spec/native/test_%.c spec/native/tap.h $(TSAN_OBJ)
 	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS) $(TSAN_WRAP)
-$(BUILD)/tsan/test_clock_cache: spec/native/test_clock_cache.c spec/native/tap.h $(TSAN_OBJ)
-	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS) $(TEST_WRAP)
 $(BUILD)/tsan/test_vectors: spec/native/test_vectors.c spec/native/tap.h $(TSAN_OBJ)
 	$(TSAN_CC) $(WARN) $(TSAN_FLAGS) -Isrc -o $@ $< $(TSAN_OBJ) $(LDLIBS)
 $(BUILD)/tsan/host: examples/embed/host.c $(BIND_SRC) $(BIND_HDR) $(TSAN_OBJ)

@@ -43,7 +43,7 @@ build = {
             "src/trace.c", "src/kind.c", "src/sha256.c", "src/relative.c", "src/fence.c",
             "src/lock_file.c", "src/snowflake_layout.c", "src/snowflake.c", "src/nanoid.c",
             "src/chacha20.c", "src/chacha20_simd.c", "src/random.c", "src/default.c", "src/abi.c",
-            "src/clock_cache.c", "src/os_posix.c", "src/os_win32.c",
+            "src/os_posix.c", "src/os_win32.c",
          },
          incdirs = { "src" },
          libraries = { "pthread" },

@@ -85,9 +85,8 @@ case " $TEST_LUAS " in *" jit "*)
 esac
 # The native tests of the C core (mk/native.mk, mk/sanitize.mk): SHA-256/HMAC,
 # MD5, SHA-1 and ChaCha20 vectors, threads and fork(), the randomness
-# fallbacks, the lease fence through the ABI, the wall clock's ms with the
-# clock cache (answers between reads, steps seen within 1 ms), plain and
-# under ASan/UBSan.
+# fallbacks, the lease fence through the ABI, the wall clock's ms (a read
+# on every call, steps seen at once, no rdtsc), plain and under ASan/UBSan.
 for exe in $NATIVE_EXES; do
     stage "native ${exe#"$BUILD"/}" env ASAN_OPTIONS=detect_leaks=1 "$exe" testdata
 done

@@ -27,7 +27,6 @@ export TSAN_OPTIONS="halt_on_error=1 exitcode=66 die_after_fork=0 ${TSAN_OPTIONS
 run "ThreadSanitizer: test_default" "$BUILD/tsan/test_default"
 run "ThreadSanitizer: test_threads" "$BUILD/tsan/test_threads"
 run "ThreadSanitizer: test_vectors" "$BUILD/tsan/test_vectors" testdata
-run "ThreadSanitizer: test_clock_cache" "$BUILD/tsan/test_clock_cache"
 run "ThreadSanitizer: embedding host" "$BUILD/tsan/host" examples/embed/script.lua
 run "helgrind: test_threads" valgrind -q --tool=helgrind --error-exitcode=3 \
     --suppressions=spec/helgrind.supp "$BUILD/test_threads" helgrind

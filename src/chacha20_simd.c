@@ -4,8 +4,11 @@
  * higher in each lane), the 20 rounds run on all at once, and a transpose
  * turns the words back into blocks. chacha20.c picks one and finishes what
  * is left of a request with the scalar code; the tests check each against
- * it across block boundaries and a counter that wraps. Elsewhere this file
- * is empty. */
+ * it across block boundaries and a counter that wraps. Each that wrote a
+ * group clears the vector registers before it returns, as the scalar
+ * code's words are cleared: they hold the last group's keystream, which
+ * the pool hands out and wipes, and a signal frame or a core dump would
+ * keep it. Elsewhere this file is empty. */
 #include "internal.h"
 
 #ifdef MINTID_HAVE_CHACHA20_SSE2
@@ -27,6 +30,19 @@
             QR(x[3], x[4], x[9], x[14]);                                     \
         }                                                                    \
     } while (0)
+
+/* The stores of the keystream come before these ("memory"), and the
+ * compiler keeps nothing in the registers across them (the clobbers). */
+#define XMM_0_15 "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", \
+                 "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+#define PXOR(n) "pxor %%xmm" #n ", %%xmm" #n "\n\t"
+
+static void sse_clear(void)
+{
+    __asm__ volatile(PXOR(0) PXOR(1) PXOR(2) PXOR(3) PXOR(4) PXOR(5) PXOR(6) PXOR(7)
+                     PXOR(8) PXOR(9) PXOR(10) PXOR(11) PXOR(12) PXOR(13) PXOR(14) PXOR(15)
+                     : : : "memory", XMM_0_15);
+}
 
 /* ---- SSE2: 4 blocks ----------------------------------------------------- */
 
@@ -72,6 +88,8 @@ size_t mintid_chacha20_sse2(uint32_t in[16], uint8_t *out, size_t nblocks)
         for (i = 0; i < 4; i++)
             sse_store4(x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3], out + 16 * i);
     }
+    if (done > 0)
+        sse_clear();
     return done;
 }
 #endif /* MINTID_HAVE_CHACHA20_SSE2 */
@@ -110,6 +128,12 @@ int mintid_cpu_has_avx2(void)
 }
 
 #define AVX2 __attribute__((target("avx2")))
+
+/* ymm0-15 whole (zmm0-15 too where there are). */
+AVX2 static void avx_clear(void)
+{
+    __asm__ volatile("vzeroall" : : : "memory", XMM_0_15);
+}
 
 /* Rotations by 16 and 8 are byte shuffles, one instruction; 12 and 7 two
  * shifts and an or. */
@@ -170,6 +194,8 @@ AVX2 size_t mintid_chacha20_avx2(uint32_t in[16], uint8_t *out, size_t nblocks)
             _mm256_storeu_si256((__m256i *)(void *)(hi + 32), _mm256_permute2x128_si256(g[2][k], g[3][k], 0x31));
         }
     }
+    if (done > 0)
+        avx_clear();
     return done;
 }
 /* ---- AVX-512: 16 blocks, chosen at run time -------------------------------- */
@@ -186,6 +212,18 @@ int mintid_cpu_has_avx512(void)
 }
 
 #define AVX512 __attribute__((target("avx512f")))
+
+/* zmm0-15 by vzeroall, zmm16-31 (beyond its reach) by an EVEX xor of
+ * their low lanes, which zeroes the rest of each. */
+#define VPXORD(n) "vpxord %%xmm" #n ", %%xmm" #n ", %%xmm" #n "\n\t"
+AVX512 static void avx512_clear(void)
+{
+    __asm__ volatile("vzeroall\n\t"
+                     VPXORD(16) VPXORD(17) VPXORD(18) VPXORD(19) VPXORD(20) VPXORD(21) VPXORD(22) VPXORD(23)
+                     VPXORD(24) VPXORD(25) VPXORD(26) VPXORD(27) VPXORD(28) VPXORD(29) VPXORD(30) VPXORD(31)
+                     : : : "memory", XMM_0_15, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
+                       "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+}
 /* Before each loop over the registers: unrolled, each x[i] is a variable
  * of its own that lives in one of the 32 registers; rolled, GCC keeps the
  * arrays on the stack and loads and stores them in every round. (SSE2 and
@@ -240,6 +278,8 @@ AVX512 size_t mintid_chacha20_avx512(uint32_t in[16], uint8_t *out, size_t nbloc
             _mm512_storeu_si512((void *)(out + 64 * (k + 12)), _mm512_shuffle_i32x4(t1, t3, 0xDD));
         }
     }
+    if (done > 0)
+        avx512_clear();
     return done;
 }
 #endif /* MINTID_HAVE_CHACHA20_AVX2 */

@@ -203,16 +203,6 @@ MINTID_INTERNAL int mintid_os_random(uint8_t *buf, size_t n, char *err);
 /* The wall clock, Unix ms (floored; negative before 1970, which callers
  * reject with their range message; saturated where ms would not fit). */
 MINTID_INTERNAL int mintid_os_clock_ms(int64_t *now_ms, char *err);
-/* The clock cache (clock_cache.c), where a cycle counter is cheaper to
- * read than the wall clock: x86-64 Linux with GCC or Clang. get answers
- * the wall clock's ms without a read when the counter proves the ms of
- * the last read has not ended (1), or gives the counter to pass to put
- * with the read it makes instead (0). */
-#if defined(__linux__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#  define MINTID_HAVE_CLOCK_CACHE 1
-MINTID_INTERNAL int mintid_clock_cache_get(int64_t *now_ms, uint64_t *counter);
-MINTID_INTERNAL void mintid_clock_cache_put(uint64_t counter, int64_t ms, int32_t ns_into_ms);
-#endif
 /* The wall clock in 100-ns ticks since 1970 (UUIDv1/v6 time). */
 MINTID_INTERNAL int mintid_os_clock_100ns(int64_t *ticks, char *err);
 /* A clock in ms that only moves forward, whatever the wall clock does

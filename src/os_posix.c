@@ -168,13 +168,12 @@ void mintid_secure_zero(void *p, size_t n)
 
 /* ---- clocks and pausing -------------------------------------------------- */
 
-/* The wall clock in units of 1/per_second s (1000: ms, 10^7: 100 ns), and
- * the ns past its ms in *ns_into_ms unless it is NULL (the clock cache's
- * question). A clock before 1970 comes back negative (tv_nsec is never
- * negative, so this floors); callers reject it with their range message.
- * A tv_sec that would not fit int64_t in these units saturates, also out
- * of range. */
-static int read_wall_clock(int64_t per_second, int64_t *out, int32_t *ns_into_ms, char *err)
+/* The wall clock in units of 1/per_second s (1000: ms, 10^7: 100 ns), read
+ * on every call (doc/design.md "The wall clock's millisecond"). A clock
+ * before 1970 comes back negative (tv_nsec is never negative, so this
+ * floors); callers reject it with their range message. A tv_sec that
+ * would not fit int64_t in these units saturates, also out of range. */
+static int read_wall_clock(int64_t per_second, int64_t *out, char *err)
 {
     struct timespec ts;
     int64_t sec;
@@ -188,32 +187,17 @@ static int read_wall_clock(int64_t per_second, int64_t *out, int32_t *ns_into_ms
         *out = INT64_MIN;
     else
         *out = sec * per_second + (int64_t)ts.tv_nsec / (1000000000 / per_second);
-    if (ns_into_ms != NULL)
-        *ns_into_ms = (int32_t)(ts.tv_nsec % 1000000);
     return MINTID_OK;
 }
 
 int mintid_os_clock_ms(int64_t *now_ms, char *err)
 {
-#ifdef MINTID_HAVE_CLOCK_CACHE
-    int32_t ns_into_ms = 0;
-    uint64_t counter;
-    int rc;
-
-    if (mintid_clock_cache_get(now_ms, &counter))
-        return MINTID_OK;
-    rc = read_wall_clock(1000, now_ms, &ns_into_ms, err);
-    if (rc == MINTID_OK)
-        mintid_clock_cache_put(counter, *now_ms, ns_into_ms);
-    return rc;
-#else
-    return read_wall_clock(1000, now_ms, NULL, err);
-#endif
+    return read_wall_clock(1000, now_ms, err);
 }
 
 int mintid_os_clock_100ns(int64_t *ticks, char *err)
 {
-    return read_wall_clock(10000000, ticks, NULL, err);
+    return read_wall_clock(10000000, ticks, err);
 }
 
 int64_t mintid_os_monotonic_ms(void)
