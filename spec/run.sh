@@ -183,10 +183,11 @@ stage "nginx under load (make test-nginx)" sh spec/nginx/run.sh
 # log against what each Lua state returned (make test-haproxy).
 stage "haproxy with 4 threads under load (make test-haproxy)" sh spec/haproxy/run.sh
 # A headless LÖVE game (LuaJIT; make test-love), shipped as doc/guide.md
-# "Game engines" says: two clients started together mint entity IDs in
-# love.update through mintid and resty.mintid, save them with
-# love.filesystem and parse them back; no ID twice, both modules alike, a
-# machine id of its own per client.
+# "Game engines" says, its first lines that section's block as printed (a
+# lock file lease in a fresh save folder): two clients started together
+# mint entity IDs in love.update through mintid and resty.mintid, save them
+# with love.filesystem and parse them back; no ID twice, both modules
+# alike, a machine id of its own per client.
 stage "LÖVE game, two clients (make test-love)" sh spec/love/run.sh
 # make test-lease: Snowflake machine ids leased from a real redis-server by
 # plain-Lua holders under chaos (SIGSTOP, DEBUG SLEEP, a restart that loses
