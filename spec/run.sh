@@ -202,6 +202,10 @@ stage "leases: chaos on redis-server, Sonyflake ids over the 16-bit range" env B
 stage "leases: three nginx nodes on one redis-server, a reload" env BUILD="$BUILD" sh spec/lease/fleet.sh
 stage "leases: three nginx nodes, Sonyflake ids over the 16-bit range" env BUILD="$BUILD" LAYOUT=sonyflake \
     sh spec/lease/fleet.sh
+# doc/fleet.md's nginx.conf as printed (but for Redis's address, the port
+# and the Lua paths) on one redis-server: 503 with the refusal while the
+# lease waits out its quarantine, then 200 with an ID, both in its log.
+stage "leases: doc/fleet.md's nginx.conf as printed" env BUILD="$BUILD" sh spec/lease/fleet_doc.sh
 # make fuzz: one libFuzzer target per decoder of the C core (ULID, UUID,
 # relative ID, Snowflake decimal, KSUID, TypeID, W3C traceparent, Nano ID
 # setup and generation), a round trip through every encoder, and a generator
