@@ -176,9 +176,11 @@ done
 # Debian's nginx with 4 workers under load, the guide's nginx.conf inside
 # (doc/guide.md "OpenResty").
 stage "nginx under load (make test-nginx)" sh spec/nginx/run.sh
-# Debian's haproxy (Lua 5.3), master-worker with 4 threads, under load: the
-# guide's Lua file (doc/guide.md "HAProxy") with lua-load-per-thread through
-# a reload and bad input, then with lua-load, then a plain-Lua control run;
+# Debian's haproxy (Lua 5.3), master-worker with 4 threads, chrooted (as
+# root), under load: the guide's Lua file as printed (doc/guide.md
+# "HAProxy"; first without its lock file's folder: 503s, the error logged)
+# with lua-load-per-thread through a reload and bad input, then with
+# lua-load, then a plain-Lua control run;
 # every ID unique and of its kind, each state's own machine id, HAProxy's
 # log against what each Lua state returned (make test-haproxy).
 stage "haproxy with 4 threads under load (make test-haproxy)" sh spec/haproxy/run.sh
