@@ -26,7 +26,8 @@ free_port() {
 }
 uuid_port=$(free_port)
 lua_port=$(free_port)
-sed "s|/run/haproxy/mintid.lock|$tmp/mintid.lock|" "$root/spec/haproxy/ids.lua" > "$tmp/ids.lua"
+# (no chroot here: the lock file in the run's folder)
+sed "s|\"/mintid/mintid.lock\"|\"$tmp/mintid.lock\"|" "$root/spec/haproxy/ids.lua" > "$tmp/ids.lua"
 cat > "$tmp/haproxy.cfg" <<CFG
 global
     master-worker

@@ -25,3 +25,4 @@ test-lease: $(BUILD)/$(LEASE_LUA)/mintid.so $(BUILD)/$(LEASE_LUA)/testfork.so $(
 	BUILD='$(BUILD)' LEASE_LUA='$(LEASE_LUA)' sh spec/lease/lock_file_chaos.sh
 	BUILD='$(BUILD)' sh spec/lease/fleet.sh
 	BUILD='$(BUILD)' LAYOUT=sonyflake sh spec/lease/fleet.sh
+	BUILD='$(BUILD)' sh spec/lease/fleet_doc.sh

@@ -1,4 +1,4 @@
--- Snowflake layouts (API.md "Snowflake layouts", SPEC "Snowflake layouts"):
+-- Snowflake layouts (doc/fleet.md "Layouts", SPEC "Snowflake layouts"):
 -- T time bits of U-ms units since epoch E, M machine bits, S sequence bits,
 -- in the order time-machine-seq or time-seq-machine. The presets are the
 -- formats other systems store. IDs are integers on Lua 5.3/5.4 and decimal

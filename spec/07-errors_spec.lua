@@ -657,7 +657,7 @@ describe("API conventions", function()
         end)
     end)
 
-    -- Leases (API.md "Machine IDs for fleets"): the fence, the lock file
+    -- Leases (doc/leases.md): the fence, the lock file
     -- handle under lease.lock_file, and the lease objects' bad data.
     describe("leases", function()
         local lease = require "mintid.lease"

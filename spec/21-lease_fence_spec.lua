@@ -1,4 +1,4 @@
--- The lease fence (API.md "Machine IDs for fleets", doc/leases.md): a
+-- The lease fence (doc/leases.md): a
 -- Snowflake generator made with `lease = l` mints only while l._fence is
 -- held, in this process, before its deadline and past its floor, with the
 -- fence's machine id at that moment; otherwise next() returns nil and a

@@ -1,4 +1,4 @@
--- lease.lock_file (API.md "Machine IDs for fleets", doc/leases.md): machine
+-- lease.lock_file (doc/leases.md): machine
 -- id i held by an OS lock on byte i of a file, freed by the kernel when the
 -- holder ends however it ends, never shared with a forked child; and
 -- lease.lock_file_holders. Real processes (testfork) and real kill -9.

@@ -175,17 +175,20 @@ done
 # Debian's nginx with 4 workers under load, the guide's nginx.conf inside
 # (doc/guide.md "OpenResty").
 stage "nginx under load (make test-nginx)" sh spec/nginx/run.sh
-# Debian's haproxy (Lua 5.3), master-worker with 4 threads, under load: the
-# guide's Lua file (doc/guide.md "HAProxy") with lua-load-per-thread through
-# a reload and bad input, then with lua-load, then a plain-Lua control run;
+# Debian's haproxy (Lua 5.3), master-worker with 4 threads, chrooted (as
+# root), under load: the guide's Lua file as printed (doc/guide.md
+# "HAProxy"; first without its lock file's folder: 503s, the error logged)
+# with lua-load-per-thread through a reload and bad input, then with
+# lua-load, then a plain-Lua control run;
 # every ID unique and of its kind, each state's own machine id, HAProxy's
 # log against what each Lua state returned (make test-haproxy).
 stage "haproxy with 4 threads under load (make test-haproxy)" sh spec/haproxy/run.sh
 # A headless LÖVE game (LuaJIT; make test-love), shipped as doc/guide.md
-# "Game engines" says: two clients started together mint entity IDs in
-# love.update through mintid and resty.mintid, save them with
-# love.filesystem and parse them back; no ID twice, both modules alike, a
-# machine id of its own per client.
+# "Game engines" says, its first lines that section's block as printed (a
+# lock file lease in a fresh save folder): two clients started together
+# mint entity IDs in love.update through mintid and resty.mintid, save them
+# with love.filesystem and parse them back; no ID twice, both modules
+# alike, a machine id of its own per client.
 stage "LÖVE game, two clients (make test-love)" sh spec/love/run.sh
 # make test-lease: Snowflake machine ids leased from a real redis-server by
 # plain-Lua holders under chaos (SIGSTOP, DEBUG SLEEP, a restart that loses
@@ -206,6 +209,10 @@ stage "leases: a lock file removed, renamed or reached by a symlink (lua$LEASE_L
 stage "leases: three nginx nodes on one redis-server, a reload" env BUILD="$BUILD" sh spec/lease/fleet.sh
 stage "leases: three nginx nodes, Sonyflake ids over the 16-bit range" env BUILD="$BUILD" LAYOUT=sonyflake \
     sh spec/lease/fleet.sh
+# doc/fleet.md's nginx.conf as printed (but for Redis's address, the port
+# and the Lua paths) on one redis-server: 503 with the refusal while the
+# lease waits out its quarantine, then 200 with an ID, both in its log.
+stage "leases: doc/fleet.md's nginx.conf as printed" env BUILD="$BUILD" sh spec/lease/fleet_doc.sh
 # make fuzz: one libFuzzer target per decoder of the C core (ULID, UUID,
 # relative ID, Snowflake decimal, KSUID, TypeID, W3C traceparent, Nano ID
 # setup and generation), a round trip through every encoder, and a generator

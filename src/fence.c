@@ -1,5 +1,5 @@
 /*
- * fence.c: the lease fence of a Snowflake generator (DESIGN-leases.md).
+ * fence.c: the lease fence of a Snowflake generator (doc/leases.md).
  *
  * A machine id is unique only while its holder has it: a lease (a lock
  * file, a Redis key) hands one out, and the fence is what the generator

@@ -52,7 +52,7 @@ MINTID_INTERNAL void mintid_lua_fill_meta(lua_State *L, int target, const void *
  * else raised naming argument arg and the field ("layout: seq_bits must
  * be 1..64, got 0"). */
 MINTID_INTERNAL void mintid_lua_check_layout(lua_State *L, int idx, int arg, mintid_snowflake_layout *out);
-/* The normalized table of l (API.md "Snowflake layouts"), pushed. */
+/* The normalized table of l (doc/fleet.md "Layouts"), pushed. */
 MINTID_INTERNAL void mintid_lua_push_layout(lua_State *L, const mintid_snowflake_layout *l);
 
 MINTID_INTERNAL const uint8_t *mintid_lua_check_number_key(lua_State *L, int arg, char buf[MINTID_LUA_INT_TEXT_SIZE],

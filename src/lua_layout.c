@@ -1,6 +1,6 @@
 /*
- * lua_layout.c: Snowflake layouts as Lua writes them (API.md "Snowflake
- * layouts"): a preset name or a table of fields, read into the core's
+ * lua_layout.c: Snowflake layouts as Lua writes them (doc/fleet.md
+ * "Layouts"): a preset name or a table of fields, read into the core's
  * layout (snowflake_layout.c checks every rule), and the normalized table
  * back: mintid.snowflake_layout(L), and the layout of the generators, the
  * parser and the leases' fences.

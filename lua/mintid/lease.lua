@@ -1,5 +1,5 @@
 -- mintid.lease: machine ids for Snowflake generators, handed out and taken
--- back safely (API.md "Machine IDs for fleets", doc/leases.md).
+-- back safely (doc/leases.md, doc/fleet.md).
 --
 --   local lease = require "mintid.lease"
 --   local l = lease.lock_file { path = "/run/myapp/mintid.lock" }

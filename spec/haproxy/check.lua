@@ -411,14 +411,17 @@ end
 
 ---------------------------------------------------------------------------
 -- doc/guide.md "HAProxy": its haproxy.cfg is a subset of the tested one
--- (paths, bind and the backend aside; its log-format starts the tested
--- one), its Lua file is ids.lua.
+-- (paths, bind and the backend aside, its chroot folder the run's own; its
+-- log-format starts the tested one), its Lua file is ids.lua.
 do
     local tested = {}
     for _, line in ipairs(lines(cfg_path)) do tested[#tested + 1] = line:match("^%s*(.-)%s*$") end
     local function in_tested(l)
         for _, t in ipairs(tested) do
-            if t == l or l:match('^log%-format ') and t:sub(1, #l - 1) == l:sub(1, -2) then return true end
+            if t == l or l:match('^log%-format ') and t:sub(1, #l - 1) == l:sub(1, -2)
+                or l:match("^chroot %S+$") and t == "chroot @CHROOT@" then
+                return true
+            end
         end
         return false
     end

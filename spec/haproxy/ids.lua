@@ -13,8 +13,11 @@ core.register_fetches("uuid7", function() return mintid.uuid7() end)
 -- a lock on the lock file (every haproxy process of the host uses the same
 -- one, the old workers of a reload included). The master loads this file
 -- before it forks the worker, so a state acquires at its first use, in the
--- worker: a lease taken in the master would refuse in the worker.
-local machine_ids = lease.lock_file { path = "/run/haproxy/mintid.lock", machine_ids = { 0, 63 } }
+-- worker: a lease taken in the master would refuse in the worker. So the
+-- worker opens the lock file after haproxy.cfg's `chroot /var/lib/haproxy`:
+-- its path is the one seen from inside, /var/lib/haproxy/mintid/mintid.lock
+-- on the host (without a chroot line: a path such as /run/haproxy/...).
+local machine_ids = lease.lock_file { path = "/mintid/mintid.lock", machine_ids = { 0, 63 } }
 local flakes
 core.register_fetches("snowflake", function()
     if not flakes then

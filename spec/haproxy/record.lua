@@ -9,12 +9,11 @@ local dir = assert(os.getenv("MINTID_RECORD"), "MINTID_RECORD is not set")
 local out
 
 -- The file opens at the first value, in the worker (the master loads this
--- file before it forks).
+-- file before it forks), inside haproxy.cfg's chroot: the worker's pid
+-- comes from HAProxy ("show info"), as /proc is not there.
 local function record(...)
     if not out then
-        local stat = assert(io.open("/proc/self/stat"))
-        local pid = stat:read("n")
-        stat:close()
+        local pid = assert(tonumber(tostring(core.get_info().Pid)), "no Pid in core.get_info()")
         out = assert(io.open(("%s/%d-%d"):format(dir, pid, core.thread), "a"))
         out:setvbuf("line")
     end

@@ -1,7 +1,9 @@
 #!/bin/sh
 # make test-haproxy: Debian's haproxy (2.6, Lua 5.3) runs spec/haproxy/haproxy.cfg
-# (master-worker, nbthread 4, 127.0.0.1 on a free port) three times, each
-# under wrk until it has logged REQUESTS answers:
+# (master-worker, nbthread 4, 127.0.0.1 on a free port, the guide's chroot
+# line with the run's folder as the chroot when run as root) first with the
+# lock file's folder missing (each request a 503, the error logged), then
+# three times, each under wrk until it has logged REQUESTS answers:
 # - "per-thread": ids.lua (the guide's Lua file) with lua-load-per-thread,
 #   one Lua state per thread; a reload (SIGUSR2) halfway, then bad input (a
 #   malformed and an oversized traceparent, a burst of connections);
@@ -147,16 +149,28 @@ bad_input() {
 
 # serve NAME LOAD LUA [reload]: haproxy with LOAD (lua-load-per-thread or
 # lua-load) and the Lua file LUA under wrk, in $tmp/NAME
-serve() {
+# start NAME LOAD LUA [FOLDER]: haproxy with LOAD (lua-load-per-thread or
+# lua-load) and the Lua file LUA, in $tmp/NAME, until it answers; FOLDER
+# "none" leaves out the lock file's folder.
+start() {
     dir=$tmp/$1
     mkdir -p "$dir/record"
-    # the lock file and the record in the run's folder
-    sed "s|/run/haproxy/mintid.lock|$dir/mintid.lock|" "$3" > "$dir/ids.lua"
+    [ "${4:-}" = none ] || mkdir -p "$dir/mintid"
+    # The run's folder is the worker's chroot, where the Lua file as printed
+    # finds its lock file (/mintid/mintid.lock) and record.lua its record.
+    # chroot needs root: otherwise no chroot line, and the paths outside.
+    if [ "$(id -u)" -eq 0 ]; then
+        chroot_line="chroot $dir" record=/record
+        cp "$3" "$dir/ids.lua"
+    else
+        chroot_line="# not root: no chroot" record=$dir/record
+        sed "s|\"/mintid/mintid.lock\"|\"$dir/mintid/mintid.lock\"|" "$3" > "$dir/ids.lua"
+    fi
     sed -e "s|@ROOT@|$root|g" -e "s|@CPATH@|$build/5.3|g" -e "s|@LOAD@|$2|g" \
-        -e "s|@LUA@|$dir/ids.lua|g" -e "s|@PORT@|$port|g" \
+        -e "s|@LUA@|$dir/ids.lua|g" -e "s|@PORT@|$port|g" -e "s|chroot @CHROOT@|$chroot_line|" \
         "$root/spec/haproxy/haproxy.cfg" > "$dir/haproxy.cfg"
     # (log stdout: haproxy's log is a file opened for appending)
-    MINTID_RECORD=$dir/record haproxy -W -S "$dir/master.sock" -C "$dir" -f "$dir/haproxy.cfg" >> "$dir/log" 2> "$dir/stderr" &
+    MINTID_RECORD=$record haproxy -W -S "$dir/master.sock" -C "$dir" -f "$dir/haproxy.cfg" >> "$dir/log" 2> "$dir/stderr" &
     master=$!
     i=0
     until curl -s -o /dev/null --max-time 1 "$url"; do
@@ -167,6 +181,12 @@ serve() {
         fi
         sleep 0.1
     done
+}
+
+# serve NAME LOAD LUA [reload]: haproxy with LOAD and the Lua file LUA
+# under wrk, in $tmp/NAME
+serve() {
+    start "$1" "$2" "$3" || return 1
     note_workers
     if [ "${4:-}" = reload ]; then
         load $((REQUESTS / 2))
@@ -222,6 +242,26 @@ time.sleep(30)' "$port" "$dir/holding" &
     check "$1: haproxy stopped, no process of this run left" sh -c "[ -z '$(haproxy_left)' ]"
 }
 
+# unopenable: the guide's Lua file whose lock file cannot be opened (its
+# folder missing in the chroot, as a path outside the chroot is): each
+# request answered 503 with no X-Snowflake-Id, the error in HAProxy's log.
+unopenable() {
+    start unopenable lua-load-per-thread "$root/spec/haproxy/ids.lua" none || return 1
+    get unopenable
+    stop_haproxy
+    answer=$(grep '^unopenable|' "$dir/curl.out")
+    refused() {
+        echo "answer: $answer"
+        tail -n 5 "$dir/log" "$dir/stderr"
+        case $answer in "unopenable|503|"*) ;; *) return 1 ;; esac
+        ! tr -d '\r' < "$dir/headers" | grep -qi '^x-snowflake-id:' &&
+            grep -q 'lock file /mintid/mintid.lock: cannot open' "$dir/log" "$dir/stderr"
+    }
+    check "a lock file the worker cannot open: 503, no X-Snowflake-Id, the error in HAProxy's log" refused
+}
+
+[ "$(id -u)" -eq 0 ] || echo "# not root: haproxy runs without its chroot line"
+unopenable
 serve per-thread lua-load-per-thread "$root/spec/haproxy/ids.lua" reload
 serve shared lua-load "$root/spec/haproxy/ids.lua"
 serve control lua-load "$root/spec/haproxy/control.lua"

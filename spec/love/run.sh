@@ -1,11 +1,14 @@
 #!/bin/sh
-# make test-love: Debian's LÖVE 11 (LuaJIT) runs spec/love/main.lua headless
-# (conf.lua turns off the window, graphics and audio; SDL's dummy video
-# and audio drivers), shipped as doc/guide.md "Game engines" says: the
-# LuaJIT build of mintid.so beside the game folder, mintid's Lua files
-# inside it. Two clients start at once with one save folder ($XDG_DATA_HOME
-# in a temporary folder); each prints its TAP and quits with status 0 when
-# its checks passed. Then the clients' save files are compared. Prints TAP.
+# make test-love: Debian's LÖVE 11 (LuaJIT) runs a game headless (conf.lua
+# turns off the window, graphics and audio; SDL's dummy video and audio
+# drivers), shipped as doc/guide.md "Game engines" says: the LuaJIT build
+# of mintid.so beside the game folder, mintid's Lua files inside it. Its
+# main.lua is the guide's block of that section as printed (package.cpath,
+# a lock file lease in the save folder), then spec/love/game.lua. Two
+# clients start at once with one save folder ($XDG_DATA_HOME in a
+# temporary folder, fresh: LÖVE has not made it); each prints its TAP and
+# quits with status 0 when its checks passed. Then the clients' save files
+# are compared. Prints TAP.
 BUILD=${BUILD:-build}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 case $BUILD in /*) build=$BUILD ;; *) build=$root/$BUILD ;; esac
@@ -31,7 +34,17 @@ fi
 # The game as a user ships it: mintid.so beside the game folder, mintid's
 # Lua files (resty.mintid, mintid.lease) inside it.
 mkdir -p "$tmp/game" "$tmp/data"
-cp "$root/spec/love/main.lua" "$root/spec/love/conf.lua" "$tmp/game/"
+# doc/guide.md "Game engines": its ```lua block, the game's first lines.
+awk '/^## Game engines/ { in_section = 1; next } in_section && /^## / { exit }
+     in_section && /^```lua/ { in_block = 1; next } in_block && /^```/ { exit } in_block' \
+    "$root/doc/guide.md" > "$tmp/recipe.lua"
+guide_block() {
+    cat "$tmp/recipe.lua"
+    grep -q '^package\.cpath = ' "$tmp/recipe.lua" && grep -q 'lease\.lock_file' "$tmp/recipe.lua"
+}
+check "doc/guide.md's Game engines block (package.cpath, a lock file lease) is the game's first lines" guide_block
+cat "$tmp/recipe.lua" "$root/spec/love/game.lua" > "$tmp/game/main.lua"
+cp "$root/spec/love/conf.lua" "$tmp/game/"
 cp -R "$root/lua/resty" "$root/lua/mintid" "$tmp/game/"
 cp "$build/jit/mintid.so" "$tmp/"
 
@@ -97,14 +110,6 @@ check "the two clients minted Snowflake IDs with machine ids of their own ($ids)
 naive=$(cat "$save/entities-1.save" "$save/entities-2.save" 2>/dev/null | sed -n 's/^naive math //p' | tr '\n' ' ')
 check "math.random's entity IDs of the two clients are the same ($naive): one seed in every process" \
     sh -c "set -- $naive; [ \$# -eq 2 ] && [ \"\$1\" = \"\$2\" ]"
-
-# doc/guide.md "Game engines": its package.cpath line is the game's.
-guide_cpath() {
-    line=$(sed -n '/^## Game engines/,/^## /s/^\(package\.cpath = .*\)$/\1/p' "$root/doc/guide.md")
-    echo "guide: $line"
-    [ -n "$line" ] && grep -qxF "$line" "$root/spec/love/main.lua"
-}
-check "doc/guide.md's package.cpath line (Game engines) is the one the game runs" guide_cpath
 
 echo "# test-love took $(($(date +%s) - started)) s"
 tap_done

@@ -1,5 +1,5 @@
 -- mintid.lease.options: the options tables of the lease constructors, read
--- as mintid's C constructors read theirs (API.md): every value as Lua reads
+-- as mintid's C constructors read theirs (doc/guide.md "Errors"): every value as Lua reads
 -- a field (an __index is honoured), an unknown key raises, and a bad value
 -- raises "bad argument #1 to '<fn>' (<what>)".
 local M = {}

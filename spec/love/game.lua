@@ -2,26 +2,25 @@
 -- through both of mintid's modules: require "mintid" (the Lua C API) and
 -- require "resty.mintid" (LuaJIT's FFI). spec/love/run.sh ships it as
 -- doc/guide.md "Game engines" says (mintid.so beside the game folder,
--- resty/ and mintid/ inside it) and starts two clients at once:
+-- resty/ and mintid/ inside it), its main.lua the guide's block of that
+-- section (package.cpath, `mintid` (resty.mintid), a lock file lease
+-- `machine_ids` in the save folder, its generator `flakes`) followed by this
+-- file, and starts two clients at once:
 --   love GAME CLIENT    (CLIENT: 1, 2, ...)
--- Each mints ULIDs, Nano IDs and Snowflake IDs (machine id from a lock file
--- in the save folder) in love.update, FRAMES frames of PER_FRAME of each
--- kind per module, writes them to a save file with love.filesystem, reads
--- it back and parses every ID through both modules, then quits with
--- status 0 when every check passed. Prints TAP lines (unnumbered: run.sh
--- numbers both clients' lines).
-package.cpath = love.filesystem.getSourceBaseDirectory() .. "/?.so;" .. package.cpath
-local mintid = require "mintid"
-local resty_mintid = require "resty.mintid"
-local lease = require "mintid.lease"
+-- Each mints ULIDs, Nano IDs and Snowflake IDs in love.update, FRAMES
+-- frames of PER_FRAME of each kind per module, writes them to a save file
+-- with love.filesystem, reads it back and parses every ID through both
+-- modules, then quits with status 0 when every check passed. Prints TAP
+-- lines (unnumbered: run.sh numbers both clients' lines).
+local c_mintid = require "mintid"
 
 local FRAMES, PER_FRAME = 60, 25
-local MODULES = { c = mintid, ffi = resty_mintid }
+local MODULES = { c = c_mintid, ffi = mintid }
 local NANOID_ALPHABET = "_-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 local client, frame, failed = "1", 0, 0
 local minted = {}        -- { kind, module, id } in mint order
-local machine_ids, flakes
+local generators = { ffi = flakes } -- by module: the guide's, and one of mintid on its lease
 local deterministic = {} -- by module: generators on the same clock and random hooks
 local same = { count = 0, differ = {} }
 
@@ -52,16 +51,8 @@ end
 
 function love.load(args)
     client = args[1] or client
-    -- Machine ids from a lock file in the save folder: the clients of one
-    -- machine (one user's save folder) each hold one of their own.
-    love.filesystem.createDirectory("")
-    machine_ids = lease.lock_file {
-        path = love.filesystem.getSaveDirectory() .. "/machine-ids.lock", machine_ids = { 0, 15 },
-    }
-    assert(machine_ids:acquire())
-    flakes = {}
+    generators.c = c_mintid.snowflake_generator { lease = machine_ids }
     for name, m in pairs(MODULES) do
-        flakes[name] = m.snowflake_generator { lease = machine_ids }
         local h = hooks()
         deterministic[name] = {
             ulid = m.ulid_generator(h),
@@ -130,7 +121,7 @@ function love.update()
         for _ = 1, PER_FRAME do
             minted[#minted + 1] = { "ulid", name, m.ulid() }
             minted[#minted + 1] = { "nanoid", name, m.nanoid() }
-            minted[#minted + 1] = { "snowflake", name, assert(flakes[name]:next()) }
+            minted[#minted + 1] = { "snowflake", name, assert(generators[name]:next()) }
         end
     end
     for _, kind in ipairs { "ulid", "nanoid", "snowflake" } do
