@@ -104,6 +104,19 @@ describe("mintid command", function()
             fails(2, { "snowflake", "--machine-id", "1024" }, nil, "machine_id must be 0..1023, got 1024")
             fails(2, { "nanoid", "--alphabet", "aa" }, nil, "alphabet")
         end)
+
+        -- Every option is --NAME VALUE or --NAME=VALUE; -n also has its short
+        -- forms -n N and -nN.
+        it("--n is -n, like every option's --NAME form", function()
+            for _, args in ipairs({ { "ulid", "--n", "3" }, { "ulid", "--n=3" }, { "ulid", "-n", "3" }, { "ulid", "-n3" } }) do
+                assert.are.equal(3, #ok_lines(args), table.concat(args, " "))
+            end
+            fails(2, { "ulid", "--n", "x" }, nil, "-n wants an integer >= 1, got 'x'")
+            fails(2, { "ulid", "--n" }, nil, "option '--n' needs a value")
+            fails(2, { "uuid3", "--n", "3", "dns", "a" }, nil, "unknown option '--n' for 'uuid3'")
+            fails(2, { "ulid", "-size", "3" }, nil, "unknown option '-size' for 'ulid'")
+            fails(2, { "inspect", "--json=yes", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil, "option '--json' takes no value")
+        end)
     end)
 
     describe("minting", function()
@@ -271,6 +284,24 @@ describe("mintid command", function()
                 "machine_id must be 0..65535, got 65536")
             fails(1, { "inspect", "--layout", "41/1/4/8/1600000000000/time-machine-seq", "9007199254740992" }, nil,
                 "not of this layout")
+        end)
+
+        -- A field read as nil would be the default's: the command would run
+        -- with another layout than the one given.
+        it("--layout T/U/M/S/E/order: a field this Lua cannot hold exactly is a usage error naming it", function()
+            local past = h.has_integers and "99999999999999999999" or "9007199254740993"
+            local fields = { "time_bits", "time_unit_ms", "machine_bits", "seq_bits", "epoch" }
+            for i, field in ipairs(fields) do
+                local parts = { "41", "1", "10", "12", "0" }
+                parts[i] = past
+                local layout = table.concat(parts, "/") .. "/time-machine-seq"
+                for _, command in ipairs({ { "snowflake", "--machine-id", "1" }, { "inspect", "0" }, { "lease", "--lock-file", "x" } }) do
+                    local args = { command[1], "--layout", layout, command[2], command[3] }
+                    assert.are.equal("", (fails(2, args, nil, "--layout: " .. field .. " wants an integer that this Lua's numbers ("
+                        .. (h.has_integers and "64-bit integers" or "doubles") .. ") hold exactly, got '" .. past .. "'"
+                        .. " (see mintid --help)")))
+                end
+            end
         end)
 
         it("relative: the secret from MINTID_SECRET only, -n per key, --salt", function()
