@@ -338,6 +338,38 @@ describe("lease.redis on a fake store", function()
             assert.are.equal(second, select(2, parts(assert(generator(l):next()))))
         end)
 
+        -- One lease's two claims carry one token: the store hands both the
+        -- same id, and the one that answers last finds it held.
+        it("a claim's reply after another claim of the lease (start()'s timer, acquire()): the id held", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false, wait = false, machine_ids = { 5, 6 } })
+            store.on_reply = function() l:step() end
+            assert.are.equal(5, l:acquire(), "acquire() whose claim overlapped the timer's")
+            assert.are.equal(5, l:machine_id())
+            assert.are.same({ "mintid:{spec}:m:5" }, id_keys(store))
+            local other = new_lease(store, { quarantine = false, wait = false, machine_ids = { 5, 6 } })
+            local got
+            store.on_reply = function() got = other:acquire() end
+            other:step()
+            assert.are.equal(6, got)
+            assert.are.equal(6, other:machine_id(), "the timer's claim that overlapped acquire()")
+            -- the later claim found the earlier one's floor: minted after it
+            assert.are.equal(5, select(2, parts(assert(first_id(l, generator(l))))))
+        end)
+
+        it("a claim's reply after a loss: dropped, saying so", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false, wait = false })
+            assert.are.equal(5, l:acquire())
+            store.on_reply = function()
+                store:flush()
+                assert.are.equal(nil, (l:renew()))
+            end
+            local id, err = l:_claim()
+            assert.are.equal(nil, id)
+            assert.are.equal("lease: the claim's reply came after a loss: dropped", err)
+        end)
+
         it("a claim's reply after release() changes nothing", function()
             local store = new_store()
             local l = new_lease(store, { quarantine = false, wait = false })

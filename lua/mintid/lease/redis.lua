@@ -392,8 +392,8 @@ function M.new(opts)
         _floor_key = "mintid:{" .. ns .. "}:floor",
         _prefix = "mintid:{" .. ns .. "}:m:",
         _next_step = 0,
-        -- Moved on by every claim, loss and release: a reply to a call sent
-        -- in an earlier turn is dropped.
+        -- Moved on by every claim, loss and release (_turn_by says which
+        -- last): a reply to a call sent in an earlier turn is dropped.
         _turn = 0,
         _reported = { store = "reachable", lease = "unheld" },
     }, Lease)
@@ -502,9 +502,15 @@ function Lease:_claim()
         self._token, self._ttl_ms, ms_text(last_ms), self._lo, self._hi, prefer, self._fingerprint,
         DEFAULT_FINGERPRINT, M.CLAIM_TRIES, self._prefix,
     })
-    -- A release while the claim was on its way (a client that yields): the
-    -- caller's last word wins; a key we took meanwhile expires by itself.
-    if self._turn ~= turn then return nil, "lease: the claim's reply came after a release: dropped" end
+    -- A release or a loss while the claim was on its way (a client that
+    -- yields): the caller's last word wins; a key we took meanwhile expires
+    -- by itself. Another claim of this lease (start()'s timer and
+    -- acquire()) carried the same token, so the store gave both the id now
+    -- held: that id.
+    if self._turn ~= turn then
+        if self._id and self._turn_by == "claim" then return self._id end
+        return nil, "lease: the claim's reply came after a " .. self._turn_by .. ": dropped"
+    end
     if not res then
         self:_report("store", "unreachable", "warn", "store unreachable while claiming: " .. err)
         return nil, "lease: store unreachable (" .. err .. ")"
@@ -543,7 +549,7 @@ function Lease:_claim()
     -- expiry and the wall clock do. Each renewal moves it on.
     self._fence:hold(id, valid_for, fence_floor, nil, last_ms)
     self._id, self._floor, self._prefer = id, fence_floor, id
-    self._turn = self._turn + 1
+    self._turn, self._turn_by = self._turn + 1, "claim"
     self:_reachable()
     self:_report("lease", "held", "notice", ("holds machine id %d%s"):format(id,
         fence_floor > 0 and " (minting after ms " .. ms_text(fence_floor) .. ")" or ""))
@@ -649,7 +655,7 @@ function Lease:renew()
     if owned == 0 then
         self._fence:drop("lost")
         self._id = nil
-        self._turn = self._turn + 1
+        self._turn, self._turn_by = self._turn + 1, "loss"
         self:_reachable()
         self:_report("lease", "lost", "error", ("machine id %d lost: its key expired or has another holder"):format(id))
         return nil, ("lease: machine id %d lost (its key expired or has another holder)"):format(id)
@@ -669,7 +675,7 @@ function Lease:release()
     -- The caller's last word, even with nothing held: a claim on its way
     -- is dropped, and start()'s timers claim nothing until acquire() or
     -- start() is called again.
-    self._turn = self._turn + 1
+    self._turn, self._turn_by = self._turn + 1, "release"
     self._stopped = true
     local id = self._id
     if not id then return nil, "lease: not held" end
