@@ -203,6 +203,37 @@ describe("lease.redis on a fake store", function()
             assert.are.equal(5, l:acquire(), "the key is still ours once the store is back")
             assert.are.equal("held", (l:state()))
         end)
+
+        -- Units of 5 s: the first unit after the floor (the quarantine,
+        -- 0.45 s on) starts `gap` ms after it. acquire() waits for that
+        -- start only within ttl + max_skew + 1 s, sleeping until it (or a
+        -- renewal), never in steps of 1 ms.
+        for _, case in ipairs { { gap = 500, state = "held" }, { gap = 3000, state = "waiting" } } do
+            it(("units over 1 s, the first after the floor %d ms after it: waits %s"):format(case.gap,
+                case.state == "held" and "until it starts" or "no longer than ttl + max_skew + 1 s"), function()
+                local t0, unit = real_ms(), 5000
+                local layout = { time_bits = 41, time_unit_ms = unit, machine_bits = 10, seq_bits = 12,
+                                 epoch = t0 + TTL_MS + SKEW_MS + case.gap - unit }
+                local sleeps = 0
+                local l = new_lease(new_store(), { layout = layout, sleep = function(s)
+                    sleeps = sleeps + 1
+                    sleep(s)
+                end })
+                assert.are.equal(5, l:acquire())
+                local took = real_ms() - t0
+                assert.are.equal(case.state, (l:state()))
+                assert.is_true(took <= TTL_MS + SKEW_MS + 1000 + 150, "acquire() took " .. took .. " ms")
+                -- a sleep or two per renewal (every 0.1 s: a sleep may wake a
+                -- little early), and one to the unit's start: never 1 ms steps
+                assert.is_true(sleeps <= 2 * math.ceil(took / (RENEW * 1000)) + 3, sleeps .. " sleeps in " .. took .. " ms")
+                local id, err = generator(l):next()
+                if case.state == "held" then
+                    assert.is_truthy(id, err)
+                else
+                    assert.is_truthy(err:match(WAITING), err)
+                end
+            end)
+        end
     end)
 
     describe("release stops the background work", function()

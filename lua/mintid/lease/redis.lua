@@ -377,6 +377,7 @@ function M.new(opts)
         _fence = o.fence,
         _namespace = ns,
         _fingerprint = select(2, o.fence:layout()),
+        _epoch = o.layout.epoch, _unit_ms = o.layout.time_unit_ms,
         _connect = o.connect,
         _lo = o.lo, _hi = o.hi,
         _ttl = ttl, _ttl_ms = floor(ttl * 1000 + 0.5),
@@ -556,6 +557,14 @@ function Lease:_claim()
     return id
 end
 
+-- The Unix ms at which the first time unit after the floor starts, as the
+-- fence reckons it: generators mint from then on.
+function Lease:_ready_ms()
+    local epoch, unit = self._epoch, self._unit_ms
+    if self._floor < epoch then return epoch end
+    return epoch + (floor((self._floor - epoch) / unit) + 1) * unit
+end
+
 -- The sleep acquire() waits with: the option, ngx.sleep where it may
 -- yield, LuaSocket's if the client loaded it; else none.
 function Lease:_sleeper()
@@ -590,15 +599,17 @@ function Lease:acquire()
         if not id then return nil, err end
         self._next_renew = self._fence:clock() + self._renew_every
     end
-    -- Wait out the floor, renewing on time, if something can sleep; a floor
-    -- further off than the quarantine (a previous holder's clock far ahead)
-    -- is left to the fence, whose generators refuse until then.
+    -- Wait until minting starts, renewing on time, if something can sleep:
+    -- at the first time unit after the floor, a unit later at most. One
+    -- that starts further off than the quarantine and a second (a previous
+    -- holder's clock far ahead, or units longer than that) is left to the
+    -- fence, whose generators refuse until then.
     local sleep = self._wait and self:_sleeper()
     local wall, werr = self:_wall()
     if not wall then return nil, werr end
     local limit = wall + self._ttl_ms + self._skew_ms + 1000
     local last_err
-    while sleep and self._fence:state() == "waiting" and self._floor < limit do
+    while sleep and self._fence:state() == "waiting" and self:_ready_ms() <= limit do
         local now = self._fence:clock()
         if now >= self._next_renew then
             local ok, rerr = self:renew()
@@ -608,7 +619,7 @@ function Lease:acquire()
         end
         wall, werr = self:_wall()
         if not wall then return nil, werr end
-        sleep(max(0.001, min((self._floor - wall + 1) / 1000, self._next_renew - now)))
+        sleep(max(0.001, min((self:_ready_ms() - wall) / 1000, self._next_renew - now)))
     end
     -- Only an id minting with is safe: held, or waiting for a floor left
     -- to the fence (no sleep, wait = false, or further off than the
