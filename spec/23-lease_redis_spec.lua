@@ -884,6 +884,41 @@ describe("lease.redis on a fake store", function()
             assert.is_true(list[1].expires_in > 0 and list[1].expires_in <= TTL)
             assert.are.equal(tonumber(store.hashes["mintid:{spec}:floor"]["5"]), list[1].floor)
         end)
+
+        -- Found through the floor hash, which has a field for every id ever
+        -- claimed (HSCAN, a page a script): the work follows the ids used,
+        -- not the range, which 32 machine bits make 2^32 ids.
+        it("walks the ids ever claimed, not the range: 32 machine bits in a few scripts", function()
+            local store = new_store()
+            local layout = { time_bits = 21, machine_bits = 32, seq_bits = 10 }
+            local held = {}
+            for _, range in ipairs { { 0, 0 }, { 123456789, 123456789 }, { 4294967295, 4294967295 }, { 77, 77 } } do
+                local l = new_lease(store, { layout = layout, machine_ids = range, quarantine = false, wait = false })
+                held[#held + 1] = assert(l:acquire())
+                if range[1] == 77 then assert(l:release()) end -- claimed once, held no more
+            end
+            -- 3000 ids claimed and released long ago: pages of the hash
+            for i = 1000, 3999 do store.hashes["mintid:{spec}:floor"][tostring(i)] = "1" end
+            store.evals = 0
+            -- a listing that probes the range stops here, not hours later
+            local connect, connects = store:connector("raise"), 0
+            local function bounded()
+                connects = connects + 1
+                if connects > 100 then error("more than 100 scripts") end
+                return connect()
+            end
+            local list = assert(lease_redis.holders { connect = bounded, namespace = "spec", layout = layout })
+            local ids = {}
+            for i, x in ipairs(list) do ids[i] = x.id end
+            assert.are.same({ 0, 123456789, 4294967295 }, ids)
+            assert.is_true(store.evals <= 2 * math.ceil(3004 / lease_redis.HOLDERS_PAGE) + 2, store.evals .. " scripts")
+            assert.is_true(store.max_calls <= lease_redis.HOLDERS_PAGE * 2 + 4, store.max_calls .. " calls in a script")
+            list = assert(lease_redis.holders {
+                connect = store:connector("raise"), namespace = "spec", layout = layout, machine_ids = { 1, 4294967294 },
+            })
+            assert.are.equal(1, #list)
+            assert.are.equal(123456789, list[1].id)
+        end)
     end)
 
     describe("layouts", function()
