@@ -165,6 +165,17 @@ install: $(MODULE)
 	    install -d "$${to%/*}" && install -m 644 $$f "$$to" || exit 1; \
 	done
 
+# `luarocks make` on Unix (the rockspecs' build): the module for the Lua
+# whose headers are in LUA_INCDIR, linked with luarocks's LIBFLAG, as
+# build/rock/mintid.so, linked again on every call (the last one may have
+# been for another Lua). Nothing is written outside $(BUILD).
+.PHONY: rock
+rock: $(CORE_OBJ)
+	@test -n "$(LUA_INCDIR)" || { echo "make rock: set LUA_INCDIR (luarocks does)"; exit 2; }
+	@mkdir -p $(BUILD)/rock
+	$(CC) $(ALL_CFLAGS) -I$(LUA_INCDIR) $(or $(LIBFLAG),$(MODULE_LDFLAGS)) -o $(BUILD)/rock/mintid.so \
+	    $(BIND_SRC) $(CORE_OBJ) $(LDLIBS)
+
 clean:
 	rm -rf $(BUILD)
 

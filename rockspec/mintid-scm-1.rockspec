@@ -50,9 +50,33 @@ build = {
    install = {
       bin = { mintid = "bin/mintid" },
    },
-   -- Windows has no pthread: the core uses SRW locks there, and
-   -- BCryptGenRandom for randomness.
    platforms = {
+      -- Unix: the Makefile builds the module under build/rock (`make rock`),
+      -- never in the checkout's root, where the builtin type leaves
+      -- mintid.so: a Lua of another version started there loads that one
+      -- first and fails ("undefined symbol"). The module and the Lua files
+      -- are installed from the tables below.
+      unix = {
+         type = "make",
+         build_target = "rock",
+         build_variables = {
+            CC = "$(CC)", CFLAGS = "$(CFLAGS)", LIBFLAG = "$(LIBFLAG)", LUA_INCDIR = "$(LUA_INCDIR)",
+         },
+         install_pass = false,
+         install = {
+            lua = {
+               ["resty.mintid"] = "lua/resty/mintid.lua",
+               ["resty.mintid.cdef"] = "lua/resty/mintid/cdef.lua",
+               ["mintid.lease"] = "lua/mintid/lease.lua",
+               ["mintid.lease.lock_file"] = "lua/mintid/lease/lock_file.lua",
+               ["mintid.lease.options"] = "lua/mintid/lease/options.lua",
+               ["mintid.lease.redis"] = "lua/mintid/lease/redis.lua",
+            },
+            lib = { mintid = "build/rock/mintid.so" },
+         },
+      },
+      -- Windows has no pthread: the core uses SRW locks there, and
+      -- BCryptGenRandom for randomness.
       windows = {
          modules = {
             ["mintid"] = { libraries = { "bcrypt" } },

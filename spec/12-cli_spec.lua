@@ -61,7 +61,36 @@ local function json_fields(line)
     return f
 end
 
+local function sh(cmd)
+    local ok = os.execute(cmd)
+    return ok == true or ok == 0
+end
+
+local function read_file(path)
+    local f = io.open(path, "rb")
+    if not f then return nil end
+    local text = f:read("*a")
+    f:close()
+    return text
+end
+
+-- `mintid snowflake` keeps its lock files in XDG_RUNTIME_DIR: a folder of
+-- this suite's, removed at its end.
+local sandbox
+
 describe("mintid command", function()
+    setup(function()
+        sandbox = os.tmpname()
+        os.remove(sandbox)
+        assert(sh("mkdir " .. sandbox))
+        h.cli_env.XDG_RUNTIME_DIR = sandbox .. "/run"
+    end)
+
+    teardown(function()
+        h.cli_env.XDG_RUNTIME_DIR = nil
+        sh("rm -rf " .. sandbox)
+    end)
+
     describe("help and usage", function()
         it("-h and --help print the usage on stdout and exit 0", function()
             for _, flag in ipairs({ "-h", "--help" }) do
@@ -103,6 +132,19 @@ describe("mintid command", function()
             fails(2, { "inspect", "--kind", "guid", "x" }, nil, "--kind wants", "'guid'")
             fails(2, { "snowflake", "--machine-id", "1024" }, nil, "machine_id must be 0..1023, got 1024")
             fails(2, { "nanoid", "--alphabet", "aa" }, nil, "alphabet")
+        end)
+
+        -- Every option is --NAME VALUE or --NAME=VALUE; -n also has its short
+        -- forms -n N and -nN.
+        it("--n is -n, like every option's --NAME form", function()
+            for _, args in ipairs({ { "ulid", "--n", "3" }, { "ulid", "--n=3" }, { "ulid", "-n", "3" }, { "ulid", "-n3" } }) do
+                assert.are.equal(3, #ok_lines(args), table.concat(args, " "))
+            end
+            fails(2, { "ulid", "--n", "x" }, nil, "-n wants an integer >= 1, got 'x'")
+            fails(2, { "ulid", "--n" }, nil, "option '--n' needs a value")
+            fails(2, { "uuid3", "--n", "3", "dns", "a" }, nil, "unknown option '--n' for 'uuid3'")
+            fails(2, { "ulid", "-size", "3" }, nil, "unknown option '-size' for 'ulid'")
+            fails(2, { "inspect", "--json=yes", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil, "option '--json' takes no value")
         end)
     end)
 
@@ -271,6 +313,104 @@ describe("mintid command", function()
                 "machine_id must be 0..65535, got 65536")
             fails(1, { "inspect", "--layout", "41/1/4/8/1600000000000/time-machine-seq", "9007199254740992" }, nil,
                 "not of this layout")
+        end)
+
+        describe("snowflake without --machine-id", function()
+            local LOCK = "snowflake-42_1_10_12_0_time-machine-seq.lock"
+
+            -- 8 at a time, each run minting for a few ms: with one machine id
+            -- for all, runs that start in the same ms print the same IDs.
+            it("concurrent runs never print the same ID: each leases a machine id from a lock file", function()
+                local dir = sandbox .. "/concurrent"
+                assert(sh("mkdir " .. dir))
+                local script = {}
+                for round = 1, 3 do
+                    for i = 1, 8 do
+                        local f = ("%s/%d-%d"):format(dir, round, i)
+                        script[#script + 1] = ("(%s >%s.out 2>%s.err; echo $? >%s.status) &"):format(
+                            h.cli_command({ "snowflake", "-n", "2000" }), f, f, f)
+                    end
+                    script[#script + 1] = "wait"
+                end
+                assert(sh(table.concat(script, "\n")))
+                local seen, twice, machines = {}, 0, {}
+                for round = 1, 3 do
+                    for i = 1, 8 do
+                        local f = ("%s/%d-%d"):format(dir, round, i)
+                        assert.are.same({ "0\n", "" }, { read_file(f .. ".status"), read_file(f .. ".err") }, f)
+                        local ids = lines(read_file(f .. ".out"))
+                        assert.are.equal(2000, #ids, f)
+                        for _, id in ipairs(ids) do
+                            if seen[id] then twice = twice + 1 end
+                            seen[id] = true
+                        end
+                        machines[select(2, mintid.parse_snowflake(ids[1]))] = true
+                    end
+                end
+                assert.are.equal(0, twice, "IDs printed twice")
+                assert.is_truthy(machines[0], "the first free id, 0, is taken")
+                assert.is_truthy(read_file(sandbox .. "/run/mintid/" .. LOCK), "the default lock file")
+            end)
+
+            it("the default lock file: XDG_RUNTIME_DIR, XDG_STATE_HOME or ~/.local/state, in a folder mintid made", function()
+                local cases = {
+                    { { XDG_RUNTIME_DIR = sandbox .. "/a/run" }, sandbox .. "/a/run/mintid/" },
+                    { { XDG_RUNTIME_DIR = false, XDG_STATE_HOME = sandbox .. "/b/state" }, sandbox .. "/b/state/mintid/" },
+                    { { XDG_RUNTIME_DIR = false, XDG_STATE_HOME = false, HOME = sandbox .. "/c" },
+                        sandbox .. "/c/.local/state/mintid/" },
+                }
+                for _, case in ipairs(cases) do
+                    local out = ok_lines({ "snowflake", "-n", "2" }, case[1])
+                    assert.are.equal(2, #out)
+                    assert.are.equal("", read_file(case[2] .. LOCK), case[2])
+                end
+                -- one lock file per layout: another layout is no refusal
+                local id = ok_lines({ "snowflake", "--layout", "sonyflake" }, cases[1][1])[1]
+                assert.are.equal(0, select(2, mintid.parse_snowflake(id, "sonyflake")))
+                assert.is_truthy(read_file(cases[1][2] .. "snowflake-39_10_16_8_1409529600000_time-seq-machine.lock"))
+                assert.are.equal("", (fails(2, { "snowflake" }, { XDG_RUNTIME_DIR = false, XDG_STATE_HOME = false, HOME = false },
+                    "snowflake: no folder for the default lock file (XDG_RUNTIME_DIR, XDG_STATE_HOME and HOME are unset): "
+                    .. "give --lock-file PATH or --machine-id M (see mintid --help)")))
+            end)
+
+            it("--lock-file PATH: the first id no other process holds in it", function()
+                local path = sandbox .. "/given.lock"
+                local l = require("mintid.lease").lock_file { path = path, machine_ids = { 0, 0 } }
+                assert.are.equal(0, l:acquire())
+                local ids = ok_lines({ "snowflake", "-n", "3", "--lock-file", path })
+                for _, id in ipairs(ids) do assert.are.equal(1, select(2, mintid.parse_snowflake(id))) end
+                l:release()
+                assert.are.equal("", (fails(2, { "snowflake", "--lock-file", path, "--machine-id", "3" }, nil,
+                    "snowflake: give --machine-id M or --lock-file PATH, not both")))
+                assert.are.equal("", (fails(1, { "snowflake", "--lock-file", sandbox .. "/none/x.lock" }, nil,
+                    "snowflake: lock file " .. sandbox .. "/none/x.lock: cannot open")))
+            end)
+
+            it("--help says what happens with and without --machine-id", function()
+                local out = table.concat(ok_lines({ "--help" }), "\n")
+                for _, s in ipairs({ "--lock-file PATH", "$XDG_RUNTIME_DIR/mintid", "concurrent runs with the same",
+                    "--machine-id repeat IDs" }) do
+                    assert.is_truthy(out:find(s, 1, true), "--help mentions " .. s)
+                end
+            end)
+        end)
+
+        -- A field read as nil would be the default's: the command would run
+        -- with another layout than the one given.
+        it("--layout T/U/M/S/E/order: a field this Lua cannot hold exactly is a usage error naming it", function()
+            local past = h.has_integers and "99999999999999999999" or "9007199254740993"
+            local fields = { "time_bits", "time_unit_ms", "machine_bits", "seq_bits", "epoch" }
+            for i, field in ipairs(fields) do
+                local parts = { "41", "1", "10", "12", "0" }
+                parts[i] = past
+                local layout = table.concat(parts, "/") .. "/time-machine-seq"
+                for _, command in ipairs({ { "snowflake", "--machine-id", "1" }, { "inspect", "0" }, { "lease", "--lock-file", "x" } }) do
+                    local args = { command[1], "--layout", layout, command[2], command[3] }
+                    assert.are.equal("", (fails(2, args, nil, "--layout: " .. field .. " wants an integer that this Lua's numbers ("
+                        .. (h.has_integers and "64-bit integers" or "doubles") .. ") hold exactly, got '" .. past .. "'"
+                        .. " (see mintid --help)")))
+                end
+            end
         end)
 
         it("relative: the secret from MINTID_SECRET only, -n per key, --salt", function()

@@ -63,10 +63,19 @@ describe("rockspecs", function()
         for file in out:gmatch("%S+") do
             local name = file:gsub("^lua/", ""):gsub("%.lua$", ""):gsub("/", ".")
             assert.are.equal(file, scm.build.modules[name], "the rockspec's module " .. name)
+            assert.are.equal(file, scm.build.platforms.unix.install.lua[name], "installed on Unix: " .. name)
             count = count + 1
         end
         assert.is_true(count >= 4, "find lua -name '*.lua': " .. out)
         assert.are.equal("lua/mintid/lease.lua", scm.build.modules["mintid.lease"])
+    end)
+
+    -- luarocks's builtin type builds in the checkout's root, where a Lua of
+    -- another version started there would load its mintid.so first.
+    it("on Unix the module is built by the Makefile under build/ and installed from there", function()
+        local unix = scm.build.platforms.unix
+        assert.are.same({ "make", "rock", false, "build/rock/mintid.so" },
+            { unix.type, unix.build_target, unix.install_pass, unix.install.lib.mintid })
     end)
 
     it("every file the rockspec installs exists, the command-line tool among them", function()

@@ -203,6 +203,37 @@ describe("lease.redis on a fake store", function()
             assert.are.equal(5, l:acquire(), "the key is still ours once the store is back")
             assert.are.equal("held", (l:state()))
         end)
+
+        -- Units of 5 s: the first unit after the floor (the quarantine,
+        -- 0.45 s on) starts `gap` ms after it. acquire() waits for that
+        -- start only within ttl + max_skew + 1 s, sleeping until it (or a
+        -- renewal), never in steps of 1 ms.
+        for _, case in ipairs { { gap = 500, state = "held" }, { gap = 3000, state = "waiting" } } do
+            it(("units over 1 s, the first after the floor %d ms after it: waits %s"):format(case.gap,
+                case.state == "held" and "until it starts" or "no longer than ttl + max_skew + 1 s"), function()
+                local t0, unit = real_ms(), 5000
+                local layout = { time_bits = 41, time_unit_ms = unit, machine_bits = 10, seq_bits = 12,
+                                 epoch = t0 + TTL_MS + SKEW_MS + case.gap - unit }
+                local sleeps = 0
+                local l = new_lease(new_store(), { layout = layout, sleep = function(s)
+                    sleeps = sleeps + 1
+                    sleep(s)
+                end })
+                assert.are.equal(5, l:acquire())
+                local took = real_ms() - t0
+                assert.are.equal(case.state, (l:state()))
+                assert.is_true(took <= TTL_MS + SKEW_MS + 1000 + 150, "acquire() took " .. took .. " ms")
+                -- a sleep or two per renewal (every 0.1 s: a sleep may wake a
+                -- little early), and one to the unit's start: never 1 ms steps
+                assert.is_true(sleeps <= 2 * math.ceil(took / (RENEW * 1000)) + 3, sleeps .. " sleeps in " .. took .. " ms")
+                local id, err = generator(l):next()
+                if case.state == "held" then
+                    assert.is_truthy(id, err)
+                else
+                    assert.is_truthy(err:match(WAITING), err)
+                end
+            end)
+        end
     end)
 
     describe("release stops the background work", function()
@@ -336,6 +367,38 @@ describe("lease.redis on a fake store", function()
             assert.are_not.equal(first, second)
             assert.are.equal(second, l:machine_id(), "the new claim's id, never the one other holds")
             assert.are.equal(second, select(2, parts(assert(generator(l):next()))))
+        end)
+
+        -- One lease's two claims carry one token: the store hands both the
+        -- same id, and the one that answers last finds it held.
+        it("a claim's reply after another claim of the lease (start()'s timer, acquire()): the id held", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false, wait = false, machine_ids = { 5, 6 } })
+            store.on_reply = function() l:step() end
+            assert.are.equal(5, l:acquire(), "acquire() whose claim overlapped the timer's")
+            assert.are.equal(5, l:machine_id())
+            assert.are.same({ "mintid:{spec}:m:5" }, id_keys(store))
+            local other = new_lease(store, { quarantine = false, wait = false, machine_ids = { 5, 6 } })
+            local got
+            store.on_reply = function() got = other:acquire() end
+            other:step()
+            assert.are.equal(6, got)
+            assert.are.equal(6, other:machine_id(), "the timer's claim that overlapped acquire()")
+            -- the later claim found the earlier one's floor: minted after it
+            assert.are.equal(5, select(2, parts(assert(first_id(l, generator(l))))))
+        end)
+
+        it("a claim's reply after a loss: dropped, saying so", function()
+            local store = new_store()
+            local l = new_lease(store, { quarantine = false, wait = false })
+            assert.are.equal(5, l:acquire())
+            store.on_reply = function()
+                store:flush()
+                assert.are.equal(nil, (l:renew()))
+            end
+            local id, err = l:_claim()
+            assert.are.equal(nil, id)
+            assert.are.equal("lease: the claim's reply came after a loss: dropped", err)
         end)
 
         it("a claim's reply after release() changes nothing", function()
@@ -820,6 +883,41 @@ describe("lease.redis on a fake store", function()
             assert.are.equal(5, list[1].id)
             assert.is_true(list[1].expires_in > 0 and list[1].expires_in <= TTL)
             assert.are.equal(tonumber(store.hashes["mintid:{spec}:floor"]["5"]), list[1].floor)
+        end)
+
+        -- Found through the floor hash, which has a field for every id ever
+        -- claimed (HSCAN, a page a script): the work follows the ids used,
+        -- not the range, which 32 machine bits make 2^32 ids.
+        it("walks the ids ever claimed, not the range: 32 machine bits in a few scripts", function()
+            local store = new_store()
+            local layout = { time_bits = 21, machine_bits = 32, seq_bits = 10 }
+            local held = {}
+            for _, range in ipairs { { 0, 0 }, { 123456789, 123456789 }, { 4294967295, 4294967295 }, { 77, 77 } } do
+                local l = new_lease(store, { layout = layout, machine_ids = range, quarantine = false, wait = false })
+                held[#held + 1] = assert(l:acquire())
+                if range[1] == 77 then assert(l:release()) end -- claimed once, held no more
+            end
+            -- 3000 ids claimed and released long ago: pages of the hash
+            for i = 1000, 3999 do store.hashes["mintid:{spec}:floor"][tostring(i)] = "1" end
+            store.evals = 0
+            -- a listing that probes the range stops here, not hours later
+            local connect, connects = store:connector("raise"), 0
+            local function bounded()
+                connects = connects + 1
+                if connects > 100 then error("more than 100 scripts") end
+                return connect()
+            end
+            local list = assert(lease_redis.holders { connect = bounded, namespace = "spec", layout = layout })
+            local ids = {}
+            for i, x in ipairs(list) do ids[i] = x.id end
+            assert.are.same({ 0, 123456789, 4294967295 }, ids)
+            assert.is_true(store.evals <= 2 * math.ceil(3004 / lease_redis.HOLDERS_PAGE) + 2, store.evals .. " scripts")
+            assert.is_true(store.max_calls <= lease_redis.HOLDERS_PAGE * 2 + 4, store.max_calls .. " calls in a script")
+            list = assert(lease_redis.holders {
+                connect = store:connector("raise"), namespace = "spec", layout = layout, machine_ids = { 1, 4294967294 },
+            })
+            assert.are.equal(1, #list)
+            assert.are.equal(123456789, list[1].id)
         end)
     end)
 

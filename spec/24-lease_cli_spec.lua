@@ -108,6 +108,40 @@ describe("mintid lease", function()
             assert.are.equal(1, #lines(out))
         end)
 
+        -- The ids come from the namespace's floor hash (every id ever
+        -- claimed), not from 2^32 probes: seconds, not hours (a bound of 60 s).
+        it("32 machine bits: lists the ids held at once, --ids limiting them", function()
+            if not have_redis then return pending("needs redis-server, redis-cli and redis-lua for this Lua") end
+            local redis = require "redis"
+            local function connect() return redis.connect { host = "127.0.0.1", port = port, timeout = 1 } end
+            local layout = "21/1/32/10/0/time-machine-seq"
+            local leases = {}
+            for _, id in ipairs { 3, 4294967295 } do
+                local l = lease.redis { connect = connect, namespace = "wide", machine_ids = { id, id }, wait = false,
+                                        layout = { time_bits = 21, machine_bits = 32, seq_bits = 10 },
+                                        log = function() end }
+                assert.are.equal(id, l:acquire())
+                leases[#leases + 1] = l
+            end
+            local function listed(extra)
+                local args = { "lease", "--redis", "127.0.0.1:" .. port, "--namespace", "wide", "--layout", layout }
+                for _, a in ipairs(extra) do args[#args + 1] = a end
+                local p = assert(io.popen("timeout 60 " .. h.cli_command(args) .. ' 2>&1; echo "exit:$?"'))
+                local out = p:read("*a")
+                p:close()
+                local ids = {}
+                for id in out:gmatch("(%d+) %d+ %d+ [^\n]*\n") do ids[#ids + 1] = id end
+                return ids, out:match("exit:(%d+)\n$"), out
+            end
+            local ids, status, out = listed {}
+            assert.are.equal("0", status, out)
+            assert.are.same({ "3", "4294967295" }, ids)
+            ids, status, out = listed { "--ids", "4-4294967295" }
+            assert.are.equal("0", status, out)
+            assert.are.same({ "4294967295" }, ids)
+            for _, l in ipairs(leases) do assert(l:release()) end
+        end)
+
         it("exit 1 with a clear message for junk in the floor hash, never a traceback", function()
             if not have_redis then return pending("needs redis-server, redis-cli and redis-lua for this Lua") end
             assert(sh(("redis-cli -p %d SET 'mintid:{junk}:m:3' x"):format(port)))

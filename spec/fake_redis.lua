@@ -1,7 +1,7 @@
 -- spec/fake_redis.lua: an in-process stand-in for a Redis server, for the
 -- lease specs. It runs the lease's own EVAL scripts with the few commands
--- they call (GET, SET NX PX, PEXPIRE, PTTL, DEL, EXISTS, HGET, HSET, TIME,
--- ZADD, ZRANGEBYSCORE), counting them (store.calls, store.max_calls: the
+-- they call (GET, SET NX PX, PEXPIRE, PTTL, DEL, EXISTS, HGET, HSET, HSCAN,
+-- TIME, ZADD, ZRANGEBYSCORE), counting them (store.calls, store.max_calls: the
 -- most one script made), converting
 -- values the way Redis does (a missing key or field is false inside a
 -- script; a reply array stops at its first nil). Keys expire by the
@@ -154,6 +154,32 @@ function commands.HSET(store, key, field, value)
     local new = store.hashes[key][field] == nil and 1 or 0
     store.hashes[key][field] = value
     return new
+end
+
+-- HSCAN key cursor [COUNT n]: {next cursor, {field, value, ...}} as Redis
+-- replies, the cursor text and "0" once the walk is done. Here the cursor
+-- is an offset in the fields' order, which holds while no field is
+-- deleted (the store deletes none): a field there for the whole walk is
+-- returned, as Redis promises. Redis returns about COUNT (default 10)
+-- fields a call, all of a small hash at once; this returns COUNT.
+function commands.HSCAN(store, key, cursor, ...)
+    hash_key(store, key)
+    local rest, count = { ... }, 10
+    for i = 1, #rest, 2 do
+        assert(rest[i]:upper() == "COUNT", "fake redis: HSCAN key cursor [COUNT n] only")
+        count = tonumber(rest[i + 1])
+    end
+    local fields = {}
+    for field in pairs(store.hashes[key] or {}) do fields[#fields + 1] = field end
+    table.sort(fields)
+    local from = assert(tonumber(cursor), "fake redis: HSCAN cursor " .. tostring(cursor))
+    local page = {}
+    for i = from + 1, math.min(#fields, from + count) do
+        page[#page + 1] = fields[i]
+        page[#page + 1] = store.hashes[key][fields[i]]
+    end
+    local next_cursor = from + count >= #fields and "0" or ("%d"):format(from + count)
+    return { next_cursor, page }
 end
 
 -- What EVAL replies for a script's Lua value (as a client would see it).

@@ -725,9 +725,16 @@ end
 -- variables to set (false unsets); `redirect` a shell redirection of its
 -- stdout (">/dev/full"). Returns stdout, stderr and the exit status.
 -- io.popen's close gives no status on Lua 5.1: the shell echoes it last.
-function M.cli_run(args, env, redirect)
+-- Variables set for every run (under `env`): a spec sets them in its setup
+-- and empties the table in its teardown (XDG_RUNTIME_DIR, where
+-- `mintid snowflake` keeps its lock files, pointed at a folder of its own).
+M.cli_env = {}
+
+--- The shell command that runs `mintid ARGS...` with `env` (as cli_run).
+function M.cli_command(args, env)
     local words = {}
     local vars = { LUA_PATH = package.path, LUA_CPATH = package.cpath }
+    for name, value in pairs(M.cli_env) do vars[name] = value end
     for name, value in pairs(env or {}) do vars[name] = value end
     for name, value in pairs(vars) do
         words[#words + 1] = value and (name .. "=" .. shell_quote(value)) or ("-u " .. name)
@@ -735,9 +742,13 @@ function M.cli_run(args, env, redirect)
     table.sort(words)
     local cmd = { "env", table.concat(words, " "), CLI_LUA, "bin/mintid" }
     for _, a in ipairs(args) do cmd[#cmd + 1] = shell_quote(a) end
-    if redirect then cmd[#cmd + 1] = redirect end
+    return table.concat(cmd, " ")
+end
+
+function M.cli_run(args, env, redirect)
+    local cmd = M.cli_command(args, env) .. (redirect and (" " .. redirect) or "")
     local errfile = os.tmpname()
-    local p = assert(io.popen(table.concat(cmd, " ") .. " 2>" .. errfile .. '; echo "exit:$?"'))
+    local p = assert(io.popen(cmd .. " 2>" .. errfile .. '; echo "exit:$?"'))
     local out = p:read("*a")
     p:close()
     local f = assert(io.open(errfile, "rb"))

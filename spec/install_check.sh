@@ -33,15 +33,39 @@ lua_files_in() {
     done
 }
 
+# copy_checkout DIR: this checkout's files (not build/ nor .git) in DIR, a
+# checkout for luarocks to build in.
+copy_checkout() {
+    mkdir -p "$1" && tar cf - --exclude=./build --exclude=./.git . | tar xf - -C "$1"
+}
+
 rocks() {
     # luarocks builds in the source folder: give it a copy, not this checkout
-    mkdir -p "$tmp/src" && cp -R src lua bin rockspec "$tmp/src/" &&
+    copy_checkout "$tmp/src" &&
     (cd "$tmp/src" && luarocks --lua-version="$LUA_VERSION" make --tree="$tmp/rocks" rockspec/mintid-scm-1.rockspec) &&
     eval "$(luarocks --lua-version="$LUA_VERSION" path --tree="$tmp/rocks")" &&
     LUA_INIT= $lua -e "$smoke" && LUA_INIT= $lua -e "$lease_smoke" &&
     lua_files_in "$tmp/rocks/share/lua/$LUA_VERSION"
 }
 check "luarocks make into a temporary tree, then require mintid and mintid.lease; every Lua file installed" rocks
+
+# The README's and the guide's steps for two Luas, one after the other, in
+# one checkout: every build stays under build/, so a Lua of the other
+# version started in the checkout (whose package.cpath starts with ./?.so)
+# never finds the module built last there ("undefined symbol").
+two_luas() {
+    copy_checkout "$tmp/two" && touch "$tmp/two.before" &&
+    (cd "$tmp/two" &&
+     luarocks --lua-version=5.1 make --tree="$tmp/two-5.1" rockspec/mintid-scm-1.rockspec >/dev/null &&
+     luarocks --lua-version=5.4 make --tree="$tmp/two-5.4" rockspec/mintid-scm-1.rockspec >/dev/null &&
+     left=$(find . -newer "$tmp/two.before" -type f ! -path './build/*') &&
+     { [ -z "$left" ] || { echo "left in the checkout, outside build/: $left"; exit 1; }; } &&
+     LUA_INIT= LUA_PATH= LUA_CPATH="./?.so;$tmp/two-5.1/lib/lua/5.1/?.so" luajit -e 'print(require("mintid").ulid())' &&
+     LUA_INIT= LUA_PATH= LUA_CPATH="./?.so;$tmp/two-5.4/lib/lua/5.4/?.so" lua5.4 -e 'print(require("mintid").ulid())')
+}
+if command -v luajit >/dev/null 2>&1 && command -v lua5.1 >/dev/null 2>&1; then
+    check "luarocks make for Lua 5.1, then 5.4, in one checkout: nothing built outside build/" two_luas
+fi
 
 # What a user does (issue: "luarocks make ... so that a plain lua5.4 -e
 # 'print(require("mintid").ulid())' works"): into the system tree, so only on

@@ -49,12 +49,12 @@ def source_lines(sources):
     return "\n".join(lines)
 
 
-def lua_module_lines(files):
+def lua_module_lines(files, indent="      "):
     """["a.b"] = "lua/a/b.lua", one per line, in the order given."""
     lines = []
     for f in files:
         name = f[len("lua/"):-len(".lua")].replace("/", ".")
-        lines.append('      ["%s"] = "%s",' % (name, f))
+        lines.append('%s["%s"] = "%s",' % (indent, name, f))
     return "\n".join(lines)
 
 
@@ -63,7 +63,8 @@ def rockspecs(version, files):
     lua = [f for f in files if f.endswith(".lua")]
     with open(TEMPLATE, encoding="utf-8") as f:
         template = f.read()
-    body = template.replace("@SOURCES@", source_lines(sources)).replace("@LUA_MODULES@", lua_module_lines(lua))
+    body = (template.replace("@SOURCES@", source_lines(sources)).replace("@LUA_MODULES@", lua_module_lines(lua))
+            .replace("@LUA_INSTALL@", lua_module_lines(lua, " " * 15)))
     return {
         "mintid-scm-1.rockspec":
             body.replace("@ROCK_VERSION@", "scm-1").replace("@SOURCE@", SCM_SOURCE),

@@ -174,18 +174,36 @@ redis.pcall('ZADD', KEYS[3], 0, ARGV[2])
 return 1
 ]]
 
--- KEYS[1] the floor hash, KEYS[2..n+1] the keys of ids lo..hi. ARGV: lo.
--- A flat array: id, ms to expiry (-1: none), floor (as stored: checked by
--- the caller), for each id held now.
+-- KEYS[1] the floor hash. ARGV: the cursor, COUNT, lo, hi. One page of
+-- HSCAN of the floor hash, which has a field for every id ever claimed: a
+-- flat array of the next cursor ("0": done) and the ids of the page in
+-- lo..hi (the id keys' to look at), or {"junk", why} for a floor key of
+-- another type.
+M.HOLDERS_SCAN = [[
+local kind = redis.call('TYPE', KEYS[1])
+if type(kind) == 'table' then kind = kind.ok end
+if kind ~= 'hash' and kind ~= 'none' then return { 'junk', KEYS[1] .. ' is a ' .. tostring(kind) .. ', not a hash' } end
+local lo, hi = tonumber(ARGV[3]), tonumber(ARGV[4])
+local page = redis.call('HSCAN', KEYS[1], ARGV[1], 'COUNT', ARGV[2])
+local out = { page[1] }
+for i = 1, #page[2], 2 do
+    local id = tonumber(page[2][i])
+    if id and id >= lo and id <= hi and id == math.floor(id) then out[#out + 1] = page[2][i] end
+end
+return out
+]]
+
+-- KEYS[1] the floor hash, KEYS[2..n+1] the keys of ids ARGV[1..n]. A flat
+-- array: id, ms to expiry (-1: none), floor (as stored: checked by the
+-- caller), for each id held now.
 M.HOLDERS = [[
-local lo, out = tonumber(ARGV[1]), {}
+local out = {}
 for i = 2, #KEYS do
     local left = redis.call('PTTL', KEYS[i])
     if left >= -1 then
-        local id = string.format('%d', lo + i - 2)
-        out[#out + 1] = lo + i - 2
+        out[#out + 1] = ARGV[i - 1]
         out[#out + 1] = left
-        local floor = redis.pcall('HGET', KEYS[1], id)
+        local floor = redis.pcall('HGET', KEYS[1], ARGV[i - 1])
         if type(floor) == 'table' then floor = 'a key of another type' end
         out[#out + 1] = floor or '0'
     end
@@ -377,6 +395,7 @@ function M.new(opts)
         _fence = o.fence,
         _namespace = ns,
         _fingerprint = select(2, o.fence:layout()),
+        _epoch = o.layout.epoch, _unit_ms = o.layout.time_unit_ms,
         _connect = o.connect,
         _lo = o.lo, _hi = o.hi,
         _ttl = ttl, _ttl_ms = floor(ttl * 1000 + 0.5),
@@ -392,8 +411,8 @@ function M.new(opts)
         _floor_key = "mintid:{" .. ns .. "}:floor",
         _prefix = "mintid:{" .. ns .. "}:m:",
         _next_step = 0,
-        -- Moved on by every claim, loss and release: a reply to a call sent
-        -- in an earlier turn is dropped.
+        -- Moved on by every claim, loss and release (_turn_by says which
+        -- last): a reply to a call sent in an earlier turn is dropped.
         _turn = 0,
         _reported = { store = "reachable", lease = "unheld" },
     }, Lease)
@@ -409,10 +428,10 @@ function Lease:_token_key(token)
     return "mintid:{" .. self._namespace .. "}:t:" .. (token or self._token)
 end
 
--- The keys of a listing: the floor hash, then ids lo..hi.
-function M.keys(namespace, lo, hi)
+-- The keys of a listing: the floor hash, then those of the ids (text).
+function M.keys(namespace, ids)
     local keys = { "mintid:{" .. namespace .. "}:floor" }
-    for id = lo, hi do keys[#keys + 1] = ("mintid:{%s}:m:%.0f"):format(namespace, id) end
+    for i, id in ipairs(ids) do keys[i + 1] = ("mintid:{%s}:m:%s"):format(namespace, id) end
     return keys
 end
 
@@ -502,9 +521,15 @@ function Lease:_claim()
         self._token, self._ttl_ms, ms_text(last_ms), self._lo, self._hi, prefer, self._fingerprint,
         DEFAULT_FINGERPRINT, M.CLAIM_TRIES, self._prefix,
     })
-    -- A release while the claim was on its way (a client that yields): the
-    -- caller's last word wins; a key we took meanwhile expires by itself.
-    if self._turn ~= turn then return nil, "lease: the claim's reply came after a release: dropped" end
+    -- A release or a loss while the claim was on its way (a client that
+    -- yields): the caller's last word wins; a key we took meanwhile expires
+    -- by itself. Another claim of this lease (start()'s timer and
+    -- acquire()) carried the same token, so the store gave both the id now
+    -- held: that id.
+    if self._turn ~= turn then
+        if self._id and self._turn_by == "claim" then return self._id end
+        return nil, "lease: the claim's reply came after a " .. self._turn_by .. ": dropped"
+    end
     if not res then
         self:_report("store", "unreachable", "warn", "store unreachable while claiming: " .. err)
         return nil, "lease: store unreachable (" .. err .. ")"
@@ -543,11 +568,19 @@ function Lease:_claim()
     -- expiry and the wall clock do. Each renewal moves it on.
     self._fence:hold(id, valid_for, fence_floor, nil, last_ms)
     self._id, self._floor, self._prefer = id, fence_floor, id
-    self._turn = self._turn + 1
+    self._turn, self._turn_by = self._turn + 1, "claim"
     self:_reachable()
     self:_report("lease", "held", "notice", ("holds machine id %d%s"):format(id,
         fence_floor > 0 and " (minting after ms " .. ms_text(fence_floor) .. ")" or ""))
     return id
+end
+
+-- The Unix ms at which the first time unit after the floor starts, as the
+-- fence reckons it: generators mint from then on.
+function Lease:_ready_ms()
+    local epoch, unit = self._epoch, self._unit_ms
+    if self._floor < epoch then return epoch end
+    return epoch + (floor((self._floor - epoch) / unit) + 1) * unit
 end
 
 -- The sleep acquire() waits with: the option, ngx.sleep where it may
@@ -584,15 +617,17 @@ function Lease:acquire()
         if not id then return nil, err end
         self._next_renew = self._fence:clock() + self._renew_every
     end
-    -- Wait out the floor, renewing on time, if something can sleep; a floor
-    -- further off than the quarantine (a previous holder's clock far ahead)
-    -- is left to the fence, whose generators refuse until then.
+    -- Wait until minting starts, renewing on time, if something can sleep:
+    -- at the first time unit after the floor, a unit later at most. One
+    -- that starts further off than the quarantine and a second (a previous
+    -- holder's clock far ahead, or units longer than that) is left to the
+    -- fence, whose generators refuse until then.
     local sleep = self._wait and self:_sleeper()
     local wall, werr = self:_wall()
     if not wall then return nil, werr end
     local limit = wall + self._ttl_ms + self._skew_ms + 1000
     local last_err
-    while sleep and self._fence:state() == "waiting" and self._floor < limit do
+    while sleep and self._fence:state() == "waiting" and self:_ready_ms() <= limit do
         local now = self._fence:clock()
         if now >= self._next_renew then
             local ok, rerr = self:renew()
@@ -602,7 +637,7 @@ function Lease:acquire()
         end
         wall, werr = self:_wall()
         if not wall then return nil, werr end
-        sleep(max(0.001, min((self._floor - wall + 1) / 1000, self._next_renew - now)))
+        sleep(max(0.001, min((self:_ready_ms() - wall) / 1000, self._next_renew - now)))
     end
     -- Only an id minting with is safe: held, or waiting for a floor left
     -- to the fence (no sleep, wait = false, or further off than the
@@ -649,7 +684,7 @@ function Lease:renew()
     if owned == 0 then
         self._fence:drop("lost")
         self._id = nil
-        self._turn = self._turn + 1
+        self._turn, self._turn_by = self._turn + 1, "loss"
         self:_reachable()
         self:_report("lease", "lost", "error", ("machine id %d lost: its key expired or has another holder"):format(id))
         return nil, ("lease: machine id %d lost (its key expired or has another holder)"):format(id)
@@ -669,7 +704,7 @@ function Lease:release()
     -- The caller's last word, even with nothing held: a claim on its way
     -- is dropped, and start()'s timers claim nothing until acquire() or
     -- start() is called again.
-    self._turn = self._turn + 1
+    self._turn, self._turn_by = self._turn + 1, "release"
     self._stopped = true
     local id = self._id
     if not id then return nil, "lease: not held" end
@@ -771,33 +806,70 @@ end
 -- For operators (`mintid lease`): who holds which id of a namespace.
 
 -- holders{ connect, namespace, machine_ids } -> an array of
--- { id = i, expires_in = seconds or math.huge, floor = Unix ms }, or nil, message.
--- Ids are listed a page at a time, each page one script: no script walks
--- a 16-bit range.
+-- { id = i, expires_in = seconds or math.huge, floor = Unix ms } in the
+-- order of the ids, or nil, message. The ids to look at come from the floor
+-- hash, whose fields are the ids ever claimed, a page of HSCAN at a time:
+-- the work follows the ids the namespace used (claims reuse ids before
+-- taking new ones), never the range's size (2^32 ids for 32 machine bits).
+-- Each page is two scripts: no script walks the hash or many keys.
 M.HOLDERS_PAGE = 1024
+
+-- The ids a page of the scan names, checked: the next cursor (text) and
+-- the ids as text, or nil, message.
+local function scan_page(res)
+    if type(res) == "table" and res[1] == "junk" and type(res[2]) == "string" then
+        return nil, "the store refused the listing: " .. res[2]
+    end
+    local cursor = type(res) == "table" and res[1]
+    cursor = type(cursor) == "number" and ms_text(cursor) or cursor
+    if type(cursor) ~= "string" or not cursor:match("^%d+$") then
+        return nil, "unexpected reply to a listing: " .. shown(res)
+    end
+    local ids = {}
+    for i = 2, #res do
+        local id = tonumber(res[i])
+        if not id then return nil, "unexpected reply to a listing: " .. shown(res) end
+        ids[#ids + 1] = ms_text(id)
+    end
+    return cursor, ids
+end
 
 function M.holders(opts)
     local o = read_options("holders", opts, HOLDERS_OPTIONS, { "connect", "namespace" })
-    local list = {}
-    local lo = o.lo
-    while lo <= o.hi do
-        local hi = min(o.hi, lo + M.HOLDERS_PAGE - 1)
-        local res, err = eval(o.connect, M.HOLDERS, M.keys(o.namespace, lo, hi), { lo })
+    local list, seen = {}, {}
+    local floor_key = "mintid:{" .. o.namespace .. "}:floor"
+    local cursor = "0"
+    repeat
+        local res, err = eval(o.connect, M.HOLDERS_SCAN, { floor_key }, { cursor, M.HOLDERS_PAGE, o.lo, o.hi })
         if not res then return nil, err end
-        if type(res) ~= "table" or #res % 3 ~= 0 then return nil, "unexpected reply to a listing: " .. shown(res) end
-        for i = 1, #res - 2, 3 do
-            local id, left, floor_ms = tonumber(res[i]), tonumber(res[i + 1]), unix_ms(res[i + 2])
-            if not (id and id >= lo and id <= hi and left) then
+        local ids
+        cursor, ids = scan_page(res)
+        if not cursor then return nil, ids end
+        -- HSCAN may name a field twice
+        local fresh = {}
+        for _, id in ipairs(ids) do
+            if not seen[id] then fresh[#fresh + 1], seen[id] = id, true end
+        end
+        if #fresh > 0 then
+            res, err = eval(o.connect, M.HOLDERS, M.keys(o.namespace, fresh), fresh)
+            if not res then return nil, err end
+            if type(res) ~= "table" or #res % 3 ~= 0 then
                 return nil, "unexpected reply to a listing: " .. shown(res)
             end
-            if not floor_ms or tonumber(res[i + 2]) ~= floor_ms then
-                return nil, ("unexpected reply to a listing: the floor of machine id %d is not Unix ms: %s"):format(
-                    id, tostring(res[i + 2]))
+            for i = 1, #res - 2, 3 do
+                local id, left, floor_ms = tonumber(res[i]), tonumber(res[i + 1]), unix_ms(res[i + 2])
+                if not (id and seen[ms_text(id)] and left) then
+                    return nil, "unexpected reply to a listing: " .. shown(res)
+                end
+                if not floor_ms or tonumber(res[i + 2]) ~= floor_ms then
+                    return nil, ("unexpected reply to a listing: the floor of machine id %d is not Unix ms: %s"):format(
+                        id, tostring(res[i + 2]))
+                end
+                list[#list + 1] = { id = id, expires_in = left < 0 and huge or left / 1000, floor = floor_ms }
             end
-            list[#list + 1] = { id = id, expires_in = left < 0 and huge or left / 1000, floor = floor_ms }
         end
-        lo = hi + 1
-    end
+    until cursor == "0"
+    table.sort(list, function(a, b) return a.id < b.id end)
     return list
 end
 
