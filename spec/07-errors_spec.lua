@@ -98,6 +98,11 @@ local ERROR_SPECS = {
     ksuid_from = bad_data("KSUID payload must be 16 bytes, got 1", 1400000000, "x"),
     ksuid_from_bytes = bad_data("invalid KSUID bytes: length 1, want 20", "x"),
     typeid_from = raises(1, BAD_PREFIX, "Bad", V4),
+    is_ulid = raises(1, "string expected", 42),
+    is_uuid = raises(1, "string expected", 42),
+    is_ksuid = raises(1, "string expected", 42),
+    is_typeid = raises(1, "string expected", 42),
+    is_nanoid = raises(2, "size must be 1..1048576, got 0", "x", 0),
     kind_of = bad_data("unrecognised ID: length 4 (want a 26-char ULID, a 36-char UUID, a 27-char KSUID,"
         .. " a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent header)", "nope"),
 

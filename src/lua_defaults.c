@@ -44,10 +44,10 @@ static int m_typeid(lua_State *L)
     return 1;
 }
 
-/* The spec of nanoid(size, alphabet) at arguments 1 and 2: def (the
- * default size and alphabet, checked once at load) or *spec, written here;
- * or a raised argument error. */
-static const mintid_nanoid_spec *check_nanoid_args(lua_State *L, const mintid_nanoid_spec *def,
+/* The spec of nanoid(size, alphabet) at arguments arg and arg + 1: def
+ * (the default size and alphabet, checked once at load) or *spec, written
+ * here; or a raised argument error. */
+static const mintid_nanoid_spec *check_nanoid_args(lua_State *L, int arg, const mintid_nanoid_spec *def,
                                                    mintid_nanoid_spec *spec)
 {
     int64_t size = MINTID_NANOID_DEFAULT_SIZE;
@@ -55,23 +55,23 @@ static const mintid_nanoid_spec *check_nanoid_args(lua_State *L, const mintid_na
     size_t alen;
     char err[MINTID_ERRMSG_SIZE];
 
-    if (lua_isnoneornil(L, 1) && lua_isnoneornil(L, 2))
+    if (lua_isnoneornil(L, arg) && lua_isnoneornil(L, arg + 1))
         return def;
-    if (!lua_isnoneornil(L, 1)) {
-        size = compat_checkint64(L, 1);
-        mintid_lua_check_nanoid_size(L, 1, size);
+    if (!lua_isnoneornil(L, arg)) {
+        size = compat_checkint64(L, arg);
+        mintid_lua_check_nanoid_size(L, arg, size);
     }
-    if (lua_isnoneornil(L, 2)) {
+    if (lua_isnoneornil(L, arg + 1)) {
         /* The default alphabet at another size. */
         *spec = *def;
         mintid_nanoid_spec_resize(mintid_nanoid_state_of(spec), size, NULL); /* the size is valid */
         return spec;
     }
-    alphabet = mintid_lua_check_text(L, 2, &alen);
+    alphabet = mintid_lua_check_text(L, arg + 1, &alen);
     err[0] = '\0';
     /* The size is valid by now, so any complaint is about the alphabet. */
     if (mintid_nanoid_spec_init(spec, (const uint8_t *)alphabet, alen, size, err) != MINTID_OK)
-        luaL_argerror(L, 2, err);
+        luaL_argerror(L, arg + 1, err);
     return spec;
 }
 
@@ -99,14 +99,27 @@ static int m_nanoid(lua_State *L)
         lua_pushlstring(L, out, sizeof out);
         return 1;
     }
-    return mintid_lua_push_nanoid(L, check_nanoid_args(L, upvalue_default_spec(L), &spec), NULL, NULL);
+    return mintid_lua_push_nanoid(L, check_nanoid_args(L, 1, upvalue_default_spec(L), &spec), NULL, NULL);
+}
+
+/* is_nanoid(text [, size [, alphabet]]): whether text is a Nano ID of the
+ * spec nanoid(size, alphabet) uses (a bad size or alphabet raises as
+ * there); the spec is the default one or on the stack. */
+static int m_is_nanoid(lua_State *L)
+{
+    mintid_nanoid_spec spec;
+    size_t len;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+
+    lua_pushboolean(L, mintid_nanoid_valid(check_nanoid_args(L, 2, upvalue_default_spec(L), &spec), text, len));
+    return 1;
 }
 
 /* A userdata holding the spec of nanoid(size, alphabet); raises as nanoid. */
 static int new_nanoid_spec(lua_State *L)
 {
     mintid_nanoid_spec spec, *ud;
-    const mintid_nanoid_spec *s = check_nanoid_args(L, upvalue_default_spec(L), &spec);
+    const mintid_nanoid_spec *s = check_nanoid_args(L, 1, upvalue_default_spec(L), &spec);
 
     ud = (mintid_nanoid_spec *)compat_newuserdatauv(L, sizeof *ud, 0);
     *ud = *s;
@@ -153,6 +166,9 @@ void mintid_lua_open_defaults(lua_State *L, int module, int ffi)
     lua_pushvalue(L, -1);
     lua_pushcclosure(L, m_nanoid, 1);
     lua_setfield(L, module, "nanoid");
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, m_is_nanoid, 1);
+    lua_setfield(L, module, "is_nanoid");
     lua_pushvalue(L, -1);
     lua_setfield(L, ffi, "nanoid_default");
     lua_pushcclosure(L, ffi_nanoid_spec, 1);

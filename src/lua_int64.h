@@ -125,6 +125,25 @@ static inline const char *compat_cdata_digits(lua_State *L, int idx, char buf[MI
     return buf;
 }
 
+/* v as a new LuaJIT int64_t cdata, its payload written through
+ * lua_topointer (as compat_cdata_value reads one): 1, or 0 with nothing
+ * pushed where there is no ffi module. */
+static inline int compat_push_int64_cdata(lua_State *L, int64_t v)
+{
+    const void *p;
+
+    lua_getfield(L, LUA_REGISTRYINDEX, MINTID_INT64_KEY);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pushinteger(L, 0);
+    lua_call(L, 1, 1);
+    p = lua_topointer(L, -1);
+    memcpy((void *)(uintptr_t)p, &v, sizeof v);
+    return 1;
+}
+
 /* An int64_t or uint64_t cdata whose value fits in an int64. */
 static inline int compat_cdata_toint64(lua_State *L, int idx, int64_t *out)
 {

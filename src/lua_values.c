@@ -8,19 +8,50 @@
 
 #include <stdio.h>
 
+/* ---- each kind's time, in Unix ms --------------------------------------- */
+
+static int ulid_ms(const uint8_t *v, int64_t *ms)
+{
+    *ms = mintid_ulid_time(v);
+    return 1;
+}
+
+/* SPEC: the timestamp is defined for versions 1, 6 and 7. */
+static int uuid_ms(const uint8_t *v, int64_t *ms) { return mintid_uuid_unix_ms(v, ms); }
+
+static int relative_ms(const uint8_t *v, int64_t *ms)
+{
+    uint32_t tag;
+    uint64_t rnd;
+
+    mintid_relative_split(v, &tag, ms, &rnd);
+    return 1;
+}
+
+static int ksuid_ms(const uint8_t *v, int64_t *ms)
+{
+    *ms = mintid_ksuid_time(v) * 1000;
+    return 1;
+}
+
+static int typeid_ms(const uint8_t *v, int64_t *ms)
+{
+    return mintid_uuid_unix_ms(((const typeid_value *)(const void *)v)->id, ms);
+}
+
 MINTID_INTERNAL_DATA const value_kind mintid_lua_ulid_kind = {
-    "mintid.ULID", "ULID", MINTID_ULID_TEXT_LEN, mintid_ulid_encode, mintid_ulid_decode, 16, 16, NULL
+    "mintid.ULID", "ULID", MINTID_ULID_TEXT_LEN, mintid_ulid_encode, mintid_ulid_decode, 16, 16, NULL, ulid_ms
 };
 MINTID_INTERNAL_DATA const value_kind mintid_lua_uuid_kind = {
-    "mintid.UUID", "UUID", MINTID_UUID_TEXT_LEN, mintid_uuid_encode, mintid_uuid_decode, 16, 16, NULL
+    "mintid.UUID", "UUID", MINTID_UUID_TEXT_LEN, mintid_uuid_encode, mintid_uuid_decode, 16, 16, NULL, uuid_ms
 };
 MINTID_INTERNAL_DATA const value_kind mintid_lua_relative_kind = {
     "mintid.RelativeID", "relative ID", MINTID_RELATIVE_TEXT_LEN, mintid_relative_encode,
-    mintid_relative_decode, 16, 16, NULL
+    mintid_relative_decode, 16, 16, NULL, relative_ms
 };
 MINTID_INTERNAL_DATA const value_kind mintid_lua_ksuid_kind = {
     "mintid.KSUID", "KSUID", MINTID_KSUID_TEXT_LEN, mintid_ksuid_encode, mintid_ksuid_decode,
-    MINTID_KSUID_BYTES, MINTID_KSUID_BYTES, NULL
+    MINTID_KSUID_BYTES, MINTID_KSUID_BYTES, NULL, ksuid_ms
 };
 
 static size_t typeid_text(const uint8_t *v, char out[TEXT_MAX_LEN])
@@ -32,7 +63,7 @@ static size_t typeid_text(const uint8_t *v, char out[TEXT_MAX_LEN])
 }
 
 MINTID_INTERNAL_DATA const value_kind mintid_lua_typeid_kind = {
-    "mintid.TypeID", "TypeID", 0, NULL, NULL, sizeof(typeid_value), 16, typeid_text
+    "mintid.TypeID", "TypeID", 0, NULL, NULL, sizeof(typeid_value), 16, typeid_text, typeid_ms
 };
 
 void mintid_lua_push_value(lua_State *L, const uint8_t *id, const value_kind *k)
@@ -125,25 +156,113 @@ static int ulid_random(lua_State *L)
     return 1;
 }
 
-static int ulid_time(lua_State *L)
+/* :time(): Unix ms, nil where the value has no time. */
+static int value_time(lua_State *L)
 {
-    compat_pushint64(L, mintid_ulid_time(check_value(L, 1, &mintid_lua_ulid_kind)));
-    return 1;
-}
-
-/* SPEC: the timestamp is defined for versions 1, 6 and 7. */
-static int push_uuid_time(lua_State *L, const uint8_t *id)
-{
+    const value_kind *k = upvalue_value_kind(L);
     int64_t ms;
 
-    if (mintid_uuid_unix_ms(id, &ms))
+    if (k->time(check_value(L, 1, k), &ms))
         compat_pushint64(L, ms);
     else
         lua_pushnil(L);
     return 1;
 }
 
-static int uuid_time(lua_State *L) { return push_uuid_time(L, check_value(L, 1, &mintid_lua_uuid_kind)); }
+/* :iso(): the time as RFC 3339 text; nil where the value has no time; a
+ * time of no four-digit year is bad data. */
+static int value_iso(lua_State *L)
+{
+    const value_kind *k = upvalue_value_kind(L);
+    char out[MINTID_ISO_TEXT_LEN], err[MINTID_ERRMSG_SIZE];
+    int64_t ms;
+    int rc;
+
+    if (!k->time(check_value(L, 1, k), &ms)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    err[0] = '\0';
+    rc = mintid_iso_text(ms, out, err);
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    lua_pushlstring(L, out, sizeof out);
+    return 1;
+}
+
+/* :hex(): the 32 digits, :urn(): RFC 9562's URN of the UUID. */
+static int uuid_hex(lua_State *L)
+{
+    char out[32];
+
+    mintid_hex_encode16(check_value(L, 1, &mintid_lua_uuid_kind), out);
+    lua_pushlstring(L, out, sizeof out);
+    return 1;
+}
+
+static int uuid_urn(lua_State *L)
+{
+    char out[9 + MINTID_UUID_TEXT_LEN] = "urn:uuid:";
+
+    mintid_uuid_encode(check_value(L, 1, &mintid_lua_uuid_kind), out + 9);
+    lua_pushlstring(L, out, sizeof out);
+    return 1;
+}
+
+/* The Gregorian-time fields of a v1 or v6 UUID: 1, or 0 with nil pushed
+ * (every other version has none). */
+typedef struct {
+    uint64_t ticks;
+    uint16_t clock_seq;
+    uint8_t node[6];
+} uuid_time_fields;
+
+static int check_uuid_time_fields(lua_State *L, uuid_time_fields *f)
+{
+    if (mintid_uuid_time_split(check_value(L, 1, &mintid_lua_uuid_kind), &f->ticks, &f->clock_seq, f->node,
+                               NULL) == MINTID_OK)
+        return 1;
+    lua_pushnil(L);
+    return 0;
+}
+
+static int uuid_node(lua_State *L)
+{
+    uuid_time_fields f;
+
+    if (check_uuid_time_fields(L, &f))
+        lua_pushlstring(L, (const char *)f.node, sizeof f.node);
+    return 1;
+}
+
+static int uuid_clock_seq(lua_State *L)
+{
+    uuid_time_fields f;
+
+    if (check_uuid_time_fields(L, &f))
+        lua_pushinteger(L, (lua_Integer)f.clock_seq);
+    return 1;
+}
+
+/* 60 bits: past 2^53 (every time after 1610) an int64 cdata on LuaJIT;
+ * on a Lua whose integers are doubles, a double only when it holds the
+ * ticks exactly, else bad data, never a rounded number. */
+static int uuid_ticks(lua_State *L)
+{
+    uuid_time_fields f;
+
+    if (!check_uuid_time_fields(L, &f))
+        return 1;
+    if (f.ticks <= (uint64_t)MINTID_LUA_MAX_EXACT)
+        compat_pushint64(L, (int64_t)f.ticks);
+    else if (compat_push_int64_cdata(L, (int64_t)f.ticks))
+        return 1;
+    else if ((uint64_t)(lua_Number)f.ticks == f.ticks)
+        lua_pushnumber(L, (lua_Number)f.ticks);
+    else
+        return mintid_lua_fail_msg(L, "UUID ticks do not fit this Lua's integers (above 2^53)");
+    return 1;
+}
 
 static int uuid_variant(lua_State *L)
 {
@@ -154,12 +273,6 @@ static int uuid_variant(lua_State *L)
 static int ksuid_payload(lua_State *L)
 {
     lua_pushlstring(L, (const char *)check_value(L, 1, &mintid_lua_ksuid_kind) + 4, 16);
-    return 1;
-}
-
-static int ksuid_time(lua_State *L)
-{
-    compat_pushint64(L, mintid_ksuid_time(check_value(L, 1, &mintid_lua_ksuid_kind)) * 1000);
     return 1;
 }
 
@@ -182,8 +295,6 @@ static int typeid_uuid(lua_State *L)
     return 1;
 }
 
-static int typeid_time(lua_State *L) { return push_uuid_time(L, check_typeid(L)->id); }
-
 static int uuid_version(lua_State *L)
 {
     lua_pushinteger(L, (lua_Integer)mintid_uuid_version(check_value(L, 1, &mintid_lua_uuid_kind)));
@@ -202,12 +313,6 @@ static relative_parts check_relative_parts(lua_State *L)
 
     mintid_relative_split(check_value(L, 1, &mintid_lua_relative_kind), &p.tag, &p.ms, &p.rand);
     return p;
-}
-
-static int relative_time(lua_State *L)
-{
-    compat_pushint64(L, check_relative_parts(L).ms);
-    return 1;
 }
 
 static int relative_tag_method(lua_State *L)
@@ -253,7 +358,27 @@ static int reparse(lua_State *L, const value_kind *from, const value_kind *to, p
 }
 
 static int m_parse_ulid(lua_State *L) { return reparse(L, &mintid_lua_ulid_kind, &mintid_lua_ulid_kind, mintid_lua_push_value); }
-static int m_parse_uuid(lua_State *L) { return reparse(L, &mintid_lua_uuid_kind, &mintid_lua_uuid_kind, mintid_lua_push_value); }
+/* parse_uuid(text [, mode]): mode "lenient" also takes the other
+ * systems' forms (mintid_uuid_decode_lenient); none, or "strict", the
+ * one form. */
+static int m_parse_uuid(lua_State *L)
+{
+    static const value_kind lenient = {
+        "mintid.UUID", "UUID", MINTID_UUID_TEXT_LEN, mintid_uuid_encode, mintid_uuid_decode_lenient, 16, 16,
+        NULL, uuid_ms
+    };
+    const char *mode;
+    size_t len;
+
+    if (lua_isnoneornil(L, 2))
+        return reparse(L, &mintid_lua_uuid_kind, &mintid_lua_uuid_kind, mintid_lua_push_value);
+    mode = mintid_lua_check_text(L, 2, &len);
+    if (len == 7 && memcmp(mode, "lenient", 7) == 0)
+        return reparse(L, &lenient, &mintid_lua_uuid_kind, mintid_lua_push_value);
+    if (len != 6 || memcmp(mode, "strict", 6) != 0)
+        return luaL_argerror(L, 2, lua_pushfstring(L, "mode must be \"strict\" or \"lenient\", got \"%s\"", mode));
+    return reparse(L, &mintid_lua_uuid_kind, &mintid_lua_uuid_kind, mintid_lua_push_value);
+}
 static int m_parse_relative(lua_State *L) { return reparse(L, &mintid_lua_relative_kind, &mintid_lua_relative_kind, mintid_lua_push_value); }
 static int m_ulid_to_uuid(lua_State *L) { return reparse(L, &mintid_lua_ulid_kind, &mintid_lua_uuid_kind, mintid_lua_push_text); }
 static int m_uuid_to_ulid(lua_State *L) { return reparse(L, &mintid_lua_uuid_kind, &mintid_lua_ulid_kind, mintid_lua_push_text); }
@@ -270,6 +395,32 @@ static int m_kind_of(lua_State *L)
     if (kind == NULL)
         return mintid_lua_fail_msg(L, err);
     lua_pushstring(L, kind);
+    return 1;
+}
+
+/* is_ulid, is_uuid, is_ksuid(text): whether the kind's strict parser
+ * takes the text, by the same decoder, into a buffer on the stack. */
+static int is_kind(lua_State *L, const value_kind *k)
+{
+    size_t len;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+    uint8_t id[MINTID_KSUID_BYTES]; /* the largest */
+
+    lua_pushboolean(L, k->decode(text, len, id, NULL) == MINTID_OK);
+    return 1;
+}
+
+static int m_is_ulid(lua_State *L) { return is_kind(L, &mintid_lua_ulid_kind); }
+static int m_is_uuid(lua_State *L) { return is_kind(L, &mintid_lua_uuid_kind); }
+static int m_is_ksuid(lua_State *L) { return is_kind(L, &mintid_lua_ksuid_kind); }
+
+static int m_is_typeid(lua_State *L)
+{
+    size_t len, prefix_len;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+    uint8_t id[16];
+
+    lua_pushboolean(L, mintid_typeid_decode(text, len, &prefix_len, id, NULL) == MINTID_OK);
     return 1;
 }
 
@@ -654,22 +805,24 @@ static const luaL_Reg value_meta[] = {
     { NULL, NULL }
 };
 static const luaL_Reg ulid_methods[] = {
-    { "bytes", value_bytes }, { "time", ulid_time }, { "uuid", ulid_uuid }, { "random", ulid_random },
-    { NULL, NULL }
+    { "bytes", value_bytes }, { "time", value_time }, { "iso", value_iso }, { "uuid", ulid_uuid },
+    { "random", ulid_random }, { NULL, NULL }
 };
 static const luaL_Reg uuid_methods[] = {
-    { "bytes", value_bytes }, { "time", uuid_time }, { "version", uuid_version }, { "ulid", uuid_ulid },
-    { "variant", uuid_variant }, { NULL, NULL }
+    { "bytes", value_bytes }, { "time", value_time }, { "iso", value_iso }, { "version", uuid_version },
+    { "ulid", uuid_ulid }, { "variant", uuid_variant }, { "hex", uuid_hex }, { "urn", uuid_urn },
+    { "node", uuid_node }, { "clock_seq", uuid_clock_seq }, { "ticks", uuid_ticks }, { NULL, NULL }
 };
 static const luaL_Reg ksuid_methods[] = {
-    { "bytes", value_bytes }, { "time", ksuid_time }, { "payload", ksuid_payload }, { NULL, NULL }
-};
-static const luaL_Reg typeid_methods[] = {
-    { "bytes", value_bytes }, { "time", typeid_time }, { "prefix", typeid_prefix }, { "uuid", typeid_uuid },
+    { "bytes", value_bytes }, { "time", value_time }, { "iso", value_iso }, { "payload", ksuid_payload },
     { NULL, NULL }
 };
+static const luaL_Reg typeid_methods[] = {
+    { "bytes", value_bytes }, { "time", value_time }, { "iso", value_iso }, { "prefix", typeid_prefix },
+    { "uuid", typeid_uuid }, { NULL, NULL }
+};
 static const luaL_Reg relative_methods[] = {
-    { "bytes", value_bytes }, { "time", relative_time }, { "tag", relative_tag_method },
+    { "bytes", value_bytes }, { "time", value_time }, { "iso", value_iso }, { "tag", relative_tag_method },
     { "rand", relative_rand }, { "prefix", relative_prefix_method }, { NULL, NULL }
 };
 
@@ -699,6 +852,10 @@ static const luaL_Reg value_funcs[] = {
     { "parse_typeid", m_parse_typeid },
     { "typeid_from", m_typeid_from },
     { "kind_of", m_kind_of },
+    { "is_ulid", m_is_ulid },
+    { "is_uuid", m_is_uuid },
+    { "is_ksuid", m_is_ksuid },
+    { "is_typeid", m_is_typeid },
     { NULL, NULL }
 };
 

@@ -29,6 +29,9 @@ typedef struct {
     /* Text of a length of its own (TypeID; else NULL: encode, text_len);
      * such values are ordered by their text. */
     size_t (*text)(const uint8_t *v, char out[TEXT_MAX_LEN]);
+    /* The value's time in Unix ms: 1 with *ms written, or 0 where it has
+     * none (a UUID of a version without one). */
+    int (*time)(const uint8_t *v, int64_t *ms);
 } value_kind;
 
 /* A TypeID value: the UUID first (so :bytes() is its 16 bytes), then the

@@ -183,6 +183,10 @@ MINTID_API void mintid_uuid_encode(const uint8_t id[16], char out[36]);
 /* Hyphenated text in either case, any version and variant; the version is
  * id[6] >> 4. */
 MINTID_API int  mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err);
+/* The forms PostgreSQL's uuid input takes (either case, 32 digits with a
+ * '-' after any group of four or none, braces around the whole) and
+ * "urn:uuid:" before the 36-char form; EPARSE for anything else. */
+MINTID_API int  mintid_uuid_decode_lenient(const char *text, size_t len, uint8_t out[16], char *err);
 
 /* A monotonic UUIDv7 generator (SPEC: the 74-bit counter rand_a, rand_b). */
 typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_UUID7_GEN_SIZE]; } mintid_uuid7_gen;
@@ -375,6 +379,16 @@ MINTID_API int  mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *al
                                         int64_t size, char *err);
 /* The symbols per ID of s: the bytes mintid_nanoid_text writes. */
 MINTID_API size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
+/* 1 when text is a Nano ID of s: its size, every byte a symbol of its
+ * alphabet; else 0. */
+MINTID_API int mintid_nanoid_valid(const mintid_nanoid_spec *s, const char *text, size_t len);
+
+/* ---- RFC 3339 time (iso.c) ----------------------------------------------- */
+/* "2024-01-02T03:04:05.678Z": a Unix ms time in UTC with milliseconds, in
+ * the proleptic Gregorian calendar; ERANGE before year 0000 or past
+ * 9999-12-31 (RFC 3339 has four-digit years). */
+#define MINTID_ISO_TEXT_LEN 24
+MINTID_API int mintid_iso_text(int64_t ms, char out[MINTID_ISO_TEXT_LEN], char *err);
 
 /* ---- the kind of an ID text (kind.c) ------------------------------------ */
 /* The kind whose text form the text has the shape of: "ulid", "uuid",

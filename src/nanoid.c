@@ -158,6 +158,23 @@ int mintid_nanoid_spec_default(mintid_nanoid_spec *s, char *err)
                                    sizeof mintid_nanoid_default_alphabet - 1, MINTID_NANOID_DEFAULT_SIZE, err);
 }
 
+int mintid_nanoid_valid(const mintid_nanoid_spec *pub, const char *text, size_t len)
+{
+    const mintid_nanoid_state *s = mintid_nanoid_state_of_const(pub);
+    uint8_t in_alphabet[MAX_SYMBOLS];
+    size_t i;
+
+    if (len != s->size)
+        return 0;
+    memset(in_alphabet, 0, sizeof in_alphabet);
+    for (i = 0; i < s->n; i++)
+        in_alphabet[s->alphabet[i]] = 1;
+    for (i = 0; i < len; i++)
+        if (!in_alphabet[(unsigned char)text[i]])
+            return 0;
+    return 1;
+}
+
 size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s)
 {
     return mintid_nanoid_state_of_const(s)->size;

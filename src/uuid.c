@@ -179,6 +179,61 @@ int mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err)
     return MINTID_OK;
 }
 
+/* PostgreSQL's uuid input (string_to_uuid): an optional pair of braces
+ * around the whole, 32 hex digits of either case, one optional '-' after
+ * any group of four but the last; or "urn:uuid:" (either case, as URN
+ * prefixes are) before the strict form. Positions in messages are the
+ * text's own. */
+int mintid_uuid_decode_lenient(const char *text, size_t len, uint8_t out[16], char *err)
+{
+    static const char urn[] = "urn:uuid:";
+    const size_t urn_len = sizeof urn - 1;
+    const unsigned char *t = (const unsigned char *)text;
+    size_t at = 0, end = len, i;
+    uint8_t id[16];
+    char desc[8];
+    int k;
+
+    for (i = 0; i < urn_len && i < len && (t[i] | 0x20) == (unsigned char)urn[i]; i++)
+        ;
+    if (i == urn_len) {
+        int rc = mintid_uuid_decode(text + urn_len, len - urn_len, out, err);
+
+        if (rc != MINTID_OK && err != NULL)
+            mintid_fail(err, rc, "invalid UUID: want the 36-char form after urn:uuid:, got %zu chars",
+                        len - urn_len);
+        return rc;
+    }
+    if (len > 0 && t[0] == '{') {
+        if (len < 2 || t[len - 1] != '}')
+            return mintid_fail(err, MINTID_EPARSE, "invalid UUID: '{' without a closing '}' at the end");
+        at = 1;
+        end = len - 1;
+    }
+    for (k = 0; k < 16; k++) {
+        int hi, lo;
+
+        if (end - at < 2)
+            return mintid_fail(err, MINTID_EPARSE, "invalid UUID: %d hex digits, want 32", 2 * k + (end > at));
+        hi = mintid_base32_values[t[at]];
+        lo = mintid_base32_values[t[at + 1]];
+        if (!is_hex_value(hi) || !is_hex_value(lo)) {
+            at += is_hex_value(hi);
+            return mintid_fail(err, MINTID_EPARSE, "invalid UUID: bad character %s at %zu",
+                               mintid_describe_byte(t[at], desc), at + 1);
+        }
+        id[k] = (uint8_t)(hi << 4 | lo);
+        at += 2;
+        if (k % 2 == 1 && k < 15 && at < end && t[at] == '-')
+            at++;
+    }
+    if (at != end)
+        return mintid_fail(err, MINTID_EPARSE, "invalid UUID: bad character %s at %zu after 32 hex digits",
+                           mintid_describe_byte(t[at], desc), at + 1);
+    memcpy(out, id, sizeof id);
+    return MINTID_OK;
+}
+
 unsigned mintid_uuid_version(const uint8_t id[16])
 {
     return id[6] >> 4;

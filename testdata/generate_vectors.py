@@ -1887,6 +1887,133 @@ def traceparent_file():
 
 
 # ---------------------------------------------------------------------------
+# RFC 3339 text of a time (value:iso()) and the lenient UUID forms
+# (parse_uuid(text, "lenient")): PostgreSQL 15's uuid input, and urn:uuid:
+
+ISO_MIN_MS = -62167219200000  # 0000-01-01T00:00:00.000Z
+ISO_MAX_MS = 253402300799999  # 9999-12-31T23:59:59.999Z
+GREGORIAN_CYCLE_MS = 146097 * 86400000  # 400 years: the calendar repeats
+
+
+def iso_text(ms):
+    """By Python's datetime (years 1..9999); year 0 as year 400, 400 years on."""
+    import datetime
+    if ms < ISO_MIN_MS or ms > ISO_MAX_MS:
+        return "error:range"
+    shift = 0
+    if ms < ISO_MIN_MS + 366 * 86400000:  # year 0, a leap year
+        ms, shift = ms + GREGORIAN_CYCLE_MS, 400
+    t = datetime.datetime(1970, 1, 1) + datetime.timedelta(milliseconds=ms)
+    return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (t.year - shift, t.month, t.day, t.hour, t.minute, t.second,
+                                                    t.microsecond // 1000)
+
+
+def iso_file():
+    rng = rng_for("iso")
+    rows = ["# the Unix epoch, a ms either side, the example of the API, leap days and centuries"]
+
+    def add(ms):
+        rows.append([str(ms), iso_text(ms)])
+
+    for ms in (0, -1, 1, 1704164645678, 951782400000, 951868799999, 4107542400000, 4107456000000,
+               -2203977600000, -2208988800001, 1645557742000, 86400000 * 365 - 1):
+        add(ms)
+    rows.append("# the ends of RFC 3339's four-digit years, and past them")
+    for ms in (ISO_MIN_MS, ISO_MIN_MS - 1, ISO_MIN_MS + 1, ISO_MIN_MS + 366 * 86400000 - 1,
+               ISO_MIN_MS + 366 * 86400000, ISO_MAX_MS, ISO_MAX_MS + 1, ISO_MAX_MS - 999):
+        add(ms)
+    rows.append("# the ends of the kinds' times: UUIDv1/v6 (1582-10-15 .. 60 bits), 48-bit ms, KSUID seconds")
+    for ms in (-12219292800000, (((1 << 60) - 1) // 10000) - 12219292800000, MAX_MS, 253402300800000 - 1,
+               1400000000 * 1000, ((1 << 32) - 1 + 1400000000) * 1000, -(1 << 62), (1 << 62)):
+        add(ms)
+    rows.append("# pseudo-random samples over the range, and the first and last ms of random days")
+    for _ in range(24):
+        add(rng.randrange(ISO_MIN_MS, ISO_MAX_MS + 1))
+    for _ in range(8):
+        day = rng.randrange(ISO_MIN_MS // 86400000, ISO_MAX_MS // 86400000 + 1)
+        add(day * 86400000)
+        add(day * 86400000 + 86399999)
+    return ["ms", "text"], rows
+
+
+HEXDIGITS = set("0123456789abcdefABCDEF")
+
+
+def uuid_lenient(text):
+    """PostgreSQL 15's string_to_uuid (src/backend/utils/adt/uuid.c), and
+    urn:uuid: (either case) before the strict 36-char form; None if refused."""
+    if text[:9].lower() == "urn:uuid:":
+        rest = text[9:]
+        ok = len(rest) == 36 and all((c == "-") == (i in (8, 13, 18, 23)) and (c == "-" or c in HEXDIGITS)
+                                     for i, c in enumerate(rest))
+        return rest.lower() if ok else None
+    src, at = text, 0
+    braces = src[:1] == "{"
+    if braces:
+        at = 1
+    digits = []
+    for i in range(16):
+        pair = src[at:at + 2]
+        if len(pair) < 2 or not all(c in HEXDIGITS for c in pair):
+            return None
+        digits.append(pair.lower())
+        at += 2
+        if src[at:at + 1] == "-" and i % 2 == 1 and i < 15:
+            at += 1
+    if braces:
+        if src[at:at + 1] != "}":
+            return None
+        at += 1
+    if at != len(src):
+        return None
+    h = "".join(digits)
+    return "%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:])
+
+
+def uuid_lenient_file():
+    rng = rng_for("uuid_lenient")
+    rows = ["# the forms PostgreSQL's documentation lists, and urn:uuid:"]
+
+    def add(text):
+        out = uuid_lenient(text)
+        rows.append([text, out if out is not None else "error:parse"])
+
+    base = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"
+    digits = base.replace("-", "")
+    for text in ("A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}",
+                 digits, "a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a11", "{a0eebc99-9c0b4ef8-bb6d6bb9-bd380a11}",
+                 base, "{" + digits.upper() + "}", "urn:uuid:" + base, "URN:UUID:" + base.upper(),
+                 "urn:uuid:{" + base + "}", "urn:uuid:" + digits, "{urn:uuid:" + base + "}"):
+        add(text)
+    rows.append("# refused: a hyphen elsewhere, two, at either end; braces unpaired; too few or many digits")
+    for text in ("a0eeb-c99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc99--9c0b-4ef8-bb6d-6bb9bd380a11",
+                 "-a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11-",
+                 "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}",
+                 "{{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}}", "{-a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}",
+                 "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11-}", digits[:-1], digits + "0", digits[:-2],
+                 "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1", "g0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+                 "0xa0eebc999c0b4ef8bb6d6bb9bd380a11", "(a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11)",
+                 "[a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11]", "{}", "a0eebc99_9c0b_4ef8_bb6d_6bb9bd380a11",
+                 "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11a0ee", "urn:uuid:", "urn:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+                 "uuid:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "urn:uuid:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1g"):
+        add(text)
+    rows.append("# pseudo-random: hyphens after random groups of four, random case, in braces or not")
+    for _ in range(16):
+        h = rng.randbytes(16).hex()
+        text = ""
+        for k in range(8):
+            group = "".join(c.upper() if rng.random() < 0.5 else c for c in h[4 * k:4 * k + 4])
+            text += group + ("-" if k < 7 and rng.random() < 0.5 else "")
+        add("{" + text + "}" if rng.random() < 0.3 else text)
+    rows.append("# pseudo-random: one hyphen inside a group of four")
+    for _ in range(8):
+        h = rng.randbytes(16).hex()
+        at = rng.choice([i for i in range(1, 32) if i % 4 != 0])
+        add(h[:at] + "-" + h[at:])
+    return ["input", "canonical"], rows
+
+
+# ---------------------------------------------------------------------------
 # Hand-kept invalid lists: checked (never written) against the reference.
 
 def unescape(field):
@@ -1983,6 +2110,8 @@ FILES = [
     ("typeid_monotonic.txt", typeid_monotonic_file),
     ("trace_id.txt", trace_id_file),
     ("traceparent.txt", traceparent_file),
+    ("iso.txt", iso_file),
+    ("uuid_lenient.txt", uuid_lenient_file),
 ]
 
 

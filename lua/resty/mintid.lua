@@ -105,25 +105,30 @@ local function value_pool(sample)
 end
 local ZERO16 = ("\0"):rep(16)
 
--- parse_*(text): a string through the FFI, anything else to the C function
--- (tail-called, so that its error names the call as the caller wrote it).
-local function parser(c_parse, decode, sample)
+-- parse_*(text [, mode]): a string through the FFI, decoded by the mode's
+-- decoder (modes[mode]; no mode: decode), anything else (another mode
+-- too) to the C function (tail-called, so that its error names the call as
+-- the caller wrote it).
+local function parser(c_parse, decode, sample, modes)
     local blank = value_pool(sample)
     return function(...)
-        local text = ...
-        if type(text) ~= "string" then
+        local text, mode = ...
+        local by = decode
+        if mode ~= nil then by = modes and modes[mode] end
+        if type(text) ~= "string" or not by then
             return c_parse(...)
         end
         local v = blank()
         local p = ffi_cast(u8p, v)
         errbuf[0] = 0
-        local rc = decode(text, #text, p, errbuf)
+        local rc = by(text, #text, p, errbuf)
         if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
         return v
     end
 end
 M.parse_ulid = parser(mintid.parse_ulid, C.mintid_ulid_decode, mintid.ulid_from_bytes(ZERO16))
-M.parse_uuid = parser(mintid.parse_uuid, C.mintid_uuid_decode, mintid.uuid_from_bytes(ZERO16))
+M.parse_uuid = parser(mintid.parse_uuid, C.mintid_uuid_decode, mintid.uuid_from_bytes(ZERO16),
+    { strict = C.mintid_uuid_decode, lenient = C.mintid_uuid_decode_lenient })
 M.parse_relative = parser(mintid.parse_relative, C.mintid_relative_decode, mintid.relative_from(0, 0, 0))
 
 -- The same 16 bytes in the other text form.

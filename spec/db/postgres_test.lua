@@ -6,6 +6,7 @@ local mintid = require "mintid"
 local db = require "db.common"
 
 local driver = require "luasql.postgres"
+local h = require "helper"
 
 describe("PostgreSQL (LuaSQL)", function()
     local env, conn
@@ -88,6 +89,35 @@ describe("PostgreSQL (LuaSQL)", function()
         end)
         assert.are.equal(rows[1].id, mintid.typeid_from(kind.prefix, stored_id("users_uuid", 1)))
     end)
+
+    -- parse_uuid(text, "lenient") takes exactly what the uuid type's input
+    -- takes (doc/reference.md), asked of this server: the vectors of
+    -- testdata/uuid_lenient.txt but the urn:uuid: ones (PostgreSQL has no
+    -- URN form), and a '-' at every place in 32 digits, braced and not.
+    it("parse_uuid(text, \"lenient\") accepts what the uuid type accepts, as the same UUID, and only that",
+        function()
+            local texts = {}
+            h.each_vector("uuid_lenient.txt", { "input", "canonical" }, function(r)
+                if not r.input:lower():find("urn:uuid:", 1, true) then texts[#texts + 1] = r.input end
+            end)
+            local digits = "A0eebc999c0b4ef8bb6d6bb9bd380a11"
+            for at = 0, 32 do
+                local text = digits:sub(1, at) .. "-" .. digits:sub(at + 1)
+                texts[#texts + 1] = text
+                texts[#texts + 1] = "{" .. text .. "}"
+                texts[#texts + 1] = digits:sub(1, at) .. "--" .. digits:sub(at + 1)
+            end
+            local accepted = 0
+            for _, text in ipairs(texts) do
+                local ours = mintid.parse_uuid(text, "lenient")
+                local cur = conn:execute(("SELECT %s::uuid AS id"):format(db.quote(text)))
+                local theirs = cur and cur:fetch({}, "a").id
+                if cur then cur:close() end
+                assert.are.equal(theirs, ours and tostring(ours), text)
+                if theirs then accepted = accepted + 1 end
+            end
+            assert.is_true(accepted >= 20 and accepted < #texts, "both kinds of forms tried")
+        end)
 
     it("relative IDs in a text COLLATE \"C\" key: the range is one key's rows, by an index scan", function()
         -- 200 keys: one key's range is 0.5% of the table, so the planner

@@ -890,6 +890,35 @@ static int uuid8_row(const row *r)
     return same_uuid(id, r->col[1]) ? 1 : (diag(r, "custom v8"), 0);
 }
 
+/* iso.txt: ms text: RFC 3339 text, or ERANGE with the bound named. */
+static int iso_row(const row *r)
+{
+    int64_t ms;
+    char out[MINTID_ISO_TEXT_LEN], err[MINTID_ERRMSG_SIZE] = "";
+    int rc;
+
+    if (!to_i64(r->col[0], &ms))
+        return diag(r, "malformed ms"), 0;
+    rc = mintid_iso_text(ms, out, err);
+    if (strcmp(r->col[1], "error:range") == 0)
+        return rc == MINTID_ERANGE && (strstr(err, "0000-01-01") || strstr(err, "9999-12-31")) ? 1
+               : (diag(r, "want ERANGE naming the bound"), 0);
+    if (rc != MINTID_OK || strlen(r->col[1]) != sizeof out || memcmp(out, r->col[1], sizeof out) != 0)
+        return diag(r, "RFC 3339 text"), 0;
+    return 1;
+}
+
+/* uuid_lenient.txt: input canonical: the lenient parse, or EPARSE. */
+static int uuid_lenient_row(const row *r)
+{
+    uint8_t id[16];
+    int rc = mintid_uuid_decode_lenient(r->col[0], strlen(r->col[0]), id, NULL);
+
+    if (strcmp(r->col[1], "error:parse") == 0)
+        return rc == MINTID_EPARSE ? 1 : (diag(r, "want EPARSE"), 0);
+    return rc == MINTID_OK && same_uuid(id, r->col[1]) ? 1 : (diag(r, "lenient parse"), 0);
+}
+
 /* uuid_time.txt: ticks clock_seq node_hex v1 v6 ms: both layouts, split
  * back, converted either way, and the Unix ms. */
 static int uuid_time_row(const row *r)
@@ -1723,6 +1752,8 @@ int main(int argc, char **argv)
         { "trace_id.txt", "bytes stream_hex text", trace_id_row },
         { "traceparent.txt", "header trace_id parent_id flags rebuilt", traceparent_row },
         { "traceparent_invalid.txt", "input reason", traceparent_invalid_row },
+        { "iso.txt", "ms text", iso_row },
+        { "uuid_lenient.txt", "input canonical", uuid_lenient_row },
     };
     size_t i;
     int total = 0;

@@ -441,10 +441,10 @@ return function(M, on)
         case("parse_relative and the value's methods", function(h)
             local text = h.pick(RELATIVES)
             h.step("parse_relative(text)", function() return M.parse_relative(text) end)
-            h.step("parse_relative(text):bytes(), :time(), :tag(), :rand(), :prefix()", function()
+            h.step("parse_relative(text):bytes(), :time(), :tag(), :rand(), :prefix(), :iso()", function()
                 local v, msg = M.parse_relative(text)
                 if not v then return v, msg end
-                return v:bytes(), v:time(), v:tag(), v:rand(), v:prefix()
+                return v:bytes(), v:time(), v:tag(), v:rand(), v:prefix(), v:iso()
             end)
         end)
 
@@ -465,6 +465,26 @@ return function(M, on)
             end)
         end)
 
+        case("validators, lenient UUIDs and the everyday value methods", function(h)
+            local text = h.pick({ h.pick(ULIDS), h.pick(UUIDS), h.pick(KSUIDS), h.pick(TYPEIDS), "x", "",
+                "{" .. h.pick(UUIDS) .. "}" })
+            h.step("is_ulid, is_uuid, is_ksuid, is_typeid, is_nanoid(text)", function()
+                return M.is_ulid(text), M.is_uuid(text), M.is_ksuid(text), M.is_typeid(text), M.is_nanoid(text),
+                    M.is_nanoid(text, #text > 0 and #text or 1, "0123456789ABCDEFabcdef-")
+            end)
+            h.step("parse_uuid(text, \"lenient\") and its :hex(), :urn(), :node(), :clock_seq(), :ticks(), :iso()",
+                function()
+                    local v, msg = M.parse_uuid(text, "lenient")
+                    if not v then return v, msg end
+                    return v:hex(), v:urn(), v:node(), v:clock_seq(), tostring(v:ticks()), v:iso()
+                end)
+            h.step("parse_ulid(text):iso()", function()
+                local v, msg = M.parse_ulid(text)
+                if not v then return v, msg end
+                return v:iso()
+            end)
+        end)
+
         case("kind_of", function(h)
             local text = h.pick({ h.pick(ULIDS), h.pick(UUIDS), h.pick(RELATIVES), h.pick(SNOWFLAKES), "x_y", "",
                 "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" })
@@ -482,7 +502,7 @@ return function(M, on)
             h.step("parse_ksuid(text) and its methods", function()
                 local v, msg = M.parse_ksuid(k)
                 if not v then return v, msg end
-                return v:bytes(), v:payload(), v:time(), tostring(v)
+                return v:bytes(), v:payload(), v:time(), v:iso(), tostring(v)
             end)
             h.step("ksuid_from(s, p16), ksuid_from_bytes(b20)", function()
                 return M.ksuid_from(h.pick(NUMBERS), h.pick({ ALL_BYTES:sub(1, 16), "short" })),
@@ -491,7 +511,7 @@ return function(M, on)
             h.step("parse_typeid(text) and its methods", function()
                 local v, msg = M.parse_typeid(t)
                 if not v then return v, msg end
-                return v:prefix(), v:uuid(), v:bytes(), v:time(), tostring(v)
+                return v:prefix(), v:uuid(), v:bytes(), v:time(), v:iso(), tostring(v)
             end)
             h.step("typeid_from(prefix, uuid)", function() return M.typeid_from(prefix, h.pick(UUIDS)) end)
         end)

@@ -35,6 +35,7 @@ int mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err)
 void mintid_ulid_gen_init(mintid_ulid_gen *g);
 void mintid_uuid_encode(const uint8_t id[16], char out[36]);
 int mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err);
+int mintid_uuid_decode_lenient(const char *text, size_t len, uint8_t out[16], char *err);
 void mintid_uuid7_gen_init(mintid_uuid7_gen *g);
 int mintid_uuid_time_gen_init(mintid_uuid_time_gen *g, unsigned version, const uint8_t *node,
     size_t node_len, int64_t clock_seq, char *err);
@@ -91,6 +92,8 @@ int mintid_snowflake_parse_decimal(const char *text, size_t len, uint64_t *id, c
 int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size_t alen,
     int64_t size, char *err);
 size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
+int mintid_nanoid_valid(const mintid_nanoid_spec *s, const char *text, size_t len);
+int mintid_iso_text(int64_t ms, char out[24], char *err);
 const char *mintid_kind_of(const char *text, size_t len, char *err);
 int mintid_ulid_text(char out[26], char *err);
 int mintid_uuid7_text(char out[36], char *err);
@@ -144,6 +147,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_ulid_gen_init",
         "mintid_uuid_encode",
         "mintid_uuid_decode",
+        "mintid_uuid_decode_lenient",
         "mintid_uuid7_gen_init",
         "mintid_uuid_time_gen_init",
         "mintid_ksuid_gen_init",
@@ -184,6 +188,8 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_snowflake_parse_decimal",
         "mintid_nanoid_spec_init",
         "mintid_nanoid_spec_size",
+        "mintid_nanoid_valid",
+        "mintid_iso_text",
         "mintid_kind_of",
         "mintid_ulid_text",
         "mintid_uuid7_text",
@@ -224,6 +230,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_ERANGE = -2,
         MINTID_ERRMSG_SIZE = 128,
         MINTID_FENCE_SIZE = 128,
+        MINTID_ISO_TEXT_LEN = 24,
         MINTID_KIND_ERRMSG_SIZE = 256,
         MINTID_KSUID_GEN_SIZE = 64,
         MINTID_KSUID_TEXT_LEN = 27,
