@@ -185,6 +185,10 @@ describe("UUID values", function()
                 { mintid.parse_uuid("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11-", "lenient") })
             assert.are.same({ nil, "invalid UUID: want the 36-char form after urn:uuid:, got 32 chars" },
                 { mintid.parse_uuid("urn:uuid:a0eebc999c0b4ef8bb6d6bb9bd380a11", "lenient") })
+            assert.are.same({ nil, "invalid UUID: bad character 'g' at 45" },
+                { mintid.parse_uuid("urn:uuid:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1g", "lenient") })
+            assert.are.same({ nil, "invalid UUID: want '-' at 18, got '0'" },
+                { mintid.parse_uuid("urn:uuid:a0eebc9909c0b-4ef8-bb6d-6bb9bd380a11", "lenient") })
         end)
 
         it("raises for another mode, naming it", function()

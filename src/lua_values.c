@@ -244,7 +244,7 @@ static int uuid_clock_seq(lua_State *L)
     return 1;
 }
 
-/* 60 bits: past 2^53 (every time after 1610) an int64 cdata on LuaJIT;
+/* 60 bits: past 2^53 (every time after 1611) an int64 cdata on LuaJIT;
  * on a Lua whose integers are doubles, a double only when it holds the
  * ticks exactly, else bad data, never a rounded number. */
 static int uuid_ticks(lua_State *L)

@@ -82,8 +82,9 @@ static int is_hyphen_offset(size_t i)
 }
 
 /* The slow path of decode, for the message: the first bad position, left
- * to right. */
-static int uuid_decode_error(const char *text, char *err)
+ * to right, counted from `skipped` chars before text (a prefix read
+ * already). */
+static int uuid_decode_error(const char *text, size_t skipped, char *err)
 {
     char desc[8];
     size_t i;
@@ -94,10 +95,10 @@ static int uuid_decode_error(const char *text, char *err)
         if (is_hyphen_offset(i)) {
             if (c != '-')
                 return mintid_fail(err, MINTID_EPARSE, "invalid UUID: want '-' at %zu, got %s",
-                                   i + 1, mintid_describe_byte(c, desc));
+                                   skipped + i + 1, mintid_describe_byte(c, desc));
         } else if (!is_hex_value(mintid_base32_values[c])) {
             return mintid_fail(err, MINTID_EPARSE, "invalid UUID: bad character %s at %zu",
-                               mintid_describe_byte(c, desc), i + 1);
+                               mintid_describe_byte(c, desc), skipped + i + 1);
         }
     }
     return mintid_fail(err, MINTID_EPARSE, "invalid UUID"); /* not reached */
@@ -158,7 +159,7 @@ int mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err)
     if (len != MINTID_UUID_TEXT_LEN)
         return mintid_fail(err, MINTID_EPARSE, "invalid UUID: length %zu, want 36", len);
     if (t[8] != '-' || t[13] != '-' || t[18] != '-' || t[23] != '-')
-        return uuid_decode_error(text, err);
+        return uuid_decode_error(text, 0, err);
 #ifdef __SSE2__
     if (decode_digits_sse2(t, out))
         return MINTID_OK;
@@ -173,7 +174,7 @@ int mintid_uuid_decode(const char *text, size_t len, uint8_t out[16], char *err)
     /* The OR of values in -1..31 is negative if one was -1 and above 15 if
      * one was a base32-only symbol (G..Z). */
     if (!is_hex_value(bad))
-        return uuid_decode_error(text, err);
+        return uuid_decode_error(text, 0, err);
     /* Any version and variant is accepted (nil and max included). */
     memcpy(out, id, sizeof id);
     return MINTID_OK;
@@ -197,12 +198,12 @@ int mintid_uuid_decode_lenient(const char *text, size_t len, uint8_t out[16], ch
     for (i = 0; i < urn_len && i < len && (t[i] | 0x20) == (unsigned char)urn[i]; i++)
         ;
     if (i == urn_len) {
-        int rc = mintid_uuid_decode(text + urn_len, len - urn_len, out, err);
-
-        if (rc != MINTID_OK && err != NULL)
-            mintid_fail(err, rc, "invalid UUID: want the 36-char form after urn:uuid:, got %zu chars",
-                        len - urn_len);
-        return rc;
+        if (len - urn_len != MINTID_UUID_TEXT_LEN)
+            return mintid_fail(err, MINTID_EPARSE, "invalid UUID: want the 36-char form after urn:uuid:, got %zu chars",
+                               len - urn_len);
+        if (mintid_uuid_decode(text + urn_len, len - urn_len, out, NULL) == MINTID_OK)
+            return MINTID_OK;
+        return uuid_decode_error(text + urn_len, urn_len, err);
     }
     if (len > 0 && t[0] == '{') {
         if (len < 2 || t[len - 1] != '}')
