@@ -98,11 +98,21 @@ describe("mintid command", function()
                 assert.is_truthy(out:find("^usage: mintid"), flag)
                 for _, command in ipairs({ "ulid", "uuid7", "uuid4", "uuid1", "uuid6", "uuid3", "uuid5", "ksuid",
                     "typeid", "nanoid", "snowflake", "relative", "convert", "inspect", "MINTID_SECRET", "--json",
-                    "--epoch", "--to", "--prefix" }) do
+                    "--epoch", "--to", "--prefix", "--version" }) do
                     assert.is_truthy(out:find(command, 1, true), flag .. " mentions " .. command)
                 end
             end
             assert.is_truthy(table.concat(ok_lines({ "inspect", "--help" }), "\n"):find("^usage: mintid"))
+        end)
+
+        it("--version and version print 'mintid ' and the module's version on stdout, exit 0", function()
+            for _, args in ipairs({ { "--version" }, { "version" } }) do
+                assert.are.same({ "mintid " .. mintid._VERSION }, ok_lines(args))
+            end
+            assert.is_truthy(mintid._VERSION:match("^%d+%.%d+%.%d+"), mintid._VERSION)
+            fails(2, { "version", "extra" }, nil, "mintid: version takes no argument, got 'extra' (see mintid --help)")
+            fails(2, { "version", "--json" }, nil, "mintid: unknown option '--json' for 'version' (see mintid --help)")
+            fails_to(">/dev/full", 1, { "--version" }, nil, "mintid: cannot write to stdout")
         end)
 
         it("no command prints the usage on stderr and exits 2", function()
