@@ -137,7 +137,6 @@ describe("mintid command", function()
             fails(2, { "ulid", "-n", "x" }, nil, "got 'x'")
             fails(2, { "ulid", "-n" }, nil, "option '-n' needs a value")
             fails(2, { "ulid", "extra" }, nil, "takes no argument")
-            fails(2, { "inspect" }, nil, "no ID given")
             fails(2, { "convert" }, nil, "no ID given")
             fails(2, { "inspect", "--kind", "guid", "x" }, nil, "--kind wants", "'guid'")
             fails(2, { "snowflake", "--machine-id", "1024" }, nil, "machine_id must be 0..1023, got 1024")
@@ -753,6 +752,87 @@ describe("mintid command", function()
             local out = fails(1, { "inspect", "--json", "nope", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil,
                 "unrecognised ID")
             assert.are.equal("ulid", json_fields(out:match("^[^\n]*")).kind)
+        end)
+    end)
+
+    describe("inspect reading standard input (no ID argument, or '-')", function()
+        local ULID, UUID = "01ARZ3NDEKTSV4RRFFQ69G5FAV", "017F22E2-79B0-7CC3-98C4-DC0C0C07398F"
+        local KSUID = "0ujtsYcgvSTl8PAuAdqWYSMnLOv"
+
+        --- Runs `mintid ARGS...` with `input` as its standard input: stdout,
+        -- stderr and the exit status.
+        local function run_with_input(input, args)
+            local path = os.tmpname()
+            local f = assert(io.open(path, "wb"))
+            f:write(input)
+            f:close()
+            local out, err, status = run(args, nil, "<" .. path)
+            os.remove(path)
+            return out, err, status
+        end
+
+        it("one ID per line: the output of the same IDs as arguments, exit 0", function()
+            local want = run({ "inspect", ULID, UUID, KSUID })
+            for _, args in ipairs({ { "inspect" }, { "inspect", "-" } }) do
+                local out, err, status = run_with_input(ULID .. "\n" .. UUID .. "\n" .. KSUID .. "\n", args)
+                assert.are.equal("", err, table.concat(args, " "))
+                assert.are.equal(0, status, table.concat(args, " "))
+                assert.are.equal(want, out, table.concat(args, " "))
+            end
+        end)
+
+        it("a log as written: CRLF ends, blank lines, spaces around an ID, a last line without newline", function()
+            local want = run({ "inspect", ULID, UUID, KSUID })
+            local out, err, status = run_with_input("\r\n  " .. ULID .. "\r\n\n \t\n\t" .. UUID .. " \r\n" .. KSUID,
+                { "inspect" })
+            assert.are.equal("", err)
+            assert.are.equal(0, status)
+            assert.are.equal(want, out)
+        end)
+
+        it("--json: one object per line read", function()
+            local want = run({ "inspect", "--json", ULID, KSUID })
+            local out, _, status = run_with_input(ULID .. "\n" .. KSUID .. "\n", { "inspect", "--json" })
+            assert.are.equal(0, status)
+            assert.are.equal(want, out)
+            assert.are.equal(2, #lines(out))
+        end)
+
+        it("'-' among IDs: standard input read at its place", function()
+            local want = run({ "inspect", ULID, UUID, KSUID })
+            local out, _, status = run_with_input(UUID .. "\n", { "inspect", ULID, "-", KSUID })
+            assert.are.equal(0, status)
+            assert.are.equal(want, out)
+        end)
+
+        it("a line that is no ID: its message with the line number on stderr, exit 1, the rest inspected", function()
+            local want = run({ "inspect", ULID, KSUID })
+            local out, err, status = run_with_input(
+                "nope\n" .. ULID .. "\n\n01ARZ3NDEKTSV4RRFFQ69G5FAU\r\n" .. KSUID .. "\n", { "inspect" })
+            assert.are.equal(1, status)
+            assert.are.equal(want, out)
+            assert.are.equal("mintid: stdin line 1: unrecognised ID: length 4 (want a 26-char ULID, a 36-char UUID, "
+                .. "a 27-char KSUID, a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent "
+                .. "header)\n"
+                .. "mintid: stdin line 4: invalid ULID: bad character 'U' at 26\n", err)
+        end)
+
+        it("no input: nothing printed, exit 0", function()
+            for _, input in ipairs({ "", "\n\r\n  \n" }) do
+                local out, err, status = run_with_input(input, { "inspect" })
+                assert.are.same({ "", "", 0 }, { out, err, status }, ("%q"):format(input))
+            end
+        end)
+
+        it("options checked before anything is read: a bad one is a usage error, exit 2", function()
+            local out, err, status = run_with_input(ULID .. "\n", { "inspect", "--kind", "guid" })
+            assert.are.same({ "", 2 }, { out, status })
+            assert.are.equal("mintid: --kind wants ulid, uuid, relative, snowflake, ksuid, typeid or traceparent, "
+                .. "got 'guid' (see mintid --help)\n", err)
+        end)
+
+        it("standard input that cannot be read: one line on stderr, exit 1", function()
+            fails_to("<.", 1, { "inspect" }, nil, "mintid: cannot read stdin: ")
         end)
     end)
 
