@@ -50,7 +50,7 @@ BUILD    = build
 MODULE   = $(BUILD)/$(LUA_VERSION)/mintid.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test test-fast test-plan bench install clean lint dist vectors check-vectors cdef \
+.PHONY: all deps demo test test-fast test-plan bench install uninstall clean lint dist vectors check-vectors cdef \
         rockspecs check-rockspecs print-sources print-lua print-version
 
 all: $(MODULE)
@@ -153,17 +153,36 @@ rockspecs:
 check-rockspecs:
 	python3 tools/gen_rockspec.py --check $(VERSION) $(BIND_SRC) $(CORE_SRC) $(LUA_SRC)
 
-# Installs into a Lua tree: make install PREFIX=/usr/local (LUA_VERSION=5.4)
+# Installs into a Lua tree: make install PREFIX=/usr/local (LUA_VERSION=5.4),
+# the module, its Lua files and the mintid command; `make uninstall` with
+# the same variables removes them.
 PREFIX ?= /usr/local
 LUA_LIBDIR ?= $(PREFIX)/lib/lua/$(LUA_VERSION)
 LUA_SHAREDIR ?= $(PREFIX)/share/lua/$(LUA_VERSION)
+BINDIR ?= $(PREFIX)/bin
+# The command runs on the Lua it was installed for (a plain `lua` may be
+# another version) and looks for the module where it was installed first,
+# whatever PREFIX is, as luarocks's wrapper of it does.
 install: $(MODULE)
-	install -d $(DESTDIR)$(LUA_LIBDIR)
+	install -d $(DESTDIR)$(LUA_LIBDIR) $(DESTDIR)$(BINDIR) $(BUILD)/install
 	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/mintid.so
 	for f in $(LUA_SRC); do \
 	    to=$(DESTDIR)$(LUA_SHAREDIR)/$${f#lua/}; \
 	    install -d "$${to%/*}" && install -m 644 $$f "$$to" || exit 1; \
 	done
+	{ echo '#!/usr/bin/env $(LUA)'; \
+	  echo 'package.path = [==[$(LUA_SHAREDIR)/?.lua;]==] .. package.path'; \
+	  echo 'package.cpath = [==[$(LUA_LIBDIR)/?.so;]==] .. package.cpath'; \
+	  sed 1d bin/mintid; } > $(BUILD)/install/mintid
+	install -m 755 $(BUILD)/install/mintid $(DESTDIR)$(BINDIR)/mintid
+
+# The folders of the Lua files, deepest first, each removed if empty: the
+# tree's own folders (bin, share/lua/5.4, ...) stay.
+uninstall:
+	rm -f $(DESTDIR)$(LUA_LIBDIR)/mintid.so $(DESTDIR)$(BINDIR)/mintid \
+	    $(LUA_SRC:lua/%=$(DESTDIR)$(LUA_SHAREDIR)/%)
+	printf '%s\n' $(patsubst lua/%/,%,$(dir $(LUA_SRC))) | LC_ALL=C sort -ru | \
+	    while read -r d; do rmdir "$(DESTDIR)$(LUA_SHAREDIR)/$$d" 2>/dev/null || true; done
 
 # `luarocks make` on Unix (the rockspecs' build): the module for the Lua
 # whose headers are in LUA_INCDIR, linked with luarocks's LIBFLAG, as
