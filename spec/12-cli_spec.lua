@@ -115,6 +115,37 @@ describe("mintid command", function()
             fails_to(">/dev/full", 1, { "--version" }, nil, "mintid: cannot write to stdout")
         end)
 
+        it("doc/mintid.1 is the man page tools/gen_man.lua makes of today's --help and --version", function()
+            local help = table.concat(ok_lines({ "--help" }), "\n")
+            local page = dofile("tools/gen_man.lua")(help, ok_lines({ "--version" })[1])
+            assert.are.equal(page, read_file("doc/mintid.1"), "doc/mintid.1 is stale: run make man")
+            local title = '.TH MINTID 1 "" "mintid ' .. mintid._VERSION:gsub("%-", "\\-") .. '"'
+            assert.are.equal(title, page:sub(1, #title), "the title line names the version")
+            assert.is_truthy(page:find("\n.SH NAME\nmintid \\- ", 1, true), "the NAME line man -k reads")
+            -- groff reads it without a warning (where groff is installed)
+            if sh("command -v groff >/dev/null 2>&1") then
+                local p = assert(io.popen('groff -man -Tutf8 -ww -z doc/mintid.1 2>&1; echo "exit:$?"'))
+                local said = p:read("*a")
+                p:close()
+                assert.are.equal("exit:0\n", said, "groff's warnings")
+            end
+        end)
+
+        it("gen_man.lua refuses a help line it cannot place, naming it", function()
+            local render = dofile("tools/gen_man.lua")
+            local head = "usage: mintid COMMAND\n\nMint IDs: every kind.\n\nCommands:\n"
+            for text, want in pairs({
+                [head .. "  mintid a    b\n     stray\n"] =
+                    "gen_man.lua: help line 7: indented neither 8 nor as the description above:      stray",
+                [head .. "Exit status: 0.\n  mintid a\n"] =
+                    "gen_man.lua: help line 6: text at column 0 in a section of items: Exit status: 0.",
+                ["mintid COMMAND\n"] = "gen_man.lua: help line 1: want 'usage: SYNOPSIS': mintid COMMAND",
+            }) do
+                local ok, err = pcall(render, text, "mintid 1.0.0")
+                assert.are.same({ false, want }, { ok, err })
+            end
+        end)
+
         it("no command prints the usage on stderr and exits 2", function()
             local out, err, status = run({})
             assert.are.equal("", out)

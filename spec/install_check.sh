@@ -45,9 +45,12 @@ rocks() {
     (cd "$tmp/src" && luarocks --lua-version="$LUA_VERSION" make --tree="$tmp/rocks" rockspec/mintid-scm-1.rockspec) &&
     eval "$(luarocks --lua-version="$LUA_VERSION" path --tree="$tmp/rocks")" &&
     LUA_INIT= $lua -e "$smoke" && LUA_INIT= $lua -e "$lease_smoke" &&
-    lua_files_in "$tmp/rocks/share/lua/$LUA_VERSION"
+    lua_files_in "$tmp/rocks/share/lua/$LUA_VERSION" &&
+    # a rock tree has no man folder: the page is in the rock's doc/, as
+    # luarocks copies it (`luarocks doc mintid` lists it)
+    cmp doc/mintid.1 "$tmp/rocks/lib/luarocks/rocks-$LUA_VERSION/mintid/scm-1/doc/mintid.1"
 }
-check "luarocks make into a temporary tree, then require mintid and mintid.lease; every Lua file installed" rocks
+check "luarocks make into a temporary tree, then require mintid and mintid.lease; every Lua file and the man page installed" rocks
 
 # The README's and the guide's steps for two Luas, one after the other, in
 # one checkout: every build stays under build/, so a Lua of the other
@@ -91,7 +94,8 @@ makeinstall() {
 }
 check "make install into a DESTDIR, then require mintid and mintid.lease; every Lua file installed" makeinstall
 
-# The command `make install` puts in PREFIX/bin: run from anywhere with no
+# The command `make install` puts in PREFIX/bin (its man page in
+# PREFIX/share/man/man1): run from anywhere with no
 # LUA_PATH nor LUA_CPATH, by the Lua of LUA_VERSION (a plain `lua` may be
 # another version), it finds the module installed with it; `make
 # uninstall` then removes every file the install put, and the folders of
@@ -101,6 +105,7 @@ install_command() {
     make -s install BUILD="${BUILD:-build}" LUA_VERSION="$1" DESTDIR="$dest" PREFIX="$p" >/dev/null || return 1
     mintid=$dest$p/bin/mintid
     [ -x "$mintid" ] || { echo "not installed: $mintid"; return 1; }
+    cmp doc/mintid.1 "$dest$p/share/man/man1/mintid.1" || { echo "man page not installed"; return 1; }
     if [ -z "$dest" ]; then
         out=$(cd / && env -u LUA_PATH -u LUA_CPATH -u LUA_INIT "$mintid" inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV) &&
         echo "$out" | grep -q '^  time: *2016-07-30T23:54:10.259Z$' &&
