@@ -821,6 +821,20 @@ describe("mintid command", function()
             assert.are.equal(want, out)
         end)
 
+        it("a long line of blanks, or an ID among them, takes time in proportion to its length", function()
+            local path = os.tmpname()
+            local f = assert(io.open(path, "wb"))
+            f:write((" "):rep(300000), "\n", ("\t"):rep(300000), ULID, (" "):rep(300000), "\n")
+            f:close()
+            -- bounded: a matcher that backtracks over the blanks takes hours
+            local p = assert(io.popen("timeout 20 " .. h.cli_command({ "inspect" }) .. " <" .. path
+                .. ' 2>&1; echo "exit:$?"'))
+            local said = p:read("*a")
+            p:close()
+            os.remove(path)
+            assert.are.equal(run({ "inspect", ULID }) .. "exit:0\n", said)
+        end)
+
         it("--json: one object per line read", function()
             local want = run({ "inspect", "--json", ULID, KSUID })
             local out, _, status = run_with_input(ULID .. "\n" .. KSUID .. "\n", { "inspect", "--json" })
