@@ -40,7 +40,7 @@ files["spec/love/game.lua"] = { globals = { "love" }, read_globals = { "mintid",
 
 -- `luacheck .` checks these: every Lua file of the folders, and bin/'s
 -- scripts, which have no .lua extension.
-include_files = { "lua/**/*.lua", "bin/*", "spec/**/*.lua", "examples/**/*.lua", "bench/**/*.lua" }
+include_files = { "lua/**/*.lua", "bin/*", "spec/**/*.lua", "examples/**/*.lua", "bench/**/*.lua", "tools/**/*.lua" }
 exclude_files = { "build", "luarocks-tree" }
 -- Run by examples/embed/host.c, which lends it `tap`.
 files["examples/embed/script.lua"] = { read_globals = { "tap" } }

@@ -50,8 +50,8 @@ BUILD    = build
 MODULE   = $(BUILD)/$(LUA_VERSION)/mintid.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test test-fast test-plan bench install clean lint dist vectors check-vectors cdef \
-        rockspecs check-rockspecs print-sources print-lua print-version
+.PHONY: all deps demo test test-fast test-plan bench install uninstall clean lint dist vectors check-vectors cdef \
+        rockspecs check-rockspecs man print-sources print-lua print-version
 
 all: $(MODULE)
 
@@ -148,22 +148,51 @@ check-vectors:
 	python3 testdata/generate_vectors.py --check
 cdef:
 	python3 tools/gen_cdef.py
+# The man page doc/mintid.1, from the text of mintid --help (its one
+# source); spec/12-cli_spec.lua fails when the committed one is stale.
+man: $(MODULE)
+	@mkdir -p $(BUILD)/man
+	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bin/mintid --help > $(BUILD)/man/help.txt
+	LUA_PATH='lua/?.lua;;' LUA_CPATH='$(BUILD)/$(LUA_VERSION)/?.so;;' $(LUA) bin/mintid --version > $(BUILD)/man/version.txt
+	$(LUA) tools/gen_man.lua $(BUILD)/man/help.txt $(BUILD)/man/version.txt > $(BUILD)/man/mintid.1
+	mv $(BUILD)/man/mintid.1 doc/mintid.1
 rockspecs:
 	python3 tools/gen_rockspec.py $(VERSION) $(BIND_SRC) $(CORE_SRC) $(LUA_SRC)
 check-rockspecs:
 	python3 tools/gen_rockspec.py --check $(VERSION) $(BIND_SRC) $(CORE_SRC) $(LUA_SRC)
 
-# Installs into a Lua tree: make install PREFIX=/usr/local (LUA_VERSION=5.4)
+# Installs into a Lua tree: make install PREFIX=/usr/local (LUA_VERSION=5.4),
+# the module, its Lua files and the mintid command; `make uninstall` with
+# the same variables removes them.
 PREFIX ?= /usr/local
 LUA_LIBDIR ?= $(PREFIX)/lib/lua/$(LUA_VERSION)
 LUA_SHAREDIR ?= $(PREFIX)/share/lua/$(LUA_VERSION)
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+# The command runs on the Lua it was installed for (a plain `lua` may be
+# another version) and looks for the module where it was installed first,
+# whatever PREFIX is, as luarocks's wrapper of it does.
 install: $(MODULE)
-	install -d $(DESTDIR)$(LUA_LIBDIR)
+	install -d $(DESTDIR)$(LUA_LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(BUILD)/install
 	install -m 755 $(MODULE) $(DESTDIR)$(LUA_LIBDIR)/mintid.so
 	for f in $(LUA_SRC); do \
 	    to=$(DESTDIR)$(LUA_SHAREDIR)/$${f#lua/}; \
 	    install -d "$${to%/*}" && install -m 644 $$f "$$to" || exit 1; \
 	done
+	{ echo '#!/usr/bin/env $(LUA)'; \
+	  echo 'package.path = [==[$(LUA_SHAREDIR)/?.lua;]==] .. package.path'; \
+	  echo 'package.cpath = [==[$(LUA_LIBDIR)/?.so;]==] .. package.cpath'; \
+	  sed 1d bin/mintid; } > $(BUILD)/install/mintid
+	install -m 755 $(BUILD)/install/mintid $(DESTDIR)$(BINDIR)/mintid
+	install -m 644 doc/mintid.1 $(DESTDIR)$(MANDIR)/man1/mintid.1
+
+# The folders of the Lua files, deepest first, each removed if empty: the
+# tree's own folders (bin, share/lua/5.4, ...) stay.
+uninstall:
+	rm -f $(DESTDIR)$(LUA_LIBDIR)/mintid.so $(DESTDIR)$(BINDIR)/mintid $(DESTDIR)$(MANDIR)/man1/mintid.1 \
+	    $(LUA_SRC:lua/%=$(DESTDIR)$(LUA_SHAREDIR)/%)
+	printf '%s\n' $(patsubst lua/%/,%,$(dir $(LUA_SRC))) | LC_ALL=C sort -ru | \
+	    while read -r d; do rmdir "$(DESTDIR)$(LUA_SHAREDIR)/$$d" 2>/dev/null || true; done
 
 # `luarocks make` on Unix (the rockspecs' build): the module for the Lua
 # whose headers are in LUA_INCDIR, linked with luarocks's LIBFLAG, as

@@ -350,6 +350,19 @@ row("`mintid` output that cannot be written", function()
     h.cli_fails_to(">&-", 1, { "ulid" }, nil, "mintid: cannot write to stdout: ")
 end)
 
+row("A line of `mintid inspect`'s standard input that is no ID, or input that cannot be read", function()
+    local path = os.tmpname()
+    local f = assert(io.open(path, "wb"))
+    f:write("nope\n01ARZ3NDEKTSV4RRFFQ69G5FAV\n")
+    f:close()
+    local out, err, status = h.cli_run({ "inspect" }, nil, "<" .. path)
+    os.remove(path)
+    assert.are.equal(1, status)
+    assert.is_truthy(out:find("^01ARZ3NDEKTSV4RRFFQ69G5FAV\n  kind: +ulid\n"), out)
+    assert.is_truthy(err:find("^mintid: stdin line 1: unrecognised ID: length 4 %(.*%)\n$"), err)
+    h.cli_fails_to("</", 1, { "inspect" }, nil, "mintid: cannot read stdin: Is a directory")
+end)
+
 row("A struct cdata that prints like an integer", function()
     if jit then
         local ffi = require "ffi"

@@ -98,11 +98,52 @@ describe("mintid command", function()
                 assert.is_truthy(out:find("^usage: mintid"), flag)
                 for _, command in ipairs({ "ulid", "uuid7", "uuid4", "uuid1", "uuid6", "uuid3", "uuid5", "ksuid",
                     "typeid", "nanoid", "snowflake", "relative", "convert", "inspect", "MINTID_SECRET", "--json",
-                    "--epoch", "--to", "--prefix" }) do
+                    "--epoch", "--to", "--prefix", "--version" }) do
                     assert.is_truthy(out:find(command, 1, true), flag .. " mentions " .. command)
                 end
             end
             assert.is_truthy(table.concat(ok_lines({ "inspect", "--help" }), "\n"):find("^usage: mintid"))
+        end)
+
+        it("--version and version print 'mintid ' and the module's version on stdout, exit 0", function()
+            for _, args in ipairs({ { "--version" }, { "version" } }) do
+                assert.are.same({ "mintid " .. mintid._VERSION }, ok_lines(args))
+            end
+            assert.is_truthy(mintid._VERSION:match("^%d+%.%d+%.%d+"), mintid._VERSION)
+            fails(2, { "version", "extra" }, nil, "mintid: version takes no argument, got 'extra' (see mintid --help)")
+            fails(2, { "version", "--json" }, nil, "mintid: unknown option '--json' for 'version' (see mintid --help)")
+            fails_to(">/dev/full", 1, { "--version" }, nil, "mintid: cannot write to stdout")
+        end)
+
+        it("doc/mintid.1 is the man page tools/gen_man.lua makes of today's --help and --version", function()
+            local help = table.concat(ok_lines({ "--help" }), "\n")
+            local page = dofile("tools/gen_man.lua")(help, ok_lines({ "--version" })[1])
+            assert.are.equal(page, read_file("doc/mintid.1"), "doc/mintid.1 is stale: run make man")
+            local title = '.TH MINTID 1 "" "mintid ' .. mintid._VERSION:gsub("%-", "\\-") .. '"'
+            assert.are.equal(title, page:sub(1, #title), "the title line names the version")
+            assert.is_truthy(page:find("\n.SH NAME\nmintid \\- ", 1, true), "the NAME line man -k reads")
+            -- groff reads it without a warning (where groff is installed)
+            if sh("command -v groff >/dev/null 2>&1") then
+                local p = assert(io.popen('groff -man -Tutf8 -ww -z doc/mintid.1 2>&1; echo "exit:$?"'))
+                local said = p:read("*a")
+                p:close()
+                assert.are.equal("exit:0\n", said, "groff's warnings")
+            end
+        end)
+
+        it("gen_man.lua refuses a help line it cannot place, naming it", function()
+            local render = dofile("tools/gen_man.lua")
+            local head = "usage: mintid COMMAND\n\nMint IDs: every kind.\n\nCommands:\n"
+            for text, want in pairs({
+                [head .. "  mintid a    b\n     stray\n"] =
+                    "gen_man.lua: help line 7: indented neither 8 nor as the description above:      stray",
+                [head .. "Exit status: 0.\n  mintid a\n"] =
+                    "gen_man.lua: help line 6: text at column 0 in a section of items: Exit status: 0.",
+                ["mintid COMMAND\n"] = "gen_man.lua: help line 1: want 'usage: SYNOPSIS': mintid COMMAND",
+            }) do
+                local ok, err = pcall(render, text, "mintid 1.0.0")
+                assert.are.same({ false, want }, { ok, err })
+            end
         end)
 
         it("no command prints the usage on stderr and exits 2", function()
@@ -127,7 +168,6 @@ describe("mintid command", function()
             fails(2, { "ulid", "-n", "x" }, nil, "got 'x'")
             fails(2, { "ulid", "-n" }, nil, "option '-n' needs a value")
             fails(2, { "ulid", "extra" }, nil, "takes no argument")
-            fails(2, { "inspect" }, nil, "no ID given")
             fails(2, { "convert" }, nil, "no ID given")
             fails(2, { "inspect", "--kind", "guid", "x" }, nil, "--kind wants", "'guid'")
             fails(2, { "snowflake", "--machine-id", "1024" }, nil, "machine_id must be 0..1023, got 1024")
@@ -743,6 +783,101 @@ describe("mintid command", function()
             local out = fails(1, { "inspect", "--json", "nope", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil,
                 "unrecognised ID")
             assert.are.equal("ulid", json_fields(out:match("^[^\n]*")).kind)
+        end)
+    end)
+
+    describe("inspect reading standard input (no ID argument, or '-')", function()
+        local ULID, UUID = "01ARZ3NDEKTSV4RRFFQ69G5FAV", "017F22E2-79B0-7CC3-98C4-DC0C0C07398F"
+        local KSUID = "0ujtsYcgvSTl8PAuAdqWYSMnLOv"
+
+        --- Runs `mintid ARGS...` with `input` as its standard input: stdout,
+        -- stderr and the exit status.
+        local function run_with_input(input, args)
+            local path = os.tmpname()
+            local f = assert(io.open(path, "wb"))
+            f:write(input)
+            f:close()
+            local out, err, status = run(args, nil, "<" .. path)
+            os.remove(path)
+            return out, err, status
+        end
+
+        it("one ID per line: the output of the same IDs as arguments, exit 0", function()
+            local want = run({ "inspect", ULID, UUID, KSUID })
+            for _, args in ipairs({ { "inspect" }, { "inspect", "-" } }) do
+                local out, err, status = run_with_input(ULID .. "\n" .. UUID .. "\n" .. KSUID .. "\n", args)
+                assert.are.equal("", err, table.concat(args, " "))
+                assert.are.equal(0, status, table.concat(args, " "))
+                assert.are.equal(want, out, table.concat(args, " "))
+            end
+        end)
+
+        it("a log as written: CRLF ends, blank lines, spaces around an ID, a last line without newline", function()
+            local want = run({ "inspect", ULID, UUID, KSUID })
+            local out, err, status = run_with_input("\r\n  " .. ULID .. "\r\n\n \t\n\t" .. UUID .. " \r\n" .. KSUID,
+                { "inspect" })
+            assert.are.equal("", err)
+            assert.are.equal(0, status)
+            assert.are.equal(want, out)
+        end)
+
+        it("a long line of blanks, or an ID among them, takes time in proportion to its length", function()
+            local path = os.tmpname()
+            local f = assert(io.open(path, "wb"))
+            f:write((" "):rep(300000), "\n", ("\t"):rep(300000), ULID, (" "):rep(300000), "\n")
+            f:close()
+            -- bounded: a matcher that backtracks over the blanks takes hours
+            local p = assert(io.popen("timeout 20 " .. h.cli_command({ "inspect" }) .. " <" .. path
+                .. ' 2>&1; echo "exit:$?"'))
+            local said = p:read("*a")
+            p:close()
+            os.remove(path)
+            assert.are.equal(run({ "inspect", ULID }) .. "exit:0\n", said)
+        end)
+
+        it("--json: one object per line read", function()
+            local want = run({ "inspect", "--json", ULID, KSUID })
+            local out, _, status = run_with_input(ULID .. "\n" .. KSUID .. "\n", { "inspect", "--json" })
+            assert.are.equal(0, status)
+            assert.are.equal(want, out)
+            assert.are.equal(2, #lines(out))
+        end)
+
+        it("'-' among IDs: standard input read at its place", function()
+            local want = run({ "inspect", ULID, UUID, KSUID })
+            local out, _, status = run_with_input(UUID .. "\n", { "inspect", ULID, "-", KSUID })
+            assert.are.equal(0, status)
+            assert.are.equal(want, out)
+        end)
+
+        it("a line that is no ID: its message with the line number on stderr, exit 1, the rest inspected", function()
+            local want = run({ "inspect", ULID, KSUID })
+            local out, err, status = run_with_input(
+                "nope\n" .. ULID .. "\n\n01ARZ3NDEKTSV4RRFFQ69G5FAU\r\n" .. KSUID .. "\n", { "inspect" })
+            assert.are.equal(1, status)
+            assert.are.equal(want, out)
+            assert.are.equal("mintid: stdin line 1: unrecognised ID: length 4 (want a 26-char ULID, a 36-char UUID, "
+                .. "a 27-char KSUID, a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent "
+                .. "header)\n"
+                .. "mintid: stdin line 4: invalid ULID: bad character 'U' at 26\n", err)
+        end)
+
+        it("no input: nothing printed, exit 0", function()
+            for _, input in ipairs({ "", "\n\r\n  \n" }) do
+                local out, err, status = run_with_input(input, { "inspect" })
+                assert.are.same({ "", "", 0 }, { out, err, status }, ("%q"):format(input))
+            end
+        end)
+
+        it("options checked before anything is read: a bad one is a usage error, exit 2", function()
+            local out, err, status = run_with_input(ULID .. "\n", { "inspect", "--kind", "guid" })
+            assert.are.same({ "", 2 }, { out, status })
+            assert.are.equal("mintid: --kind wants ulid, uuid, relative, snowflake, ksuid, typeid or traceparent, "
+                .. "got 'guid' (see mintid --help)\n", err)
+        end)
+
+        it("standard input that cannot be read: one line on stderr, exit 1", function()
+            fails_to("<.", 1, { "inspect" }, nil, "mintid: cannot read stdin: ")
         end)
     end)
 

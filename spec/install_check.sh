@@ -45,9 +45,12 @@ rocks() {
     (cd "$tmp/src" && luarocks --lua-version="$LUA_VERSION" make --tree="$tmp/rocks" rockspec/mintid-scm-1.rockspec) &&
     eval "$(luarocks --lua-version="$LUA_VERSION" path --tree="$tmp/rocks")" &&
     LUA_INIT= $lua -e "$smoke" && LUA_INIT= $lua -e "$lease_smoke" &&
-    lua_files_in "$tmp/rocks/share/lua/$LUA_VERSION"
+    lua_files_in "$tmp/rocks/share/lua/$LUA_VERSION" &&
+    # a rock tree has no man folder: the page is in the rock's doc/, as
+    # luarocks copies it (`luarocks doc mintid` lists it)
+    cmp doc/mintid.1 "$tmp/rocks/lib/luarocks/rocks-$LUA_VERSION/mintid/scm-1/doc/mintid.1"
 }
-check "luarocks make into a temporary tree, then require mintid and mintid.lease; every Lua file installed" rocks
+check "luarocks make into a temporary tree, then require mintid and mintid.lease; every Lua file and the man page installed" rocks
 
 # The README's and the guide's steps for two Luas, one after the other, in
 # one checkout: every build stays under build/, so a Lua of the other
@@ -90,6 +93,38 @@ makeinstall() {
     lua_files_in "$tmp/dest/usr/local/share/lua/$LUA_VERSION"
 }
 check "make install into a DESTDIR, then require mintid and mintid.lease; every Lua file installed" makeinstall
+
+# The command `make install` puts in PREFIX/bin (its man page in
+# PREFIX/share/man/man1): run from anywhere with no
+# LUA_PATH nor LUA_CPATH, by the Lua of LUA_VERSION (a plain `lua` may be
+# another version), it finds the module installed with it; `make
+# uninstall` then removes every file the install put, and the folders of
+# mintid's own modules. $1: the Lua version, $2: a DESTDIR or "".
+install_command() {
+    dest=$2 p=$tmp/cmd-$1
+    make -s install BUILD="${BUILD:-build}" LUA_VERSION="$1" DESTDIR="$dest" PREFIX="$p" >/dev/null || return 1
+    mintid=$dest$p/bin/mintid
+    [ -x "$mintid" ] || { echo "not installed: $mintid"; return 1; }
+    cmp doc/mintid.1 "$dest$p/share/man/man1/mintid.1" || { echo "man page not installed"; return 1; }
+    if [ -z "$dest" ]; then
+        out=$(cd / && env -u LUA_PATH -u LUA_CPATH -u LUA_INIT "$mintid" inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV) &&
+        echo "$out" | grep -q '^  time: *2016-07-30T23:54:10.259Z$' &&
+        [ "$(cd / && env -u LUA_PATH -u LUA_CPATH -u LUA_INIT "$mintid" --version)" = "mintid $version" ] ||
+            { echo "the installed mintid does not run: $out"; return 1; }
+    fi
+    make -s uninstall LUA_VERSION="$1" DESTDIR="$dest" PREFIX="$p" >/dev/null || return 1
+    left=$(find "$dest$p" ! -type d) &&
+    { [ -z "$left" ] || { echo "left after make uninstall: $left"; return 1; }; } &&
+    left=$(find "$dest$p" -name '*mintid*' -o -name resty) &&
+    { [ -z "$left" ] || { echo "left after make uninstall: $left"; return 1; }; }
+}
+check "make install PREFIX=...: the mintid command runs from there on its own; make uninstall removes it all" \
+    install_command "$LUA_VERSION" ""
+check "make install DESTDIR=... PREFIX=..., then make uninstall with both: nothing of mintid left" \
+    install_command "$LUA_VERSION" "$tmp/destdir"
+if command -v lua5.1 >/dev/null 2>&1; then
+    check "make install LUA_VERSION=5.1: the command runs on Lua 5.1, whatever a plain lua is" install_command 5.1 ""
+fi
 
 # The release (issue: "make dist ... make test installs that rock with
 # luarocks install <file> into a temporary tree"): the source rock of the
