@@ -252,11 +252,10 @@ describe("lease.lock_file", function()
             local l = lease.lock_file { path = p, machine_ids = { 2, 2 } }
             assert.are.equal(2, l:acquire())
             assert(os.execute("chmod 0444 " .. p))
-            local lua = (jit and "luajit") or ("lua" .. _VERSION:match("%d+%.%d+"))
             -- as root, permissions hold only for another user
             local as = io.popen("id -u"):read("*l") == "0" and "setpriv --reuid=nobody --regid=nogroup --clear-groups "
                 or ""
-            local cmd = ("env LUA_PATH=%q LUA_CPATH=%q %s%s -e %q 2>&1"):format(package.path, package.cpath, as, lua,
+            local cmd = ("env LUA_PATH=%q LUA_CPATH=%q %s%s -e %q 2>&1"):format(package.path, package.cpath, as, h.lua_command,
                 "local h, e = require('mintid.lease').lock_file_holders { path = '" .. p .. "' } "
                 .. "print(h and table.concat(h, ',') or e)")
             local pipe = assert(io.popen(cmd))
@@ -584,6 +583,17 @@ describe("lease.lock_file", function()
     end)
 
     describe("its layout record", function()
+        it("an empty one (a first lease between making it and writing its line): the line written, the id held", function()
+            local p = new_path()
+            assert(io.open(p .. ".layout", "w")):close()
+            local l = lease.lock_file { path = p, machine_ids = { 0, 0 } }
+            assert.are.equal(0, l:acquire())
+            local f = assert(io.open(p .. ".layout"))
+            assert.are.equal("42/1/10/12/0/time-machine-seq\n", f:read("*a"))
+            f:close()
+            l:release()
+        end)
+
         it("a blank first line: one refusal naming the file and its content, and no write", function()
             local p = new_path()
             local f = assert(io.open(p .. ".layout", "w"))

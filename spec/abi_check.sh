@@ -25,7 +25,8 @@ done
 
 # luarocks passes no flag of ours: the hiding is in the sources.
 rocks_exports() {
-    mkdir -p "$tmp/src" && cp -R src lua bin rockspec "$tmp/src/" &&
+    # the whole checkout but its build tree: on Unix the rockspec builds through the Makefile
+    mkdir -p "$tmp/src" && tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C "$tmp/src" &&
     (cd "$tmp/src" && luarocks --lua-version=5.4 make --tree="$tmp/rocks" rockspec/mintid-scm-1.rockspec >/dev/null) &&
     exports "$tmp/rocks/lib/lua/5.4/mintid.so"
 }

@@ -716,6 +716,8 @@ end
 -- and cpath, which busted may have set from .busted, not the environment.
 
 local CLI_LUA = os.getenv("MINTID_LUA") or (jit and "luajit") or ("lua" .. _VERSION:match("%d+%.%d+"))
+-- The command of this suite's Lua, for a spec that runs a script in a process of its own.
+M.lua_command = CLI_LUA
 
 local function shell_quote(s)
     return "'" .. s:gsub("'", "'\\''") .. "'"

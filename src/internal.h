@@ -344,7 +344,8 @@ MINTID_INTERNAL const char *mintid_os_lock_file_path(const mintid_lock_file *f);
 /* Opens the file at record (the lock file's layout record), for reading,
  * and keeps it open, in place of one opened before: the record f is
  * checked against from then on. Its first line (without the newline, cut
- * to size - 1 bytes) goes to line; *found 0 when there is no such file. */
+ * to size - 1 bytes) goes to line; *found 0 when there is no such file or
+ * it is empty (a first lease made it and has not written its line yet). */
 MINTID_INTERNAL int mintid_os_lock_file_pin(mintid_lock_file *f, const char *record, char *line, size_t size,
                                             int *found, char *err);
 /* MINTID_OK if the lock file, and its pinned record, are still the files

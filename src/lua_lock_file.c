@@ -196,7 +196,7 @@ static int lock_file_path(lua_State *L)
 }
 
 /* h:pin(record) -> the first line of the layout record, now kept open and
- * checked by h:guard (false: no such file) */
+ * checked by h:guard (false: no such file, or an empty one) */
 static int lock_file_pin(lua_State *L)
 {
     mintid_lock_file *f = check_open(L);

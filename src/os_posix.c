@@ -621,7 +621,8 @@ int mintid_os_lock_file_pin(mintid_lock_file *f, const char *record, char *line,
     f->record_fd = fd;
     f->record = copy;
     mintid_lock_release(&lock_files_lock);
-    *found = 1;
+    /* Empty: made by a first lease that has not written its line yet. */
+    *found = n > 0;
     return MINTID_OK;
 }
 

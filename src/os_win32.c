@@ -266,7 +266,7 @@ int mintid_os_lock_file_pin(mintid_lock_file *f, const char *record, char *line,
     if (f->record != INVALID_HANDLE_VALUE)
         CloseHandle(f->record);
     f->record = h;
-    *found = 1;
+    *found = n > 0;
     return MINTID_OK;
 }
 
