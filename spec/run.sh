@@ -55,6 +55,24 @@ finish() {
 lua_env() {
     echo "env LUA_PATH=lua/?.lua;spec/?.lua;; LUA_CPATH=$BUILD/$1/?.so;;"
 }
+# source_env DIR LUA: the same for a Lua built from source (mk/lua55.mk),
+# which has no busted of its own: Debian's Lua code for 5.4 (and its copies
+# that 5.5 compiles, in $BUILD/DIR/share), C parts built in $BUILD/DIR; the
+# CLI specs run bin/mintid with LUA.
+source_env() {
+    share=$BUILD/$1/share
+    echo "env LUA_PATH=lua/?.lua;spec/?.lua;$share/?.lua;$share/?/init.lua;$BUSTED_SHARE/?.lua;$BUSTED_SHARE/?/init.lua;;" \
+        "LUA_CPATH=$BUILD/$1/?.so;; MINTID_LUA=$2"
+}
+# no_source NAME VERSION: the stage NAME without the source of that Lua:
+# skipped, and said so (here and in `make test-plan`), or failed in CI.
+no_source() {
+    if [ "${CI:-}" = true ]; then
+        stage "$1" echo "not ok 1 - no Lua $2 source (../shared/lua/$2.0 or LUA_SRC_${2%.*}_${2#*.}=DIR): CI runs every stage"
+    else
+        stage "$1 (skipped: no Lua $2 source)" echo "ok 1 # skip no Lua $2 source"
+    fi
+}
 busted="/usr/bin/busted -o TAP"
 
 # windows_dll: TAP for the cross-built Lua module for Windows
@@ -71,11 +89,26 @@ windows_dll() {
 # ---- the stages of `make test-fast` come first
 # The busted suite (spec/*_spec.lua: every vector of testdata/ through the
 # Lua API, the reference, the bad-input table of doc/guide.md, the CLI) on
-# each of TEST_LUAS (5.4 5.3 5.2 5.1 jit; `make test TEST_LUAS=5.4` runs one
-# Lua only, `make test-fast` FAST_LUA alone).
+# each of TEST_LUAS (5.4 5.3 5.2 5.1 jit 5.5; `make test TEST_LUAS=5.4` runs
+# one Lua only, `make test-fast` FAST_LUA alone). Lua 5.5 is built from its
+# source (mk/lua55.mk), and so are busted's C parts for it: lfs from
+# Debian's source, stand-ins for luasystem and lua-term (whose sources
+# Debian's mirror does not serve).
 for v in $TEST_LUAS; do
-    case $v in jit) lua=luajit ;; *) lua=lua$v ;; esac
-    stage "busted on $lua" $(lua_env "$v") $lua $busted spec
+    case $v in
+        jit) stage "busted on luajit" $(lua_env jit) luajit $busted spec ;;
+        5.5)
+            if [ -z "$LUA_SRC_5_5" ]; then
+                no_source "busted on Lua 5.5" 5.5
+                # (and the stages after this one go without it)
+                TEST_LUAS=$(echo " $TEST_LUAS " | sed 's/ 5\.5 / /')
+                export TEST_LUAS
+            else
+                stage "busted on Lua 5.5 (built from source; lfs from Debian's source, stand-ins for luasystem and lua-term)" \
+                    $(source_env 5.5 "$(cd "$BUILD" 2>/dev/null && pwd)/lua-5.5/lua") "$BUILD/lua-5.5/lua" $busted spec
+            fi ;;
+        *) stage "busted on lua$v" $(lua_env "$v") lua$v $busted spec ;;
+    esac
 done
 # The whole suite again through resty.mintid, the LuaJIT FFI binding, with
 # its own specs (spec/ffi/*_ffispec.lua, which only this pass runs).
@@ -140,10 +173,10 @@ stage "finalizer storm" env BUILD="$BUILD" TEST_LUAS="$TEST_LUAS" sh spec/storm/
 for exe in $ALLOC_EXES; do
     stage "out-of-memory runs: ${exe##*/}" env ASAN_OPTIONS=detect_leaks=1 "$exe"
 done
-# The demo and spec/memcheck.lua under valgrind; luacheck (make lint); the
+# The demo and spec/memcheck.lua under valgrind (Lua 5.4 and 5.5); luacheck (make lint); the
 # database specs against SQLite and a throwaway PostgreSQL cluster
 # (doc/guide.md "IDs in databases").
-stage "valgrind (the demo, spec/memcheck.lua)" sh spec/memcheck.sh
+stage "valgrind (the demo, spec/memcheck.lua; Lua 5.4, and 5.5 if built)" sh spec/memcheck.sh
 stage "lint (luacheck)" make -s lint LINT_FORMAT=TAP
 stage "SQLite through LuaSQL (lua$DB_LUA)" $(lua_env "$DB_LUA") lua$DB_LUA $busted spec/db/sqlite_test.lua
 stage "PostgreSQL through LuaSQL (lua$DB_LUA)" sh spec/db/with_postgres.sh \
