@@ -85,7 +85,7 @@ TEST_DEPS = $(foreach v,$(filter-out $(if $(LUA_SRC_5_5),,5.5),$(TEST_LUAS)),$(B
 RUN_ENV   = BUILD='$(BUILD)' CC='$(CC)' TEST_LUAS='$(TEST_LUAS)'
 include mk/native.mk mk/sanitize.mk mk/fuzz.mk mk/platform.mk mk/foreign.mk \
         mk/embed.mk mk/db.mk mk/nginx.mk mk/threads.mk mk/npm.mk mk/lease.mk \
-        mk/haproxy.mk mk/love.mk mk/lua55.mk
+        mk/haproxy.mk mk/love.mk mk/lua55.mk mk/testmode.mk
 
 # test-plan: the stages of `make test`, as spec/run.sh names them (each
 # one's comment there says what it checks).

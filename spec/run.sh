@@ -55,25 +55,61 @@ finish() {
 lua_env() {
     echo "env LUA_PATH=lua/?.lua;spec/?.lua;; LUA_CPATH=$BUILD/$1/?.so;;"
 }
-# source_env DIR LUA: the same for a Lua built from source (mk/lua55.mk),
-# which has no busted of its own: Debian's Lua code for 5.4 (and its copies
-# that 5.5 compiles, in $BUILD/DIR/share), C parts built in $BUILD/DIR; the
-# CLI specs run bin/mintid with LUA.
+busted="/usr/bin/busted -o TAP"
+# source_env DIR LUA [SHARE]: the same for a Lua built from source
+# (mk/lua55.mk, mk/testmode.mk), which has no busted of its own: Debian's
+# Lua code for 5.4 (after SHARE, the copies of it that 5.5 compiles), C
+# parts built in $BUILD/DIR; the CLI specs run bin/mintid with LUA.
 source_env() {
-    share=$BUILD/$1/share
+    share=${3:-$BUSTED_SHARE}
     echo "env LUA_PATH=lua/?.lua;spec/?.lua;$share/?.lua;$share/?/init.lua;$BUSTED_SHARE/?.lua;$BUSTED_SHARE/?/init.lua;;" \
         "LUA_CPATH=$BUILD/$1/?.so;; MINTID_LUA=$2"
 }
-# no_source NAME VERSION: the stage NAME without the source of that Lua:
-# skipped, and said so (here and in `make test-plan`), or failed in CI.
+# no_source NAME VERSION: the stage NAME without the source of that Lua
+# (../shared/lua/VERSION.N): skipped, and said so (here and in `make
+# test-plan`), or failed in CI.
 no_source() {
     if [ "${CI:-}" = true ]; then
-        stage "$1" echo "not ok 1 - no Lua $2 source (../shared/lua/$2.0 or LUA_SRC_${2%.*}_${2#*.}=DIR): CI runs every stage"
+        stage "$1" echo "not ok 1 - no Lua $2 source (../shared/lua/$2.N, or the make variable naming it): CI runs every stage"
     else
         stage "$1 (skipped: no Lua $2 source)" echo "ok 1 # skip no Lua $2 source"
     fi
 }
-busted="/usr/bin/busted -o TAP"
+
+# ---- Lua's test mode (mk/testmode.mk): Lua 5.4.8 and 5.5.0 built with
+# ltests.h (every C API call checked, assertions on, and at exit every
+# block freed, else an abort) and HARDSTACKTESTS (the stack reallocated,
+# so moved, at every chance), the module and busted's C parts built against
+# the same headers and defines. The whole busted suite on each (busted's
+# runner ends by os.exit(code, true), which closes the state); then the
+# HARDMEMTESTS build (a whole collection at every allocation) on a subset
+# that reaches every C function of the binding, which gcov of it proves
+# (spec/testmode/hardmem.sh).
+testmode_stages() {
+    for v in 5.4 5.5; do
+        case $v in 5.4) src=$TESTMODE_SRC_5_4 share= ;; 5.5) src=$TESTMODE_SRC_5_5 share=$BUILD/5.5/share ;; esac
+        name="Lua $v test mode (ltests.h, HARDSTACKTESTS): busted"
+        if [ -z "$src" ]; then
+            no_source "$name" "$v"
+            continue
+        fi
+        stage "$name" $(source_env "tm-$v" "$(cd "$BUILD" 2>/dev/null && pwd)/tm-$v/lua" $share) \
+            "$BUILD/tm-$v/lua" $busted spec
+    done
+    for v in 5.4 5.5; do
+        case $v in 5.4) src=$TESTMODE_SRC_5_4 ;; 5.5) src=$TESTMODE_SRC_5_5 ;; esac
+        name="Lua $v test mode with HARDMEMTESTS: memcheck.lua, a storm, paths.lua; gcov of src/lua_*.c"
+        if [ -z "$src" ]; then
+            no_source "$name" "$v"
+            continue
+        fi
+        stage "$name" sh spec/testmode/hardmem.sh "$BUILD/hm-$v"
+    done
+}
+if [ "$mode" = testmode ]; then
+    testmode_stages
+    finish
+fi
 
 # windows_dll: TAP for the cross-built Lua module for Windows
 windows_dll() {
@@ -105,7 +141,8 @@ for v in $TEST_LUAS; do
                 export TEST_LUAS
             else
                 stage "busted on Lua 5.5 (built from source; lfs from Debian's source, stand-ins for luasystem and lua-term)" \
-                    $(source_env 5.5 "$(cd "$BUILD" 2>/dev/null && pwd)/lua-5.5/lua") "$BUILD/lua-5.5/lua" $busted spec
+                    $(source_env 5.5 "$(cd "$BUILD" 2>/dev/null && pwd)/lua-5.5/lua" "$BUILD/5.5/share") \
+                    "$BUILD/lua-5.5/lua" $busted spec
             fi ;;
         *) stage "busted on lua$v" $(lua_env "$v") lua$v $busted spec ;;
     esac
@@ -165,6 +202,7 @@ stage "busted on lua$SAN_LUA under ASan and UBSan" $(lua_env asan) ASAN_OPTIONS=
 # finalizer during each of 4 tries to make its ID") instead of trying
 # forever. STORM_SECONDS (default 4) is the CPU time of each of the six runs.
 stage "finalizer storm" env BUILD="$BUILD" TEST_LUAS="$TEST_LUAS" sh spec/storm/run.sh
+testmode_stages
 # make test-alloc: a script calling every public function under Lua 5.4 and
 # 5.1 with an allocator that fails every allocation from the Nth on, for N =
 # 0, 1, 2, ... until the script completes, under ASan and LeakSanitizer: no
