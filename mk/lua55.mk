@@ -10,6 +10,8 @@ ifneq ($(LUA_SRC_5_5),)
 ifneq ($(filter 5.5,$(TEST_LUAS)),)
 TEST_DEPS  += $(LUA55) $(BUILD)/5.5/share/ported $(BUSTED_C:%=$(BUILD)/5.5/%)
 endif
+# the out-of-memory runs of mk/sanitize.mk on 5.5 too
+ALLOC_LUAS += 5.5
 endif
 
 # The interpreter as Lua's README builds it: onelua.c, exporting its
@@ -17,6 +19,15 @@ endif
 $(BUILD)/lua-5.5/lua: $(LUA_SRC_5_5)/onelua.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -std=c99 -DLUA_USE_LINUX -Wl,-E -o $@ $< -lm -ldl
+
+# The out-of-memory runs link Lua in: 5.5's library, under ASan as they are.
+$(BUILD)/asan/lua-5.5.o: $(LUA_SRC_5_5)/onelua.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -std=c99 -DLUA_USE_LINUX -DMAKE_LIB $(SAN_FLAGS) -c -o $@ $<
+$(BUILD)/asan/test_alloc-5.5: spec/native/test_alloc.c spec/native/tap.h $(BIND_SRC) $(BIND_HDR) $(SAN_OBJ) \
+                              $(BUILD)/asan/lua-5.5.o
+	$(CC) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -I$(LUA_SRC_5_5) -o $@ $< $(SAN_OBJ) $(BUILD)/asan/lua-5.5.o \
+	    $(LDLIBS) -lm -ldl
 
 # ---- busted on a Lua built from source. Its Lua code is Debian's for 5.4
 # (BUSTED_SHARE); its C parts are built for each such Lua by busted_c: lfs

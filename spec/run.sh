@@ -203,9 +203,10 @@ stage "busted on lua$SAN_LUA under ASan and UBSan" $(lua_env asan) ASAN_OPTIONS=
 # forever. STORM_SECONDS (default 4) is the CPU time of each of the six runs.
 stage "finalizer storm" env BUILD="$BUILD" TEST_LUAS="$TEST_LUAS" sh spec/storm/run.sh
 testmode_stages
-# make test-alloc: a script calling every public function under Lua 5.4 and
-# 5.1 with an allocator that fails every allocation from the Nth on, for N =
-# 0, 1, 2, ... until the script completes, under ASan and LeakSanitizer: no
+# make test-alloc: a script calling every public function under Lua 5.4,
+# 5.1 and 5.5 (when built from its source) with an allocator that fails
+# every allocation from the Nth on, for N = 0, 1, 2, ... until the script
+# completes, under ASan and LeakSanitizer: no
 # crash, no leak, and every generator left exactly as if the failed call had
 # not happened.
 for exe in $ALLOC_EXES; do

@@ -55,6 +55,14 @@ static inline void *luaL_testudata(lua_State *L, int ud, const char *tname)
 
 #endif
 
+/* A state with the allocator f (for the tests that embed Lua: the binding
+ * never makes one): 5.5 also takes the seed of its string hashes. */
+#if LUA_VERSION_NUM >= 505
+#define compat_newstate(f, ud) lua_newstate((f), (ud), luaL_makeseed(NULL))
+#else
+#define compat_newstate(f, ud) lua_newstate((f), (ud))
+#endif
+
 /*
  * User values: Lua values that a full userdata keeps alive, numbered from 1.
  * Unlike a registry reference, which the collector treats as a root, a user
