@@ -98,6 +98,8 @@ local GC55 = _VERSION == "Lua 5.5" and {
 
 local function gc_pace(pause, stepmul, stepsize_log2)
     if GC55 then
+        -- (its parameters pace the incremental mode only)
+        collectgarbage("incremental")
         collectgarbage("param", "pause", pause)
         collectgarbage("param", "stepmul", stepmul)
         return
