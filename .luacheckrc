@@ -2,7 +2,7 @@
 -- by file, so that new files are covered as they come.
 
 -- Library code, the command-line tool and the examples run unchanged on
--- Lua 5.1-5.4 and LuaJIT: only the globals every one of them has.
+-- Lua 5.1-5.5 and LuaJIT: only the globals every one of them has.
 std = "min"
 max_line_length = 120
 

@@ -26,13 +26,15 @@ VERSION := $(shell sed -n 's/^\#define MINTID_VERSION "\(.*\)"$$/\1/p' src/minti
 
 LUA_VERSION ?= 5.4
 LUA         ?= $(call lua_cmd,$(LUA_VERSION))
-# The Lua versions of the busted suite ("jit" is LuaJIT): all of them under
-# `make test`, FAST_LUA alone under `make test-fast`.
-TEST_LUAS   ?= 5.4 5.3 5.2 5.1 jit
+# The Lua versions of the busted suite ("jit" is LuaJIT; 5.5 is built from
+# its source, mk/lua55.mk): all of them under `make test`, FAST_LUA alone
+# under `make test-fast`.
+TEST_LUAS   ?= 5.4 5.3 5.2 5.1 jit 5.5
 FAST_LUA    ?= 5.4
-# Headers of each version (Debian's layout); override LUA_INCDIR for one build.
-lua_incdir = $(or $(LUA_INCDIR),$(if $(filter jit,$1),/usr/include/luajit-2.1,/usr/include/lua$1))
-lua_cmd = $(if $(filter jit,$1),luajit,lua$1)
+# Headers of each version (Debian's layout; 5.5's source tree); override
+# LUA_INCDIR for one build.
+lua_incdir = $(or $(LUA_INCDIR),$(if $(filter jit,$1),/usr/include/luajit-2.1,$(if $(filter 5.5,$1),$(LUA_SRC_5_5),/usr/include/lua$1)))
+lua_cmd = $(if $(filter jit,$1),luajit,$(if $(filter 5.5,$1),$(LUA55),lua$1))
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -79,11 +81,11 @@ $(BUILD)/%/testfork.so: spec/native/testfork.c
 
 # ---- the stages of `make test`: each file adds what its stages run to
 # TEST_DEPS and the lists spec/run.sh reads to RUN_ENV.
-TEST_DEPS = $(foreach v,$(TEST_LUAS),$(BUILD)/$v/mintid.so $(BUILD)/$v/testfork.so)
+TEST_DEPS = $(foreach v,$(filter-out $(if $(LUA_SRC_5_5),,5.5),$(TEST_LUAS)),$(BUILD)/$v/mintid.so $(BUILD)/$v/testfork.so)
 RUN_ENV   = BUILD='$(BUILD)' CC='$(CC)' TEST_LUAS='$(TEST_LUAS)'
 include mk/native.mk mk/sanitize.mk mk/fuzz.mk mk/platform.mk mk/foreign.mk \
         mk/embed.mk mk/db.mk mk/nginx.mk mk/threads.mk mk/npm.mk mk/lease.mk \
-        mk/haproxy.mk mk/love.mk
+        mk/haproxy.mk mk/love.mk mk/lua55.mk mk/testmode.mk
 
 # test-plan: the stages of `make test`, as spec/run.sh names them (each
 # one's comment there says what it checks).

@@ -12,14 +12,14 @@ version (monotonic v7, v6 and v1, v4, name-based v3, v5 and v8), KSUID,
 TypeID, HMAC-tagged relative IDs that prefix-scan per customer, Snowflake
 and Nano ID, and W3C Trace Context headers. Randomness comes from a ChaCha20
 generator keyed by the OS CSPRNG; the default generators are thread- and
-fork-safe. Lua 5.1 to 5.4 and LuaJIT (resty.mintid, through the FFI).
+fork-safe. Lua 5.1 to 5.5 and LuaJIT (resty.mintid, through the FFI).
 ]],
    homepage = "https://github.com/mintid/mintid",
    license = "MIT",
    labels = { "uuid", "ulid", "id", "ksuid", "typeid", "snowflake", "nanoid" },
 }
 dependencies = {
-   "lua >= 5.1, < 5.5",
+   "lua >= 5.1, < 5.6",
 }
 build = {
    type = "builtin",

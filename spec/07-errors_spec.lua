@@ -202,7 +202,8 @@ describe("API conventions", function()
                 { "traceparent", { nil, "nope" }, "invalid parent-id: length 4, want 16" },
             }
             for _, c in ipairs(cases) do
-                local ok, v, msg = pcall(mintid[c[1]], unpack(c[2]))
+                -- (a leading nil: the length of { nil, x } may be 0 or 2, and is 0 on 5.5)
+                local ok, v, msg = pcall(mintid[c[1]], unpack(c[2], 1, c[2][1] == nil and 2 or #c[2]))
                 assert.is_true(ok, c[1] .. " raised: " .. tostring(v))
                 h.assert_bad_data(v, msg, c[3], c[1])
                 if c[3] then assert.are.equal(c[3], msg, c[1]) end

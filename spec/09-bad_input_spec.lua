@@ -389,7 +389,7 @@ end)
 row("A random option replaced through the debug library", function()
     local g = mintid.uuid4_generator { random = function(n) return ("\1"):rep(n) end }
     local function none() end
-    if _VERSION == "Lua 5.4" then
+    if h.builtin_user_values then
         debug.setuservalue(g, none, 2)
     else
         (debug.getuservalue or debug.getfenv)(g)[2] = none

@@ -972,3 +972,22 @@ describe("mintid command", function()
         end)
     end)
 end)
+
+describe("mintid command's exit", function()
+    -- LUA_INIT runs before bin/mintid: a global whose finalizer runs only
+    -- when the Lua state is closed. Lua 5.1's os.exit cannot close it.
+    local INIT = [[local gc = function() io.stderr:write("state closed\n") end
+        if newproxy then KEEP = newproxy(true); getmetatable(KEEP).__gc = gc
+        else KEEP = setmetatable({}, { __gc = gc }) end]]
+    local test = (h.lua51 and not jit) and pending or it
+
+    test("closes its Lua state on every exit status (Lua's test mode checks every block freed then)", function()
+        for _, c in ipairs({ { 0, { "--help" } }, { 0, { "ulid" } }, { 1, { "inspect", "nope" } },
+            { 2, { "frob" } }, { 2, { "ulid", "-n", "x" } } }) do
+            local _, err, status = run(c[2], { LUA_INIT = INIT })
+            local where = table.concat(c[2], " ")
+            assert.are.equal(c[1], status, where .. ": " .. err)
+            assert.are.equal("state closed\n", err:match("[^\n]*\n$"), where .. ": the state's finalizers never ran")
+        end
+    end)
+end)

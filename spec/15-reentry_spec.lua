@@ -14,15 +14,12 @@ local finalizer = h.finalizer
 -- JIT off: LuaJIT runs no finalizer on a trace), then puts both back.
 local function stormy(fn)
     if jit then jit.off(); jit.flush() end
-    local pause = collectgarbage("setpause", 0)
-    local stepmul = collectgarbage("setstepmul", 1e6)
-    -- 5.4 caps the multiplier; a step every 64 bytes instead
-    if _VERSION == "Lua 5.4" then collectgarbage("incremental", 0, 1000, 6) end
+    -- 5.4 caps the multiplier: a step every 64 bytes instead; on 5.5 a
+    -- multiplier of 0 makes every step a whole cycle
+    h.gc_pace(0, h.lua_num == 5.4 and 1000 or (h.lua_num >= 5.5 and 0 or 1e6), 6)
     collectgarbage() -- a cycle ends here, so the next threshold is the new pause's
     local ok, err = pcall(fn)
-    if _VERSION == "Lua 5.4" then collectgarbage("incremental", 200, 100, 13) end
-    collectgarbage("setpause", pause)
-    collectgarbage("setstepmul", stepmul)
+    h.gc_pace()
     if jit then jit.on() end
     collectgarbage()
     assert(ok, err)
@@ -204,7 +201,7 @@ end)
 describe("a hook's value is checked where it is used (issue 15)", function()
     -- The random option's user value replaced through the debug library.
     local function replace_random(g, f)
-        if debug.setuservalue and _VERSION == "Lua 5.4" then
+        if h.builtin_user_values then
             assert(debug.setuservalue(g, f, 2))
         elseif debug.getuservalue then
             debug.getuservalue(g)[2] = f

@@ -25,6 +25,11 @@ M.has_integers = math.type ~= nil
 -- Lua 5.1 and LuaJIT only call an order metamethod when both operands share
 -- it, and their error messages never show a metatable's __name.
 M.lua51 = _VERSION == "Lua 5.1"
+-- The version of PUC Lua (LuaJIT counts as 5.1): user values are built
+-- into userdata from 5.4 on, and the collector's pace is set differently
+-- by 5.1-5.3, 5.4 and 5.5 (M.gc_pace).
+M.lua_num = jit and 5.1 or tonumber(_VERSION:match("%d+%.%d+"))
+M.builtin_user_values = M.lua_num >= 5.4
 -- luaL_newmetatable sets __name (and luaL_typeerror shows it) from 5.3 on.
 M.has_names = M.has_integers
 
@@ -101,9 +106,9 @@ function M.read_vectors(name, columns)
     f:close()
 
     local rows, header, lineno = {}, nil, 0
-    for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    for raw in (text .. "\n"):gmatch("([^\n]*)\n") do
         lineno = lineno + 1
-        line = line:gsub("\r$", "")
+        local line = raw:gsub("\r$", "")
         local where = name .. ":" .. lineno
         if header == nil then
             if lineno == 1 and line:sub(1, 1) == "#" then
@@ -675,7 +680,7 @@ end
 -- library (Lua 5.4: debug.setuservalue; below, in the table or
 -- environment that holds them).
 function M.clear_user_values(u)
-    if _VERSION == "Lua 5.4" then
+    if M.builtin_user_values then
         for i = 1, 8 do debug.setuservalue(u, nil, i) end
         return
     end
@@ -801,20 +806,40 @@ M.NO_FINALIZER_AT_EACH_ALLOCATION = "this Lua's collector runs no finalizer at e
 -- (LuaJIT runs no finalizer on a trace); returns what fn returns (two
 -- values), and raises what it raises, once the collector is as it was.
 function M.cycle_per_allocation(fn)
-    local puc54 = _VERSION == "Lua 5.4" and not jit
     if jit then jit.off(); jit.flush() end
-    local pause = collectgarbage("setpause", 0)
-    local stepmul = collectgarbage("setstepmul", puc54 and 1000 or (M.lua51 and 0 or 1e6))
-    if puc54 then collectgarbage("incremental", 0, 0, 40) end
+    M.gc_pace(0, M.lua_num == 5.4 and 1000 or ((M.lua51 or M.lua_num >= 5.5) and 0 or 1e6), 40)
     collectgarbage("step", 0)
     local ok, a, b = pcall(fn)
-    if puc54 then collectgarbage("incremental", 200, 100, 13) end
-    collectgarbage("setpause", pause)
-    collectgarbage("setstepmul", stepmul)
+    M.gc_pace()
     if jit then jit.on() end
     collectgarbage()
     assert(ok, a)
     return a, b
+end
+
+--- The collector's pace: the pause and the step multiplier in percent and,
+-- from 5.4 on, a step of 2^stepsize_log2 bytes; with no arguments, the
+-- version's defaults. 5.5 sets each through collectgarbage("param") (its
+-- defaults read here, before any change), 5.1-5.4 through setpause and
+-- setstepmul, 5.4 its step size through "incremental". A multiplier of 0
+-- makes each step a whole cycle on 5.1 and on 5.5.
+local GC55 = M.lua_num >= 5.5 and {
+    pause = collectgarbage("param", "pause"),
+    stepmul = collectgarbage("param", "stepmul"),
+    stepsize = collectgarbage("param", "stepsize"),
+}
+function M.gc_pace(pause, stepmul, stepsize_log2)
+    if GC55 then
+        collectgarbage("incremental")
+        collectgarbage("param", "pause", pause or GC55.pause)
+        collectgarbage("param", "stepmul", stepmul or GC55.stepmul)
+        collectgarbage("param", "stepsize", stepsize_log2 and math.floor(2 ^ math.min(stepsize_log2, 30)) or GC55.stepsize)
+    else
+        collectgarbage("setpause", pause or 200)
+        collectgarbage("setstepmul", stepmul or (M.lua_num >= 5.4 and 100 or 200))
+        -- (5.4's "incremental" takes a 0 as "unchanged": no pause of 0 there)
+        if M.lua_num >= 5.4 then collectgarbage("incremental", 0, 0, stepsize_log2 or 13) end
+    end
 end
 
 --- n objects whose finalizers call f, one at each collection cycle from

@@ -56,6 +56,60 @@ lua_env() {
     echo "env LUA_PATH=lua/?.lua;spec/?.lua;; LUA_CPATH=$BUILD/$1/?.so;;"
 }
 busted="/usr/bin/busted -o TAP"
+# source_env DIR LUA [SHARE]: the same for a Lua built from source
+# (mk/lua55.mk, mk/testmode.mk), which has no busted of its own: Debian's
+# Lua code for 5.4 (after SHARE, the copies of it that 5.5 compiles), C
+# parts built in $BUILD/DIR; the CLI specs run bin/mintid with LUA.
+source_env() {
+    share=${3:-$BUSTED_SHARE}
+    echo "env LUA_PATH=lua/?.lua;spec/?.lua;$share/?.lua;$share/?/init.lua;$BUSTED_SHARE/?.lua;$BUSTED_SHARE/?/init.lua;;" \
+        "LUA_CPATH=$BUILD/$1/?.so;; MINTID_LUA=$2"
+}
+# no_source NAME VERSION: the stage NAME without the source of that Lua
+# (../shared/lua/VERSION.N): skipped, and said so (here and in `make
+# test-plan`), or failed in CI.
+no_source() {
+    if [ "${CI:-}" = true ]; then
+        stage "$1" echo "not ok 1 - no Lua $2 source (../shared/lua/$2.N, or the make variable naming it): CI runs every stage"
+    else
+        stage "$1 (skipped: no Lua $2 source)" echo "ok 1 # skip no Lua $2 source"
+    fi
+}
+
+# ---- Lua's test mode (mk/testmode.mk): Lua 5.4.8 and 5.5.0 built with
+# ltests.h (every C API call checked, assertions on, and at exit every
+# block freed, else an abort) and HARDSTACKTESTS (the stack reallocated,
+# so moved, at every chance), the module and busted's C parts built against
+# the same headers and defines. The whole busted suite on each (busted's
+# runner ends by os.exit(code, true), which closes the state); then the
+# HARDMEMTESTS build (a whole collection at every allocation) on a subset
+# that reaches every C function of the binding, which gcov of it proves
+# (spec/testmode/hardmem.sh).
+testmode_stages() {
+    for v in 5.4 5.5; do
+        case $v in 5.4) src=$TESTMODE_SRC_5_4 share= ;; 5.5) src=$TESTMODE_SRC_5_5 share=$BUILD/5.5/share ;; esac
+        name="Lua $v test mode (ltests.h, HARDSTACKTESTS): busted"
+        if [ -z "$src" ]; then
+            no_source "$name" "$v"
+            continue
+        fi
+        stage "$name" $(source_env "tm-$v" "$(cd "$BUILD" 2>/dev/null && pwd)/tm-$v/lua" $share) \
+            "$BUILD/tm-$v/lua" $busted spec
+    done
+    for v in 5.4 5.5; do
+        case $v in 5.4) src=$TESTMODE_SRC_5_4 ;; 5.5) src=$TESTMODE_SRC_5_5 ;; esac
+        name="Lua $v test mode with HARDMEMTESTS: memcheck.lua, a storm, paths.lua; gcov of src/lua_*.c"
+        if [ -z "$src" ]; then
+            no_source "$name" "$v"
+            continue
+        fi
+        stage "$name" sh spec/testmode/hardmem.sh "$BUILD/hm-$v"
+    done
+}
+if [ "$mode" = testmode ]; then
+    testmode_stages
+    finish
+fi
 
 # windows_dll: TAP for the cross-built Lua module for Windows
 windows_dll() {
@@ -71,11 +125,27 @@ windows_dll() {
 # ---- the stages of `make test-fast` come first
 # The busted suite (spec/*_spec.lua: every vector of testdata/ through the
 # Lua API, the reference, the bad-input table of doc/guide.md, the CLI) on
-# each of TEST_LUAS (5.4 5.3 5.2 5.1 jit; `make test TEST_LUAS=5.4` runs one
-# Lua only, `make test-fast` FAST_LUA alone).
+# each of TEST_LUAS (5.4 5.3 5.2 5.1 jit 5.5; `make test TEST_LUAS=5.4` runs
+# one Lua only, `make test-fast` FAST_LUA alone). Lua 5.5 is built from its
+# source (mk/lua55.mk), and so are busted's C parts for it: lfs from
+# Debian's source, stand-ins for luasystem and lua-term (whose sources
+# Debian's mirror does not serve).
 for v in $TEST_LUAS; do
-    case $v in jit) lua=luajit ;; *) lua=lua$v ;; esac
-    stage "busted on $lua" $(lua_env "$v") $lua $busted spec
+    case $v in
+        jit) stage "busted on luajit" $(lua_env jit) luajit $busted spec ;;
+        5.5)
+            if [ -z "$LUA_SRC_5_5" ]; then
+                no_source "busted on Lua 5.5" 5.5
+                # (and the stages after this one go without it)
+                TEST_LUAS=$(echo " $TEST_LUAS " | sed 's/ 5\.5 / /')
+                export TEST_LUAS
+            else
+                stage "busted on Lua 5.5 (built from source; lfs from Debian's source, stand-ins for luasystem and lua-term)" \
+                    $(source_env 5.5 "$(cd "$BUILD" 2>/dev/null && pwd)/lua-5.5/lua" "$BUILD/5.5/share") \
+                    "$BUILD/lua-5.5/lua" $busted spec
+            fi ;;
+        *) stage "busted on lua$v" $(lua_env "$v") lua$v $busted spec ;;
+    esac
 done
 # The whole suite again through resty.mintid, the LuaJIT FFI binding, with
 # its own specs (spec/ffi/*_ffispec.lua, which only this pass runs).
@@ -132,18 +202,20 @@ stage "busted on lua$SAN_LUA under ASan and UBSan" $(lua_env asan) ASAN_OPTIONS=
 # finalizer during each of 4 tries to make its ID") instead of trying
 # forever. STORM_SECONDS (default 4) is the CPU time of each of the six runs.
 stage "finalizer storm" env BUILD="$BUILD" TEST_LUAS="$TEST_LUAS" sh spec/storm/run.sh
-# make test-alloc: a script calling every public function under Lua 5.4 and
-# 5.1 with an allocator that fails every allocation from the Nth on, for N =
-# 0, 1, 2, ... until the script completes, under ASan and LeakSanitizer: no
+testmode_stages
+# make test-alloc: a script calling every public function under Lua 5.4,
+# 5.1 and 5.5 (when built from its source) with an allocator that fails
+# every allocation from the Nth on, for N = 0, 1, 2, ... until the script
+# completes, under ASan and LeakSanitizer: no
 # crash, no leak, and every generator left exactly as if the failed call had
 # not happened.
 for exe in $ALLOC_EXES; do
     stage "out-of-memory runs: ${exe##*/}" env ASAN_OPTIONS=detect_leaks=1 "$exe"
 done
-# The demo and spec/memcheck.lua under valgrind; luacheck (make lint); the
+# The demo and spec/memcheck.lua under valgrind (Lua 5.4 and 5.5); luacheck (make lint); the
 # database specs against SQLite and a throwaway PostgreSQL cluster
 # (doc/guide.md "IDs in databases").
-stage "valgrind (the demo, spec/memcheck.lua)" sh spec/memcheck.sh
+stage "valgrind (the demo, spec/memcheck.lua; Lua 5.4, and 5.5 if built)" sh spec/memcheck.sh
 stage "lint (luacheck)" make -s lint LINT_FORMAT=TAP
 stage "SQLite through LuaSQL (lua$DB_LUA)" $(lua_env "$DB_LUA") lua$DB_LUA $busted spec/db/sqlite_test.lua
 stage "PostgreSQL through LuaSQL (lua$DB_LUA)" sh spec/db/with_postgres.sh \

@@ -1,5 +1,5 @@
 /*
- * lua_int64.h: 64-bit integers in and out of Lua 5.1-5.4 and LuaJIT, where
+ * lua_int64.h: 64-bit integers in and out of Lua 5.1-5.5 and LuaJIT, where
  * lua_Integer may be 32 bits, numbers may be doubles, and LuaJIT has int64
  * cdata. Static inline, prefixed compat_, as lua_compat.h.
  */

@@ -8,8 +8,8 @@
  *   generator with the same frozen clock and random option that made only
  *   the calls that returned (a failed call leaves the state as it was);
  * - lua_close gives back every byte (and, under LeakSanitizer, no C leak).
- * Built for Lua 5.4 and 5.1 (both take an allocator in lua_newstate); the
- * binding is compiled in, as in test_wipe. Prints TAP; exits 1 on a failure.
+ * Built for Lua 5.4, 5.1 and 5.5 (each takes an allocator in lua_newstate);
+ * the binding is compiled in, as in test_wipe. Prints TAP; exits 1 on a failure.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -220,7 +220,7 @@ int main(void)
         const char *msg;
 
         mem.fail_at = -1;
-        L = lua_newstate(failing_alloc, NULL);
+        L = compat_newstate(failing_alloc, NULL);
         if (L == NULL) {
             setup_ok = 0;
             break;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Finalizer-storm mode (spec/storm/main.lua) on every Lua and module:
-# mintid on Lua 5.4, 5.1 and LuaJIT with the JIT on and off, resty.mintid
+# mintid on Lua 5.4, 5.1, 5.5 (built from source) and LuaJIT with the JIT on and off, resty.mintid
 # on LuaJIT with the JIT on and off. Prints TAP and ends with one line
 # "N passed, M failed"; exits non-zero on any failure. STORM_SECONDS is
 # the CPU time each run spends (default 4); a run still going after three
@@ -38,6 +38,7 @@ storm() {
 for v in ${TEST_LUAS:-5.4 5.1 jit}; do
     case $v in
         5.4 | 5.1) storm "$v" mintid "lua$v" ;;
+        5.5) storm "$v" mintid "$BUILD/lua-5.5/lua" ;;
         jit)
             storm jit mintid luajit
             storm jit mintid luajit -joff

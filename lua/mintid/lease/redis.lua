@@ -17,7 +17,7 @@
 -- the server's time) and a count of the ids never handed out
 -- (mintid:{ns}:fresh:<lo>-<hi>), and looks at most CLAIM_TRIES ids of each.
 --
--- Plain Lua 5.1-5.4 and LuaJIT: no integer division, no bitwise operators,
+-- Plain Lua 5.1-5.5 and LuaJIT: no integer division, no bitwise operators,
 -- no goto. Any client with :eval(script, numkeys, ...) works, whether its
 -- calls return nil, err (lua-resty-redis) or raise (redis-lua).
 local mintid = require "mintid"
