@@ -66,13 +66,7 @@ local function sh(cmd)
     return ok == true or ok == 0
 end
 
-local function read_file(path)
-    local f = io.open(path, "rb")
-    if not f then return nil end
-    local text = f:read("*a")
-    f:close()
-    return text
-end
+local read_file = h.read_file
 
 -- `mintid snowflake` keeps its lock files in XDG_RUNTIME_DIR: a folder of
 -- this suite's, removed at its end.

@@ -9,12 +9,7 @@ local mintid = require(h.module_name)
 local REFERENCE = "doc/reference.md"
 local SECRET = "0123456789abcdef"
 
-local function read(path)
-    local f = assert(io.open(path, "rb"))
-    local s = f:read("*a")
-    f:close()
-    return s
-end
+local function read(path) return assert(h.read_file(path)) end
 
 local sorted_keys = h.sorted_keys
 

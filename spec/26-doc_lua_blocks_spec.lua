@@ -5,14 +5,11 @@
 --   <!-- runs in: nginx -->   (or haproxy, LÖVE, any words)
 -- Such a block must compile; every other block must run without an error,
 -- on its own: a block uses nothing that another block defined.
+local h = require "helper"
+
 local SECRET = "0123456789abcdef0123456789abcdef"
 
-local function read(path)
-    local f = assert(io.open(path, "rb"))
-    local s = f:read("*a")
-    f:close()
-    return s
-end
+local function read(path) return assert(h.read_file(path)) end
 
 -- The ```lua blocks of a page: { where = "path:line", code = text, host = words or nil }
 local function blocks_of(path)

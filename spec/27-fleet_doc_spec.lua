@@ -8,12 +8,7 @@ local fake_redis = require "fake_redis"
 
 local FLEET = "doc/fleet.md"
 
-local function read(path)
-    local f = assert(io.open(path, "rb"))
-    local s = f:read("*a")
-    f:close()
-    return s
-end
+local function read(path) return assert(h.read_file(path)) end
 
 local function real_ms() return mintid.parse_ulid(mintid.ulid()):time() end
 

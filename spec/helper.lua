@@ -96,6 +96,15 @@ end
 --- Read testdata/<name>: returns the rows in file order. Each row holds its
 -- fields by position and by column name, plus `_where` ("name:line").
 -- `columns` is the header the file must have (the README's column list).
+-- The whole text of a file, or nil and the reason when it cannot be opened.
+function M.read_file(path)
+    local f, err = io.open(path, "rb")
+    if not f then return nil, err end
+    local text = f:read("*a")
+    f:close()
+    return text
+end
+
 function M.read_vectors(name, columns)
     local path = M.testdata_dir .. "/" .. name
     local f, err = io.open(path, "rb")
