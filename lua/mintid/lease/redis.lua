@@ -94,7 +94,7 @@ local held = stored
 if not held and redis.call('EXISTS', KEYS[1]) == 1 then held = ARGV[8] end
 if held and held ~= ARGV[7] then return { -4, held } end
 local function take(id)
-    local sid = string.format('%d', id)
+    local sid = string.format('%.0f', id)
     local key = ARGV[10] .. sid
     local holder = redis.pcall('GET', key)
     if type(holder) == 'table' then return nil end
@@ -140,7 +140,7 @@ while fresh < n and left > 0 and not got do
     fresh, left = fresh + 1, left - 1
 end
 if got and got[1] == -2 then return got end -- junk: nothing written
-redis.call('SET', KEYS[4], string.format('%d', fresh))
+redis.call('SET', KEYS[4], string.format('%.0f', fresh))
 if got then return got end
 if fresh >= n and #expired < tries then return { -1, '0' } end
 return { -3, '0' }
@@ -570,7 +570,7 @@ function Lease:_claim()
     self._id, self._floor, self._prefer = id, fence_floor, id
     self._turn, self._turn_by = self._turn + 1, "claim"
     self:_reachable()
-    self:_report("lease", "held", "notice", ("holds machine id %d%s"):format(id,
+    self:_report("lease", "held", "notice", ("holds machine id %.0f%s"):format(id,
         fence_floor > 0 and " (minting after ms " .. ms_text(fence_floor) .. ")" or ""))
     return id
 end
@@ -645,7 +645,7 @@ function Lease:acquire()
     -- released or claimed anew by a call made while this one slept: nil.
     local state = self._fence:state()
     if self._id ~= id or not (state == "held" or state == "waiting") then
-        return nil, ("lease: machine id %d %s while waiting out its floor%s"):format(id, state,
+        return nil, ("lease: machine id %.0f %s while waiting out its floor%s"):format(id, state,
             last_err and " (" .. last_err .. ")" or "")
     end
     return id
@@ -672,8 +672,8 @@ function Lease:renew()
         local until_ = (state == "held" or state == "waiting")
             and ("usable for %.1f s more"):format(left) or "past its deadline"
         self:_report("store", "unreachable", "warn",
-            ("store unreachable, machine id %d %s: %s"):format(id, until_, err))
-        return nil, ("lease: store unreachable (%s); machine id %d %s"):format(err, id, until_)
+            ("store unreachable, machine id %.0f %s: %s"):format(id, until_, err))
+        return nil, ("lease: store unreachable (%s); machine id %.0f %s"):format(err, id, until_)
     end
     local owned, rerr = owned_reply(res, "renewal")
     if not owned then
@@ -686,8 +686,9 @@ function Lease:renew()
         self._id = nil
         self._turn, self._turn_by = self._turn + 1, "loss"
         self:_reachable()
-        self:_report("lease", "lost", "error", ("machine id %d lost: its key expired or has another holder"):format(id))
-        return nil, ("lease: machine id %d lost (its key expired or has another holder)"):format(id)
+        self:_report("lease", "lost", "error",
+            ("machine id %.0f lost: its key expired or has another holder"):format(id))
+        return nil, ("lease: machine id %.0f lost (its key expired or has another holder)"):format(id)
     end
     local valid_for = self:_valid_for(sent)
     if valid_for <= 0 then
@@ -695,7 +696,7 @@ function Lease:renew()
     end
     self._fence:hold(id, valid_for, self._floor, nil, last_ms)
     self:_reachable()
-    self:_report("lease", "held", "notice", ("holds machine id %d again"):format(id))
+    self:_report("lease", "held", "notice", ("holds machine id %.0f again"):format(id))
     return true
 end
 
@@ -714,7 +715,7 @@ function Lease:release()
     self._id, self._prefer = nil, nil
     local token = self._token
     self._token = new_token()
-    self:_report("lease", "released", "notice", ("released machine id %d"):format(id))
+    self:_report("lease", "released", "notice", ("released machine id %.0f"):format(id))
     -- The release floor: the clock now, or (a clock gone wrong) the one the
     -- id was held with, whose renewals raised the stored floor past it.
     local wall = self:_wall() or self._floor
@@ -724,7 +725,7 @@ function Lease:release()
     if not res then return nil, "lease: store unreachable (" .. err .. "); its key expires by itself" end
     local owned, rerr = owned_reply(res, "release")
     if not owned then return nil, rerr end
-    if owned ~= 1 then return nil, ("lease: machine id %d was no longer held"):format(id) end
+    if owned ~= 1 then return nil, ("lease: machine id %.0f was no longer held"):format(id) end
     return true
 end
 
@@ -762,7 +763,7 @@ function Lease:step()
     end
     if self._id and self._fence:state() == "expired" then
         self:_report("lease", "expired", "error",
-            ("machine id %d: past its deadline, generators refuse"):format(self._id))
+            ("machine id %.0f: past its deadline, generators refuse"):format(self._id))
     end
     self._next_step = now + delay
     return delay
@@ -862,8 +863,8 @@ function M.holders(opts)
                     return nil, "unexpected reply to a listing: " .. shown(res)
                 end
                 if not floor_ms or tonumber(res[i + 2]) ~= floor_ms then
-                    return nil, ("unexpected reply to a listing: the floor of machine id %d is not Unix ms: %s"):format(
-                        id, tostring(res[i + 2]))
+                    return nil, ("unexpected reply to a listing: the floor of machine id %.0f is not Unix ms: %s")
+                        :format(id, tostring(res[i + 2]))
                 end
                 list[#list + 1] = { id = id, expires_in = left < 0 and huge or left / 1000, floor = floor_ms }
             end
