@@ -10,6 +10,8 @@ set -eu
 packages="make build-essential ca-certificates python3 git zip unzip
     lua5.4 liblua5.4-dev lua5.3 liblua5.3-dev lua5.2 liblua5.2-dev
     lua5.1 liblua5.1-0-dev luajit2 libluajit2-5.1-dev lua-busted luarocks lua-check"
+# groff, which checks that the man page (doc/mintid.1) reads without a warning
+packages="$packages groff-base"
 # the memory checks, and libFuzzer (its runtime is libclang-rt-dev, which
 # clang only recommends)
 packages="$packages valgrind clang libclang-rt-dev"
