@@ -1100,6 +1100,24 @@ MINTID_OPAQUE_STATE(mintid_ksuid_gen, mintid_ksuid_state, mintid_ksuid_state_of)
 MINTID_INTERNAL int mintid_ksuid_gen_next(mintid_ksuid_state *g, int64_t now_ms,
                                           mintid_random_fn rnd, void *ctx, uint8_t out[20], char *err);
 
+/* ==== short_uuid.c: a UUID's 128 bits in an alphabet of 2..256 symbols ==== */
+#define MINTID_SHORT_UUID_MAX_CHUNKS 8 /* at most 7, for n = 129 */
+typedef struct {
+    uint8_t symbol[256];
+    int16_t value[256];     /* a byte's symbol value, -1 outside the alphabet */
+    uint32_t n;             /* symbols, 2..256 */
+    uint32_t length;        /* L: the smallest with n^L >= 2^128 */
+    uint32_t per_chunk;     /* k symbols a chunk */
+    uint32_t chunk;         /* D = n^k */
+    uint32_t chunks;        /* ceil(L / k) */
+    uint32_t frac_bits;     /* 64 - ceil(log2 n) */
+    uint64_t recip;         /* ceil(2^frac_bits / D) */
+    /* power[p][i]: chunk i (least significant first) of 2^(32 * (3 - p)),
+     * the weight of the value's 32-bit word p (word 0 most significant). */
+    uint32_t power[4][MINTID_SHORT_UUID_MAX_CHUNKS];
+} mintid_short_uuid_state;
+MINTID_OPAQUE_STATE(mintid_short_uuid_alphabet, mintid_short_uuid_state, mintid_short_uuid_state_of)
+
 /* ==== typeid.c ============================================================ */
 /* typeid.c: prefix '_' suffix, the suffix a UUID's 16 bytes in lowercase
  * ULID base32. */

@@ -383,6 +383,36 @@ MINTID_API size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
  * alphabet; else 0. */
 MINTID_API int mintid_nanoid_valid(const mintid_nanoid_spec *s, const char *text, size_t len);
 
+/* ---- short UUIDs (SPEC "Short UUIDs", npm short-uuid) ------------------- */
+/* A UUID's 128 bits in an alphabet of 2..256 single-byte symbols, most
+ * significant first, padded with the first symbol to the alphabet's
+ * length L (22 for the default, flickrBase58): the smallest with
+ * n^L >= 2^128, at most MINTID_SHORT_UUID_MAX_LEN (n = 2). */
+#define MINTID_SHORT_UUID_MAX_LEN 128
+#define MINTID_SHORT_UUID_ALPHABET_SIZE 1024
+/* The reference's named alphabets. */
+#define MINTID_SHORT_UUID_FLICKR "123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
+#define MINTID_SHORT_UUID_COOKIE \
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&'()*+-./:<=>?@[]^_`{|}~"
+/* An alphabet, checked once and its conversion constants worked out. */
+typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_SHORT_UUID_ALPHABET_SIZE]; } mintid_short_uuid_alphabet;
+/* EARG for fewer than 2 or more than 256 symbols, a repeated byte, or
+ * UTF-8 text with multi-byte characters (Nano ID's rules). */
+MINTID_API int  mintid_short_uuid_alphabet_init(mintid_short_uuid_alphabet *a, const uint8_t *symbols, size_t n,
+                                                char *err);
+/* L, the length of every short UUID of a. */
+MINTID_API size_t mintid_short_uuid_length(const mintid_short_uuid_alphabet *a);
+/* mintid_short_uuid_length(a) symbols to out. */
+MINTID_API void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *a, const uint8_t id[16], char *out);
+/* Text of exactly L symbols of a, of a value below 2^128, to the 16
+ * bytes; EPARSE naming the length, the bad character or the overflow. */
+MINTID_API int  mintid_short_uuid_decode(const mintid_short_uuid_alphabet *a, const char *text, size_t len,
+                                         uint8_t out[16], char *err);
+/* The short text of a UUID text (mintid_uuid_decode's, EPARSE for bad
+ * text): returns L, or a negative code. */
+MINTID_API int  mintid_short_uuid_text(const mintid_short_uuid_alphabet *a, const char *uuid, size_t len, char *out,
+                                       char *err);
+
 /* ---- RFC 3339 time (iso.c) ----------------------------------------------- */
 /* "2024-01-02T03:04:05.678Z": a Unix ms time in UTC with milliseconds, in
  * the proleptic Gregorian calendar; ERANGE before year 0000 or past
