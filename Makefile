@@ -14,7 +14,7 @@ CORE_SRC = src/error.c src/hex.c src/base32.c src/monotonic.c src/ulid.c src/uui
            src/os_posix.c src/os_win32.c
 CORE_HDR = src/mintid.h src/internal.h
 BIND_SRC = src/lua_mintid.c src/lua_helpers.c src/lua_layout.c src/lua_values.c src/lua_fence.c src/lua_hooks.c src/lua_generators.c \
-           src/lua_defaults.c src/lua_trace.c src/lua_lock_file.c
+           src/lua_defaults.c src/lua_trace.c src/lua_short_uuid.c src/lua_lock_file.c
 BIND_HDR = src/lua_helpers.h src/lua_values.h src/lua_fence.h src/lua_hooks.h src/lua_generators.h \
            src/lua_binding.h src/lua_compat.h src/lua_int64.h
 # The Lua files installed with the module, as modules named by their path

@@ -26,6 +26,13 @@ MINTID_INTERNAL void mintid_lua_open_defaults(lua_State *L, int module, int ffi)
  * at module. */
 MINTID_INTERNAL void mintid_lua_open_trace(lua_State *L, int module);
 
+/* ---- short UUIDs (lua_short_uuid.c) ------------------------------------- */
+
+/* short_uuid, parse_short_uuid and the named alphabets in the module table
+ * at module; the default alphabet and a maker of others for resty.mintid
+ * in the table at ffi. */
+MINTID_INTERNAL void mintid_lua_open_short_uuid(lua_State *L, int module, int ffi);
+
 /* ---- lock files (lua_lock_file.c) ---------------------------------------- */
 
 /* mintid._lock_file and the lock file metatable (lua_lock_file.c). */

@@ -590,6 +590,11 @@ static int check_uuid_arg(lua_State *L, int arg, uint8_t id[16], char *err)
 }
 
 
+int mintid_lua_check_uuid(lua_State *L, int arg, uint8_t id[16], char *err)
+{
+    return check_uuid_arg(L, arg, id, err);
+}
+
 /* uuid3, uuid5, uuid8_sha256(namespace, name) */
 static int name_uuid(lua_State *L, mintid_name_uuid_fn make)
 {

@@ -72,6 +72,10 @@ static inline void mintid_lua_push_text(lua_State *L, const uint8_t *id, const v
     lua_pushlstring(L, text, len);
 }
 
+/* The UUID at arg, text or value, into id: MINTID_OK, or the parser's
+ * status with err written (bad text is data); anything else raises. */
+MINTID_INTERNAL int mintid_lua_check_uuid(lua_State *L, int arg, uint8_t id[16], char *err);
+
 /* The value metatables, the value functions and constants in the module
  * table at module, _ffi.new_values in the table at ffi. */
 MINTID_INTERNAL void mintid_lua_open_values(lua_State *L, int module, int ffi);

@@ -2079,6 +2079,150 @@ def check_invalid_list(name, decode):
 # ---------------------------------------------------------------------------
 # Driver
 
+# ---------------------------------------------------------------------------
+# Short UUIDs (SPEC "Short UUIDs", npm short-uuid): the 128-bit value in an
+# alphabet of n symbols, most significant first, padded with the first symbol
+# to L, the smallest with n^L >= 2^128.
+
+SHORT_UUID_ALPHABETS = {
+    "flickr": b"123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ",
+    "cookie": b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&'()*+-./:<=>?@[]^_`{|}~",
+}
+
+
+def short_uuid_length(n):
+    length = 0
+    while n ** length < 1 << 128:
+        length += 1
+    return length
+
+
+def short_uuid_alphabet_error(alphabet):
+    """SPEC: 2 to 256 symbols; otherwise Nano ID's alphabet rules."""
+    if not 2 <= len(alphabet) <= 256:
+        return "alphabet must have 2 to 256 symbols, got %d" % len(alphabet)
+    return nanoid_alphabet_error(alphabet)
+
+
+def short_uuid_text(alphabet, b16):
+    """alphabet: bytes; returns the text as bytes."""
+    n, value, out = len(alphabet), be_int(b16), []
+    for _ in range(short_uuid_length(n)):
+        value, r = divmod(value, n)
+        out.append(alphabet[r])
+    assert value == 0
+    return bytes(reversed(out))
+
+
+def short_uuid_decode(alphabet, text):
+    """text: bytes of exactly L symbols of the alphabet, of a value below 2^128."""
+    want = short_uuid_length(len(alphabet))
+    if len(text) != want:
+        raise IdError("parse", "invalid short UUID: length %d, want %d" % (len(text), want))
+    value = 0
+    for pos, c in enumerate(text, 1):
+        if c not in alphabet:
+            raise IdError("parse", "invalid short UUID: bad character %s at %d" % (describe_byte(c), pos))
+        value = value * len(alphabet) + alphabet.index(c)
+    if value >> 128:
+        raise IdError("parse", "invalid short UUID: value overflows 128 bits")
+    return be_bytes(value, 16)
+
+
+def short_uuid_alphabet_column(alphabet):
+    for name, a in SHORT_UUID_ALPHABETS.items():
+        if a == alphabet:
+            return name
+    return alphabet.hex()
+
+
+def short_uuid_random_alphabet(rng, n):
+    """n distinct bytes that are not UTF-8 text with a multi-byte character."""
+    while True:
+        a = bytes(rng.sample(range(256), n))
+        if short_uuid_alphabet_error(a) is None:
+            return a
+
+
+def short_uuid_file():
+    rng = rng_for("short_uuid")
+    rows = []
+
+    def add(alphabet, b16):
+        text = short_uuid_text(alphabet, b16)
+        assert short_uuid_decode(alphabet, text) == b16
+        rows.append([short_uuid_alphabet_column(alphabet), str(len(text)), uuid_text(b16), text.hex()])
+
+    edges = [bytes(16), b"\xff" * 16, bytes(15) + b"\x01", b"\x80" + bytes(15),
+             bytes.fromhex("6ba7b8109dad11d180b400c04fd430c8")]
+    for name in ("flickr", "cookie"):
+        rows.append("# the reference's %s alphabet: nil, max, 1, 2^127, NAMESPACE_DNS, n^k edges, samples" % name)
+        a = SHORT_UUID_ALPHABETS[name]
+        for b16 in edges:
+            add(a, b16)
+        for k in (1, 4, 5, 10, short_uuid_length(len(a)) - 1):
+            for v in (len(a) ** k - 1, len(a) ** k):
+                add(a, be_bytes(v, 16))
+        for _ in range(12):
+            add(a, rng.randbytes(16))
+    rows.append("# the hex digits (32 symbols, the UUID's own digits), 2, 16, 256 symbols, nil, max and samples")
+    for a in (b"0123456789abcdef", b"01", bytes(rng.sample(range(256), 256)), b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"):
+        for b16 in edges[:2] + [rng.randbytes(16) for _ in range(4)]:
+            add(a, b16)
+    rows.append("# every size 2..256 once: the length rule (L) of each, a sample value")
+    for n in range(2, 257):
+        add(short_uuid_random_alphabet(rng, n), rng.randbytes(16))
+    return ["alphabet", "length", "uuid", "text_hex"], rows
+
+
+def short_uuid_decode_file():
+    rng = rng_for("short_uuid_decode")
+    rows = []
+
+    def add(alphabet, text):
+        try:
+            expect = uuid_text(short_uuid_decode(alphabet, text))
+        except IdError as e:
+            expect = str(e)
+        rows.append([short_uuid_alphabet_column(alphabet), text.hex() if text else "-", expect])
+
+    for name in ("flickr", "cookie"):
+        a = SHORT_UUID_ALPHABETS[name]
+        n, length = len(a), short_uuid_length(len(a))
+        top = short_uuid_text(a, b"\xff" * 16)
+        rows.append("# %s: the largest, one past it, the top symbol, lengths, bad bytes" % name)
+        add(a, top)
+        add(a, top[:-1] + a[a.index(top[-1]) + 1:a.index(top[-1]) + 2])
+        add(a, a[-1:] * length)
+        add(a, a[:1] * length)
+        add(a, a[:1] * (length - 1))
+        add(a, a[:1] * (length + 1))
+        add(a, b"")
+        for bad in (b" ", b"\x00", b"\xff", b"\t", b"-"):
+            if bad[0] not in a:
+                add(a, a[:1] * 3 + bad + a[:1] * (length - 4))
+        for _ in range(4):
+            add(a, bytes(rng.choice(a) for _ in range(length)))
+    rows.append("# 2, 16 and 256 symbols: the largest, one past it, all top symbols")
+    for a in (b"01", b"0123456789abcdef", bytes(range(256))):
+        length = short_uuid_length(len(a))
+        add(a, short_uuid_text(a, b"\xff" * 16))
+        add(a, a[-1:] * length)
+        add(a, a[1:2] + a[:1] * (length - 1))
+        add(a, a[:1] * (length - 1))
+    return ["alphabet", "text_hex", "expect"], rows
+
+
+def short_uuid_alphabet_file():
+    rows = []
+    for a in (b"", b"a", b"ab", b"aa", b"abca", bytes(range(256)), bytes(range(256)) + b"a", b"a" * 257,
+              bytes(range(255, -1, -1)), "\u03b1\u03b2".encode("utf-8"), b"ab\xce\xb1",
+              b"\xff\xfe", b"0123456789abcdef0", SHORT_UUID_ALPHABETS["flickr"], SHORT_UUID_ALPHABETS["cookie"],
+              b"a\x00"):
+        rows.append([hex_or_dash(a), short_uuid_alphabet_error(a) or "-"])
+    return ["alphabet_hex", "error"], rows
+
+
 FILES = [
     ("ulid.txt", ulid_file),
     ("uuid.txt", uuid_file),
@@ -2106,6 +2250,9 @@ FILES = [
     ("uuid_time_monotonic.txt", uuid_time_monotonic_file),
     ("ksuid.txt", ksuid_file),
     ("ksuid_monotonic.txt", ksuid_monotonic_file),
+    ("short_uuid.txt", short_uuid_file),
+    ("short_uuid_decode.txt", short_uuid_decode_file),
+    ("short_uuid_alphabet.txt", short_uuid_alphabet_file),
     ("typeid.txt", typeid_file),
     ("typeid_monotonic.txt", typeid_monotonic_file),
     ("trace_id.txt", trace_id_file),

@@ -1,0 +1,132 @@
+/*
+ * lua_short_uuid.c: short_uuid(uuid [, alphabet]), parse_short_uuid(text
+ * [, alphabet]) and the reference's named alphabets. An alphabet is
+ * checked and its constants worked out once (mintid_short_uuid_alphabet):
+ * the default at module load, a custom one when a call names it and kept
+ * for the next call that names the same string, so a program using one
+ * alphabet pays for its check once.
+ */
+#include "lua_binding.h"
+
+/* Upvalues of the two calls: the default alphabet, then the last custom
+ * alphabet string and its checked alphabet (nil before the first). */
+#define UP_DEFAULT lua_upvalueindex(1)
+#define UP_LAST_TEXT lua_upvalueindex(2)
+#define UP_LAST lua_upvalueindex(3)
+
+/* A new userdata holding the checked alphabet of the string at arg;
+ * raises naming arg when it is not one. */
+static const mintid_short_uuid_alphabet *new_alphabet(lua_State *L, int arg)
+{
+    size_t len;
+    const char *text = mintid_lua_check_text(L, arg, &len);
+    mintid_short_uuid_alphabet a, *ud;
+    char err[MINTID_ERRMSG_SIZE];
+
+    err[0] = '\0';
+    if (mintid_short_uuid_alphabet_init(&a, (const uint8_t *)text, len, err) != MINTID_OK)
+        luaL_argerror(L, arg, err);
+    ud = (mintid_short_uuid_alphabet *)compat_newuserdatauv(L, sizeof *ud, 0);
+    *ud = a;
+    return ud;
+}
+
+/* The alphabet of argument arg: the default for none or nil, else the
+ * cached one when the string is the last one's (raw equality: the same
+ * bytes), else a new one, which becomes the cached one. */
+static const mintid_short_uuid_alphabet *check_alphabet(lua_State *L, int arg)
+{
+    const mintid_short_uuid_alphabet *a;
+
+    if (lua_isnoneornil(L, arg))
+        return (const mintid_short_uuid_alphabet *)lua_touserdata(L, UP_DEFAULT);
+    if (lua_type(L, arg) == LUA_TSTRING && lua_rawequal(L, arg, UP_LAST_TEXT))
+        return (const mintid_short_uuid_alphabet *)lua_touserdata(L, UP_LAST);
+    a = new_alphabet(L, arg);
+    lua_replace(L, UP_LAST);
+    lua_pushvalue(L, arg);
+    lua_replace(L, UP_LAST_TEXT);
+    return a;
+}
+
+/* short_uuid(uuid [, alphabet]): uuid a UUID text or value. */
+static int m_short_uuid(lua_State *L)
+{
+    uint8_t id[16];
+    char err[MINTID_ERRMSG_SIZE], out[MINTID_SHORT_UUID_MAX_LEN];
+    int rc = mintid_lua_check_uuid(L, 1, id, err);
+    const mintid_short_uuid_alphabet *a = check_alphabet(L, 2);
+
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    mintid_short_uuid_encode(a, id, out);
+    lua_pushlstring(L, out, mintid_short_uuid_length(a));
+    return 1;
+}
+
+/* parse_short_uuid(text [, alphabet]) -> the UUID value */
+static int m_parse_short_uuid(lua_State *L)
+{
+    size_t len;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+    const mintid_short_uuid_alphabet *a = check_alphabet(L, 2);
+    uint8_t id[16];
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    err[0] = '\0';
+    rc = mintid_short_uuid_decode(a, text, len, id, err);
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    mintid_lua_push_value(L, id, &mintid_lua_uuid_kind);
+    return 1;
+}
+
+/* _ffi.short_uuid_alphabet(alphabet): the checked alphabet as a userdata,
+ * or nothing where short_uuid would raise (resty.mintid then calls
+ * short_uuid for the error). */
+static int ffi_new_alphabet(lua_State *L)
+{
+    new_alphabet(L, 1);
+    return 1;
+}
+
+static int ffi_short_uuid_alphabet(lua_State *L)
+{
+    lua_settop(L, 1);
+    lua_pushcfunction(L, ffi_new_alphabet);
+    lua_insert(L, 1);
+    return lua_pcall(L, 1, 1, 0) == 0 ? 1 : 0;
+}
+
+/* A call over the default alphabet at index def, with an empty cache. */
+static void push_call(lua_State *L, int def, lua_CFunction f)
+{
+    lua_pushvalue(L, def);
+    lua_pushnil(L);
+    lua_pushnil(L);
+    lua_pushcclosure(L, f, 3);
+}
+
+void mintid_lua_open_short_uuid(lua_State *L, int module, int ffi)
+{
+    mintid_short_uuid_alphabet *def;
+    int at;
+
+    def = (mintid_short_uuid_alphabet *)compat_newuserdatauv(L, sizeof *def, 0);
+    at = lua_gettop(L);
+    if (mintid_short_uuid_alphabet_init(def, (const uint8_t *)MINTID_SHORT_UUID_FLICKR,
+                                        sizeof MINTID_SHORT_UUID_FLICKR - 1, NULL) != MINTID_OK)
+        luaL_error(L, "mintid: the default short UUID alphabet is refused");
+    push_call(L, at, m_short_uuid);
+    lua_setfield(L, module, "short_uuid");
+    push_call(L, at, m_parse_short_uuid);
+    lua_setfield(L, module, "parse_short_uuid");
+    lua_pushliteral(L, MINTID_SHORT_UUID_FLICKR);
+    lua_setfield(L, module, "SHORT_UUID_FLICKR");
+    lua_pushliteral(L, MINTID_SHORT_UUID_COOKIE);
+    lua_setfield(L, module, "SHORT_UUID_COOKIE");
+    lua_setfield(L, ffi, "short_uuid_default"); /* the default's userdata */
+    lua_pushcfunction(L, ffi_short_uuid_alphabet);
+    lua_setfield(L, ffi, "short_uuid_alphabet");
+}
