@@ -351,6 +351,62 @@ do
     end
 end
 
+-- short_uuid(uuid [, alphabet]), parse_short_uuid(text [, alphabet]): the
+-- alphabet the C module checked (its default, or the last custom string
+-- named, kept with its userdata while the string repeats); a UUID text or
+-- value and text to parse through the FFI; anything else, and an alphabet
+-- the C module refuses, to the C function, which decides or raises.
+do
+    local short_uuid, parse_short_uuid = mintid.short_uuid, mintid.parse_short_uuid
+    local new_alphabet, alphabet_p = F.short_uuid_alphabet, ffi_typeof("const mintid_short_uuid_alphabet *")
+    local length_of, encode, text_of, decode = C.mintid_short_uuid_length, C.mintid_short_uuid_encode,
+        C.mintid_short_uuid_text, C.mintid_short_uuid_decode
+    local default = ffi_cast(alphabet_p, F.short_uuid_default)
+    local default_len = tonumber(length_of(default))
+    local uuid_mt = getmetatable(mintid.uuid_from_bytes(ZERO16))
+    local blank = value_pool(mintid.uuid_from_bytes(ZERO16))
+    local last_text, last_ud, last, last_len
+
+    -- The alphabet and its length, or nil where the C function must decide.
+    local function alphabet_of(alphabet)
+        if alphabet == nil then return default, default_len end
+        if alphabet ~= last_text or last_ud == nil then
+            if type(alphabet) ~= "string" then return nil end
+            local ud = new_alphabet(alphabet)
+            if ud == nil then return nil end
+            local a = ffi_cast(alphabet_p, ud)
+            last_text, last_ud, last, last_len = alphabet, ud, a, tonumber(length_of(a))
+        end
+        return last, last_len
+    end
+
+    function M.short_uuid(...)
+        local uuid, alphabet = ...
+        local a, len = alphabet_of(alphabet)
+        if a == nil then return short_uuid(...) end
+        if type(uuid) == "string" then
+            errbuf[0] = 0
+            local n = text_of(a, uuid, #uuid, buf, errbuf)
+            if n < 0 then return fail(n, ffi_string(errbuf)) end
+            return ffi_string(buf, n)
+        end
+        if getmetatable(uuid) ~= uuid_mt then return short_uuid(...) end
+        encode(a, ffi_cast(u8p, uuid), buf)
+        return ffi_string(buf, len)
+    end
+
+    function M.parse_short_uuid(...)
+        local text, alphabet = ...
+        local a = alphabet_of(alphabet)
+        if a == nil or type(text) ~= "string" then return parse_short_uuid(...) end
+        local v = blank()
+        errbuf[0] = 0
+        local rc = decode(a, text, #text, ffi_cast(u8p, v), errbuf)
+        if rc ~= 0 then return fail(rc, ffi_string(errbuf)) end
+        return v
+    end
+end
+
 ---------------------------------------------------------------------------
 -- Generators: the C module's constructors of objects with the FFI
 -- metatable, whose methods next (and nothing else) are replaced here.

@@ -161,6 +161,15 @@ describe("resty.mintid (LuaJIT FFI)", function()
             function(o) local x = o.m.traceparent(nil, nil, ffi.new("int64_t", 256)) return x end,
             function(o) local x = o.m.parse_traceparent() return x end,
             function(o) local x = o.m.parse_traceparent(55) return x end,
+            function(o) local x = o.m.short_uuid(5) return x end,
+            function(o) local x = o.m.short_uuid(o.u) return x end,
+            function(o) local x = o.m.short_uuid(nil, "ab") return x end,
+            function(o) local x = o.m.short_uuid("x", "aa") return x end,
+            function(o) local x = o.m.short_uuid(o.m.UUID_NIL, "") return x end,
+            function(o) local x = o.m.short_uuid(o.m.UUID_NIL, 58) return x end,
+            function(o) local x = o.m.parse_short_uuid() return x end,
+            function(o) local x = o.m.parse_short_uuid("1", "a") return x end,
+            function(o) local x = o.m.parse_short_uuid("1", {}) return x end,
         }
 
         it("are the C module's, word for word", function()
@@ -202,6 +211,28 @@ describe("resty.mintid (LuaJIT FFI)", function()
                     h.assert_bad_data(v2, m2, nil, "resty.mintid." .. name .. " " .. text)
                     assert.are.equal(m1, m2, name .. " " .. text)
                 end
+            end
+        end)
+    end)
+
+    describe("short UUIDs", function()
+        it("give the C module's texts, values and bad data in every alphabet, cached or not", function()
+            local alphabets = { false, mintid.SHORT_UUID_COOKIE, "01", mintid.SHORT_UUID_COOKIE, h.ALL_BYTES, "01" }
+            local texts = { "", "x", ("1"):rep(22), "xBuEXKpA6iqZQK5Kf2TnkW", ("0"):rep(128), ("1"):rep(128) }
+            for _, a in ipairs(alphabets) do
+                local alphabet = a or nil
+                for _ = 1, 20 do
+                    local u = mintid.uuid4()
+                    local text = mintid.short_uuid(u, alphabet)
+                    assert.are.equal(text, resty.short_uuid(u, alphabet))
+                    assert.are.equal(text, resty.short_uuid(mintid.parse_uuid(u), alphabet))
+                    assert.are.equal(text, resty.short_uuid(resty.parse_uuid(u), alphabet))
+                    assert.are.equal(mintid.parse_short_uuid(text, alphabet), resty.parse_short_uuid(text, alphabet))
+                end
+                for _, text in ipairs(texts) do
+                    assert.are.same({ mintid.parse_short_uuid(text, alphabet) }, { resty.parse_short_uuid(text, alphabet) })
+                end
+                assert.are.same({ mintid.short_uuid("nope", alphabet) }, { resty.short_uuid("nope", alphabet) })
             end
         end)
     end)
@@ -285,6 +316,8 @@ describe("resty.mintid (LuaJIT FFI)", function()
             local r = resty.relative_generator { secret = "0123456789abcdef" }
             local s = resty.snowflake_generator()
             local sample = resty.ulid()
+            local sample_uuid = resty.uuid4()
+            local sample_short = resty.short_uuid(sample_uuid)
             local calls = {
                 resty.ulid, resty.uuid7, resty.uuid4, resty.nanoid, resty.trace_id, resty.traceparent,
                 function() return g:next() end,
@@ -292,6 +325,9 @@ describe("resty.mintid (LuaJIT FFI)", function()
                 function() return s:next() end,
                 function() return resty.parse_ulid(sample) end,
                 function() return resty.parse_snowflake("414234261491552820", "sonyflake") end,
+                function() return resty.short_uuid(sample_uuid) end,
+                function() return resty.short_uuid(sample_uuid, resty.SHORT_UUID_COOKIE) end,
+                function() return resty.parse_short_uuid(sample_short) end,
             }
             local function run(n)
                 for i = 1, n do

@@ -523,6 +523,21 @@ return function(M, on)
             end)
             h.step("typeid_from(prefix, uuid)", function() return M.typeid_from(prefix, h.pick(UUIDS)) end)
         end)
+
+        case("short_uuid and parse_short_uuid, in the named, custom and bad alphabets", function(h)
+            local alphabet = h.pick({ n = 7, nil, M.SHORT_UUID_FLICKR, M.SHORT_UUID_COOKIE, "01", ALL_BYTES, "aa", 5 })
+            local uuid = h.pick({ h.pick(UUIDS), M.parse_uuid(UUIDS[1]), M.UUID_MAX, M.parse_ulid(ULIDS[1]) })
+            h.step("short_uuid(uuid, alphabet)", function() return M.short_uuid(uuid, alphabet) end)
+            h.step("parse_short_uuid(short_uuid(uuid, alphabet), alphabet)", function()
+                local text, msg = M.short_uuid(uuid, alphabet)
+                if not text then return text, msg end
+                return M.parse_short_uuid(text, alphabet)
+            end)
+            h.step("parse_short_uuid(text, alphabet)", function()
+                return M.parse_short_uuid(h.pick({ "xBuEXKpA6iqZQK5Kf2TnkV", "xBuEXKpA6iqZQK5Kf2TnkW", "", 5 }), alphabet)
+            end)
+            h.step("short_uuid(uuid) again", function() return M.short_uuid(uuid) end)
+        end)
     end)
 
     ---------------------------------------------------------------------------

@@ -29,6 +29,9 @@ typedef struct {
 typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[384];
 } mintid_nanoid_spec;
+typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[1024];
+} mintid_short_uuid_alphabet;
 const char *mintid_strerror(int code);
 void mintid_ulid_encode(const uint8_t id[16], char out[26]);
 int mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err);
@@ -93,6 +96,14 @@ int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size
     int64_t size, char *err);
 size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
 int mintid_nanoid_valid(const mintid_nanoid_spec *s, const char *text, size_t len);
+int mintid_short_uuid_alphabet_init(mintid_short_uuid_alphabet *a, const uint8_t *symbols,
+    size_t n, char *err);
+size_t mintid_short_uuid_length(const mintid_short_uuid_alphabet *a);
+void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *a, const uint8_t id[16], char *out);
+int mintid_short_uuid_decode(const mintid_short_uuid_alphabet *a, const char *text, size_t len,
+    uint8_t out[16], char *err);
+int mintid_short_uuid_text(const mintid_short_uuid_alphabet *a, const char *uuid, size_t len,
+    char *out, char *err);
 int mintid_iso_text(int64_t ms, char out[24], char *err);
 const char *mintid_kind_of(const char *text, size_t len, char *err);
 int mintid_ulid_text(char out[26], char *err);
@@ -139,6 +150,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_snowflake_gen",
         "mintid_fence",
         "mintid_nanoid_spec",
+        "mintid_short_uuid_alphabet",
     },
     functions = {
         "mintid_strerror",
@@ -189,6 +201,11 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_nanoid_spec_init",
         "mintid_nanoid_spec_size",
         "mintid_nanoid_valid",
+        "mintid_short_uuid_alphabet_init",
+        "mintid_short_uuid_length",
+        "mintid_short_uuid_encode",
+        "mintid_short_uuid_decode",
+        "mintid_short_uuid_text",
         "mintid_iso_text",
         "mintid_kind_of",
         "mintid_ulid_text",
@@ -242,6 +259,8 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_RELATIVE_GEN_SIZE = 512,
         MINTID_RELATIVE_PREFIX_LEN = 7,
         MINTID_RELATIVE_TEXT_LEN = 28,
+        MINTID_SHORT_UUID_ALPHABET_SIZE = 1024,
+        MINTID_SHORT_UUID_MAX_LEN = 128,
         MINTID_SNOWFLAKE_DECIMAL_MAX = 20,
         MINTID_SNOWFLAKE_FINGERPRINT_MAX = 64,
         MINTID_SNOWFLAKE_GEN_SIZE = 64,
