@@ -79,6 +79,19 @@ def decoders(t):
     }
 
 
+def short_uuid(t):
+    """Its alphabet's length - 1 and bytes, then the text: every vector
+    and decode case."""
+    named = {"flickr": b"123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ",
+             "cookie": b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&'()*+-./:<=>?@[]^_`{|}~"}
+
+    def head(column):
+        alphabet = named.get(column) or hexbytes(column)
+        return bytes([len(alphabet) - 1]) + alphabet
+    return ([head(r["alphabet"]) + hexbytes(r["text_hex"]) for r in rows(t, "short_uuid.txt")]
+            + [head(r["alphabet"]) + hexbytes(r["text_hex"]) for r in rows(t, "short_uuid_decode.txt")])
+
+
 def roundtrip(t):
     values = [hexbytes(r["bytes_hex"]) for f in ("ulid.txt", "relative.txt") for r in rows(t, f)]
     return [a + b for a, b in zip(values, values[1:] + values[:1])]
@@ -147,6 +160,7 @@ def main():
     testdata, out = sys.argv[1], sys.argv[2]
     targets = decoders(testdata)
     targets["roundtrip"] = roundtrip(testdata)
+    targets["short_uuid_decode"] = short_uuid(testdata)
     targets["nanoid"] = nanoid(testdata)
     targets["generators"] = generators(testdata)
     targets["snowflake_layout"] = snowflake_layout(testdata)
