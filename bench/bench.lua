@@ -213,11 +213,39 @@ row("mintid.parse_ulid(text) (a value)", function() return mintid.parse_ulid(sam
 row("mintid.parse_uuid(text) (a value)", function() return mintid.parse_uuid(sample_uuid) end, 26)
 row("mintid.parse_traceparent(header)", function() return mintid.parse_traceparent(sample_traceparent) end, 32)
 
+-- Short UUIDs: 4096 UUIDs in turn, as text and as values, against the
+-- floor of a conversion (bench/floor.c's cut22_*: the UUID read, 22 bytes
+-- of it returned, repeating as the short UUIDs do).
+do
+   local texts, values, shorts, i = {}, {}, {}, 0
+   for k = 1, 4096 do
+      texts[k] = mintid.uuid4()
+      values[k] = mintid.parse_uuid(texts[k])
+      shorts[k] = mintid.short_uuid(texts[k])
+   end
+   local function turn(f, list)
+      return function()
+         i = i % 4096 + 1
+         return f(list[i])
+      end
+   end
+   local short_uuid, parse_short_uuid = mintid.short_uuid, mintid.parse_short_uuid
+   row("mintid.short_uuid(text)", turn(function(t) return short_uuid(t) end, texts), nil, nil,
+      turn(function(t) return fresh.cut22_text(t) end, texts))
+   row("mintid.short_uuid(value)", turn(function(v) return short_uuid(v) end, values), nil, nil,
+      turn(function(v) return fresh.cut22_value(v) end, values))
+   local cookie = mintid.SHORT_UUID_COOKIE
+   row("mintid.short_uuid(text, cookie)", turn(function(t) return short_uuid(t, cookie) end, texts), nil, nil,
+      turn(function(t) return fresh.cut22_text(t) end, texts))
+   row("mintid.parse_short_uuid(text) (a value)", turn(function(t) return parse_short_uuid(t) end, shorts), 26)
+end
+
 -- The targets of issue 27 this part measures.
 for _, t in ipairs({
    { "mintid.uuid4()", 1.25 }, { "mintid.nanoid()", 1.25 }, { "mintid.trace_id()", 1.25 },
    { "mintid.ulid()", 1.5 }, { "mintid.uuid7()", 1.5 },
    { "relative_generator():next(key)", 1.8 }, { "snowflake_generator():next() x16", 1.2 },
+   { "mintid.short_uuid(text)", 1.3 }, { "mintid.short_uuid(value)", 1.3 },
 }) do
    local ratio = measured[t[1]]
    target_row("Lua 5.4 " .. t[1], format("%.2fx floor", ratio), format("<= %.2fx", t[2]), ratio <= t[2])

@@ -84,9 +84,38 @@ static int holder(lua_State *L)
     return 1;
 }
 
+/* The floor of a conversion of one UUID to 22 bytes (a short UUID): a C
+ * function that takes the UUID, as text (its 36 bytes read) or as a value
+ * (a userdata's first 16 bytes), and returns 22 bytes cut from it. Its
+ * results repeat exactly when the conversion's do (the same UUIDs in the
+ * same turn), so Lua finds as many of them in its string table on both
+ * sides. */
+static int cut22_text(lua_State *L)
+{
+    size_t len;
+    const char *t = luaL_checklstring(L, 1, &len);
+
+    luaL_argcheck(L, len == 36, 1, "a 36-byte UUID text expected");
+    lua_pushlstring(L, t + 14, 22);
+    return 1;
+}
+
+static int cut22_value(lua_State *L)
+{
+    const unsigned char *v = (const unsigned char *)lua_touserdata(L, 1);
+    char s[22];
+
+    luaL_argcheck(L, v != NULL, 1, "a UUID value expected");
+    memcpy(s, v, 16);
+    memset(s + 16, 'A', 6);
+    lua_pushlstring(L, s, sizeof s);
+    return 1;
+}
+
 #define ENTRY(n) { "fresh" #n, fresh##n },
 static const luaL_Reg funcs[] = { LENGTHS(ENTRY) { "fresh_integer", fresh_integer }, { "holder", holder },
-                                  { "counter_at_end21", counter_at_end21 }, { NULL, NULL } };
+                                  { "counter_at_end21", counter_at_end21 },
+                                  { "cut22_text", cut22_text }, { "cut22_value", cut22_value }, { NULL, NULL } };
 
 int luaopen_mintid_bench_floor(lua_State *L);
 int luaopen_mintid_bench_floor(lua_State *L)
