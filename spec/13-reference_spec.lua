@@ -169,9 +169,10 @@ local function discover(documented_names)
             local g = fn(base)
             for m in pairs(methods_of(g, cands)) do names[f .. ":" .. m] = true end
             for o in pairs(options_of(fn, cands, doc_opts[f] or {})) do names[f .. "{" .. o .. "}"] = true end
-        -- parse_snowflake and parse_traceparent return plain numbers and strings, no value
+        -- parse_snowflake and parse_traceparent return plain numbers and strings, no value;
+        -- parse_short_uuid a UUID value, whose methods are uuid_value's
         elseif type(f) == "string" and f:match("^parse_") and type(fn) == "function" and f ~= "parse_snowflake"
-                and f ~= "parse_traceparent" then
+                and f ~= "parse_traceparent" and f ~= "parse_short_uuid" then
             assert(texts[f], "no sample text for " .. f .. ": add one to samples()")
             local v = assert(fn(texts[f]))
             local kind = f:match("^parse_(.*)$") .. "_value"
