@@ -1099,6 +1099,102 @@ static int ksuid_decode16(const char *text, size_t len, uint8_t out[16], char *e
 
 static int ksuid_invalid_row(const row *r) { return invalid_row(r, ksuid_decode16); }
 
+/* ---- short UUIDs ---------------------------------------------------------- */
+
+/* An alphabet column: "flickr", "cookie" or hex bytes; 0 when malformed or
+ * refused (reported). */
+static int short_uuid_alphabet_col(const row *r, const char *col, mintid_short_uuid_alphabet *a)
+{
+    uint8_t bytes[MAX_BYTES];
+    char err[MINTID_ERRMSG_SIZE];
+    int n;
+
+    if (strcmp(col, "flickr") == 0 || strcmp(col, "cookie") == 0) {
+        const char *named = col[0] == 'f' ? MINTID_SHORT_UUID_FLICKR : MINTID_SHORT_UUID_COOKIE;
+        n = (int)strlen(named);
+        memcpy(bytes, named, (size_t)n);
+    } else if ((n = from_hex(col, bytes)) < 0) {
+        return diag(r, "malformed alphabet"), 0;
+    }
+    err[0] = '\0';
+    if (mintid_short_uuid_alphabet_init(a, bytes, (size_t)n, err) != MINTID_OK)
+        return diag(r, err), 0;
+    return 1;
+}
+
+/* short_uuid.txt: alphabet length uuid text_hex */
+static int short_uuid_row(const row *r)
+{
+    mintid_short_uuid_alphabet a;
+    uint8_t id[16], back[16];
+    char text[MINTID_SHORT_UUID_MAX_LEN], err[MINTID_ERRMSG_SIZE];
+    int64_t length;
+    int n;
+
+    if (!short_uuid_alphabet_col(r, r->col[0], &a))
+        return 0;
+    if (!to_i64(r->col[1], &length) || !uuid_col(r, r->col[2], id))
+        return diag(r, "malformed row"), 0;
+    if (mintid_short_uuid_length(&a) != (size_t)length)
+        return diag(r, "length"), 0;
+    mintid_short_uuid_encode(&a, id, text);
+    if (!same_hex((const uint8_t *)text, (size_t)length, r->col[3]))
+        return diag(r, "short_uuid_encode"), 0;
+    n = mintid_short_uuid_text(&a, r->col[2], strlen(r->col[2]), text, err);
+    if (n != length || !same_hex((const uint8_t *)text, (size_t)length, r->col[3]))
+        return diag(r, "short_uuid_text"), 0;
+    if (mintid_short_uuid_decode(&a, text, (size_t)length, back, err) != MINTID_OK || memcmp(back, id, 16) != 0)
+        return diag(r, "short_uuid_decode"), 0;
+    return 1;
+}
+
+/* short_uuid_decode.txt: alphabet text_hex expect (a UUID or the message) */
+static int short_uuid_decode_row(const row *r)
+{
+    mintid_short_uuid_alphabet a;
+    uint8_t text[MAX_BYTES], id[16];
+    char err[MINTID_ERRMSG_SIZE];
+    int len = from_hex(r->col[1], text), rc;
+
+    if (!short_uuid_alphabet_col(r, r->col[0], &a))
+        return 0;
+    if (len < 0)
+        return diag(r, "malformed row"), 0;
+    err[0] = '\0';
+    rc = mintid_short_uuid_decode(&a, (const char *)text, (size_t)len, id, err);
+    if (strncmp(r->col[2], "invalid ", 8) == 0) {
+        if (rc != MINTID_EPARSE || strcmp(err, r->col[2]) != 0) {
+            printf("# %s:%d: want EPARSE \"%s\", got %d \"%s\"\n", r->file, r->line, r->col[2], rc, err);
+            return 0;
+        }
+        return 1;
+    }
+    if (rc != MINTID_OK)
+        return diag(r, err), 0;
+    return same_uuid(id, r->col[2]) || (diag(r, "uuid"), 0);
+}
+
+/* short_uuid_alphabet.txt: alphabet_hex error ("-": taken) */
+static int short_uuid_alphabet_row(const row *r)
+{
+    mintid_short_uuid_alphabet a;
+    uint8_t bytes[MAX_BYTES];
+    char err[MINTID_ERRMSG_SIZE];
+    int n = from_hex(r->col[0], bytes), rc;
+
+    if (n < 0)
+        return diag(r, "malformed row"), 0;
+    err[0] = '\0';
+    rc = mintid_short_uuid_alphabet_init(&a, bytes, (size_t)n, err);
+    if (strcmp(r->col[1], "-") == 0)
+        return rc == MINTID_OK || (diag(r, err), 0);
+    if (rc != MINTID_EARG || strcmp(err, r->col[1]) != 0) {
+        printf("# %s:%d: want EARG \"%s\", got %d \"%s\"\n", r->file, r->line, r->col[1], rc, err);
+        return 0;
+    }
+    return 1;
+}
+
 /* ---- TypeID -------------------------------------------------------------- */
 
 /* typeid.txt: text prefix uuid ("-": no prefix) */
@@ -1746,6 +1842,9 @@ int main(int argc, char **argv)
         { "ksuid.txt", "text bytes_hex unix_s", ksuid_row },
         { "ksuid_invalid.txt", "input reason", ksuid_invalid_row },
         { "ksuid_monotonic.txt", "scenario now_ms random_hex expect", ksuid_monotonic_row },
+        { "short_uuid.txt", "alphabet length uuid text_hex", short_uuid_row },
+        { "short_uuid_decode.txt", "alphabet text_hex expect", short_uuid_decode_row },
+        { "short_uuid_alphabet.txt", "alphabet_hex error", short_uuid_alphabet_row },
         { "typeid.txt", "text prefix uuid", typeid_row },
         { "typeid_invalid.txt", "input reason", typeid_invalid_row },
         { "typeid_monotonic.txt", "scenario prefix now_ms random_hex expect", typeid_monotonic_row },
