@@ -22,6 +22,7 @@
 #include "lua_generators.c"
 #include "lua_defaults.c"
 #include "lua_trace.c"
+#include "lua_short_uuid.c"
 #include "lua_lock_file.c"
 
 #include <stdlib.h>
@@ -170,6 +171,9 @@ static const char layouts_chunk[] =
     "  assert(m.parse_snowflake(assert(m.snowflake_generator({ layout = L, machine_id = 3 }):next()), L))\n"
     "  assert(m.parse_snowflake('414234261491552820', 'sonyflake'))\n"
     "  assert(select(2, m._lease_fence('twitter'):layout()))\n"
+    "  local s = assert(m.short_uuid(m.UUID_MAX)); assert(m.parse_short_uuid(s))\n"
+    "  assert(m.short_uuid(m.parse_uuid(m.NAMESPACE_DNS), m.SHORT_UUID_COOKIE)); assert(m.short_uuid(m.UUID_NIL, '01'))\n"
+    "  assert(m.parse_short_uuid(('0'):rep(128), '01')); assert(m.parse_short_uuid('nope') == nil)\n"
     "end\n";
 
 /* With failing disarmed: each generator against its twin advanced by the
