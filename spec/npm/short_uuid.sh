@@ -3,6 +3,9 @@
 # (short_uuid_ref.mjs), mintid on Lua $NPM_LUA and resty.mintid on LuaJIT
 # read them and write their own (short_uuid.lua), the reference checks
 # those (short_uuid.mjs); prints TAP, its status in $short_uuid_rc.
+# shellcheck shell=sh
+# shellcheck disable=SC2154 # dir, BUILD, NPM_LUA and fail() are run.sh's
+# shellcheck disable=SC2034 # short_uuid_rc is read by run.sh
 short_uuid_rc=1
 cp spec/npm/short_uuid_ref.mjs spec/npm/short_uuid.mjs "$dir/" &&
     node "$dir/short_uuid_ref.mjs" >"$dir/short_uuid_ref.tsv" 2>"$dir/short_uuid.log" ||
