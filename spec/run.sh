@@ -227,7 +227,9 @@ stage "PostgreSQL through LuaSQL (lua$DB_LUA)" sh spec/db/with_postgres.sh \
 # and 8, KSUIDs and TypeIDs minted through mintid and resty.mintid: each is
 # parsed or recomputed by the reference (a v1/v6 from its time, clock_seq and
 # node, a v3/v5 from its name space and name) and compared with what mintid
-# says of it; one deliberately corrupted ID per kind must be caught.
+# says of it; one deliberately corrupted ID per kind must be caught. short-uuid
+# and mintid write the same short UUIDs in its alphabets and one of every size
+# 2..256, each reading the other's back (spec/npm/short_uuid.sh).
 stage "npm references read back what mintid mints (make test-npm)" sh spec/npm/run.sh
 # The exported ABI and the FFI declarations; an install through luarocks,
 # make install and the release rock of make dist (whose mintid command it
