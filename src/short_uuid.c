@@ -137,16 +137,21 @@ size_t mintid_short_uuid_length(const mintid_short_uuid_alphabet *a)
  * step: each symbol is exactly floor(x / n^(k-i)) mod n. */
 static void chunk_symbols(const mintid_short_uuid_state *s, uint32_t x, uint32_t k, char *out)
 {
-    const uint64_t mask = (UINT64_C(1) << s->frac_bits) - 1;
+    /* In locals: a store through out (a char *) could change *s as far as
+     * the compiler knows, and would make it read every field again. */
+    const uint8_t *symbol = s->symbol;
+    const uint64_t n = s->n;
+    const unsigned bits = s->frac_bits;
+    const uint64_t mask = (UINT64_C(1) << bits) - 1;
     uint64_t f = (uint64_t)x * s->recip;
     uint32_t i, skip = s->per_chunk - k;
 
     /* The top chunk may be shorter: its leading symbols are zeros. */
     for (i = 0; i < skip; i++)
-        f = (f * s->n) & mask;
+        f = (f * n) & mask;
     for (i = 0; i < k; i++) {
-        f *= s->n;
-        out[i] = (char)s->symbol[f >> s->frac_bits];
+        f *= n;
+        out[i] = (char)symbol[f >> bits];
         f &= mask;
     }
 }
