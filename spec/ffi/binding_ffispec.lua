@@ -18,6 +18,8 @@ local HOT = {
     { "trace_id()", function() return resty.trace_id() end, "^" .. ("%x"):rep(32) .. "$" },
     { "span_id()", function() return resty.span_id() end, "^" .. ("%x"):rep(16) .. "$" },
     { "traceparent()", function() return resty.traceparent() end, "^00%-" .. ("%x"):rep(32) .. "%-" .. ("%x"):rep(16) .. "%-00$" },
+    { "cuid2()", function() return resty.cuid2() end, "^[a-z]" .. ("[0-9a-z]"):rep(23) .. "$" },
+    { "cuid2(32)", function() return resty.cuid2(32) end, "^[a-z]" .. ("[0-9a-z]"):rep(31) .. "$" },
 }
 
 describe("resty.mintid (LuaJIT FFI)", function()
@@ -161,6 +163,15 @@ describe("resty.mintid (LuaJIT FFI)", function()
             function(o) local x = o.m.traceparent(nil, nil, ffi.new("int64_t", 256)) return x end,
             function(o) local x = o.m.parse_traceparent() return x end,
             function(o) local x = o.m.parse_traceparent(55) return x end,
+            function(o) local x = o.m.cuid2(1) return x end,
+            function(o) local x = o.m.cuid2(33) return x end,
+            function(o) local x = o.m.cuid2(2.5) return x end,
+            function(o) local x = o.m.cuid2("24") return x end,
+            function(o) local x = o.m.cuid2({}) return x end,
+            function(o) local x = o.m.is_cuid2("ab", "x") return x end,
+            function(o) local x = o.m.cuid2_generator { length = 1 } return x end,
+            function(o) local x = o.m.cuid2_generator { fingerprint = "" } return x end,
+            function(o) local x = o.m.cuid2_generator().next(o.u) return x end,
         }
 
         it("are the C module's, word for word", function()

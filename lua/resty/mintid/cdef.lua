@@ -29,6 +29,9 @@ typedef struct {
 typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[384];
 } mintid_nanoid_spec;
+typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[320];
+} mintid_cuid2_gen;
 const char *mintid_strerror(int code);
 void mintid_ulid_encode(const uint8_t id[16], char out[26]);
 int mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err);
@@ -93,6 +96,11 @@ int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size
     int64_t size, char *err);
 size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
 int mintid_nanoid_valid(const mintid_nanoid_spec *s, const char *text, size_t len);
+int mintid_cuid2_gen_init(mintid_cuid2_gen *g, int64_t length, const uint8_t *fingerprint,
+    size_t fingerprint_len, char *err);
+int mintid_cuid2_gen_next_text(mintid_cuid2_gen *g, char out[32], char *err);
+int mintid_cuid2_text(int64_t length, char out[32], char *err);
+int mintid_cuid2_valid(const char *text, size_t len, int64_t min_len, int64_t max_len);
 int mintid_iso_text(int64_t ms, char out[24], char *err);
 const char *mintid_kind_of(const char *text, size_t len, char *err);
 int mintid_ulid_text(char out[26], char *err);
@@ -139,6 +147,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_snowflake_gen",
         "mintid_fence",
         "mintid_nanoid_spec",
+        "mintid_cuid2_gen",
     },
     functions = {
         "mintid_strerror",
@@ -189,6 +198,10 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_nanoid_spec_init",
         "mintid_nanoid_spec_size",
         "mintid_nanoid_valid",
+        "mintid_cuid2_gen_init",
+        "mintid_cuid2_gen_next_text",
+        "mintid_cuid2_text",
+        "mintid_cuid2_valid",
         "mintid_iso_text",
         "mintid_kind_of",
         "mintid_ulid_text",
@@ -218,6 +231,8 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_abi_sizeof",
     },
     constants = {
+        MINTID_CUID2_GEN_SIZE = 320,
+        MINTID_CUID2_MAX_LEN = 32,
         MINTID_EAGAIN = -6,
         MINTID_EARG = -7,
         MINTID_ECLOCK = -5,
