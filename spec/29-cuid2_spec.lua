@@ -101,7 +101,7 @@ describe("CUID2", function()
             local g = mintid.cuid2_generator({ fingerprint = "fp", clock = function() return now end,
                 random = function(n) return ("\0"):rep(n) end })
             local id, msg = g:next()
-            h.assert_bad_data(id, msg, "CUID2 time -1 ms is before 1970")
+            h.assert_bad_data(id, msg, "CUID2 timestamp -1 is before 1970")
             now = 1700000000000
             -- The counter started at 0 (zero bytes) and no ID used it: the
             -- next two IDs are those of counters 0 and 1.
@@ -125,7 +125,29 @@ describe("CUID2", function()
             h.raises(function() return g3:next() end, "random")
         end)
 
-        it("is_cuid2 is the reference's isCuid: a-z, then one or more 0-9 a-z, length within [min, max]", function()
+        it("a random option that raises or gives the wrong length leaves the generator as new: the next call draws all again", function()
+            local sizes, fail = {}, "raise"
+            local g = mintid.cuid2_generator({ length = 10, random = function(n)
+                sizes[#sizes + 1] = n
+                if #sizes == 2 and fail == "raise" then error("random exploded", 0) end
+                if #sizes == 2 then return "short" end
+                return ("\3"):rep(n)
+            end })
+            h.raises(function() return g:next() end, "random exploded")
+            assert.matches(cuid2_pattern(10), g:next())
+            assert.are.same({ 4, 32, 4, 32, 11 }, sizes, "the counter and fingerprint drawn again")
+            sizes, fail = {}, "short"
+            local g2 = mintid.cuid2_generator({ length = 10, random = function(n)
+                sizes[#sizes + 1] = n
+                if #sizes == 2 then return "short" end
+                return ("\3"):rep(n)
+            end })
+            h.raises(function() return g2:next() end, "random(32) returned 5 bytes, want 32")
+            assert.matches(cuid2_pattern(10), g2:next())
+            assert.are.same({ 4, 32, 4, 32, 11 }, sizes)
+        end)
+
+        it("is_cuid2 is the reference's isCuid: a-z, then one or more 0-9 a-z, length within [min, max]; text not a string raises", function()
             assert.is_true(mintid.is_cuid2("ab"))
             assert.is_true(mintid.is_cuid2("a" .. ("0"):rep(31)))
             assert.is_false(mintid.is_cuid2("a" .. ("0"):rep(32)), "33 characters")
@@ -136,13 +158,13 @@ describe("CUID2", function()
             assert.is_false(mintid.is_cuid2("abC"), "an upper-case letter later")
             assert.is_false(mintid.is_cuid2("ab-c"))
             assert.is_false(mintid.is_cuid2("ab\0c"))
-            assert.is_false(mintid.is_cuid2(nil))
-            assert.is_false(mintid.is_cuid2(12))
             assert.is_true(mintid.is_cuid2("abcdef", 6, 6))
             assert.is_false(mintid.is_cuid2("abcdef", 7))
             assert.is_false(mintid.is_cuid2("abcdef", 2, 5))
             assert.is_true(mintid.is_cuid2("a" .. ("z"):rep(99), 2, 100))
             assert.is_false(mintid.is_cuid2("a", 1, 1), "the pattern's two characters, whatever the bounds")
+            h.raises(function() return mintid.is_cuid2(nil) end, "bad argument #1", "string expected, got nil")
+            h.raises(function() return mintid.is_cuid2(12) end, "bad argument #1", "string expected, got number")
             h.raises(function() return mintid.is_cuid2("ab", "x") end, "bad argument #2", "integer expected, got string")
             h.raises(function() return mintid.is_cuid2("ab", 2, {}) end, "bad argument #3", "integer expected, got table")
         end)

@@ -233,7 +233,7 @@ static int make_id(int64_t now_ms, uint64_t count, const uint8_t *fp, size_t fp_
     int rc;
 
     if (now_ms < 0)
-        return mintid_fail(err, MINTID_ERANGE, "CUID2 time %" PRId64 " ms is before 1970", now_ms);
+        return mintid_fail(err, MINTID_ERANGE, "CUID2 timestamp %" PRId64 " is before 1970", now_ms);
     source_begin(&s, rnd, ctx, length + 1);
     rc = next_symbol(&s, 26, &letter, err);
     if (rc == MINTID_OK)
@@ -271,7 +271,7 @@ int mintid_cuid2_gen_next(mintid_cuid2_state *g, int64_t now_ms, mintid_random_f
     int rc;
 
     if (now_ms < 0)
-        return mintid_fail(err, MINTID_ERANGE, "CUID2 time %" PRId64 " ms is before 1970", now_ms);
+        return mintid_fail(err, MINTID_ERANGE, "CUID2 timestamp %" PRId64 " is before 1970", now_ms);
     rc = make_ready(&m, g->given_len == 0, rnd, ctx, err);
     if (rc != MINTID_OK)
         return rc;

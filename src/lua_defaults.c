@@ -138,8 +138,8 @@ static int ffi_nanoid_spec(lua_State *L)
 }
 
 /* mintid.cuid2([length]) from the core's process-wide CUID2 generator;
- * is_cuid2(text [, min_length [, max_length]]) as the reference's isCuid
- * (any text that is not a string is not a CUID2). */
+ * is_cuid2(text [, min_length [, max_length]]) as the reference's isCuid,
+ * text a string as for every is_* (a number raises, as in is_ulid). */
 static int m_cuid2(lua_State *L)
 {
     int64_t length = lua_isnoneornil(L, 1) ? MINTID_CUID2_DEFAULT_LEN : compat_checkint64(L, 1);
@@ -158,12 +158,12 @@ static int m_cuid2(lua_State *L)
 
 static int m_is_cuid2(lua_State *L)
 {
+    size_t len = 0;
+    const char *text = mintid_lua_check_text(L, 1, &len);
     int64_t min_len = lua_isnoneornil(L, 2) ? MINTID_CUID2_MIN_LEN : compat_checkint64(L, 2);
     int64_t max_len = lua_isnoneornil(L, 3) ? MINTID_CUID2_MAX_LEN : compat_checkint64(L, 3);
-    size_t len = 0;
-    const char *text = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &len) : NULL;
 
-    lua_pushboolean(L, text != NULL && mintid_cuid2_valid(text, len, min_len, max_len));
+    lua_pushboolean(L, mintid_cuid2_valid(text, len, min_len, max_len));
     return 1;
 }
 

@@ -169,6 +169,7 @@ describe("resty.mintid (LuaJIT FFI)", function()
             function(o) local x = o.m.cuid2("24") return x end,
             function(o) local x = o.m.cuid2({}) return x end,
             function(o) local x = o.m.is_cuid2("ab", "x") return x end,
+            function(o) local x = o.m.is_cuid2(5) return x end,
             function(o) local x = o.m.cuid2_generator { length = 1 } return x end,
             function(o) local x = o.m.cuid2_generator { fingerprint = "" } return x end,
             function(o) local x = o.m.cuid2_generator().next(o.u) return x end,
