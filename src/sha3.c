@@ -22,13 +22,6 @@ static const uint64_t RC[24] = {
     UINT64_C(0x8000000000008080), UINT64_C(0x0000000080000001), UINT64_C(0x8000000080008008)
 };
 
-/* rho's rotation and pi's destination, in the order pi visits the lanes
- * starting from lane 1 (x + 5y indexing). */
-static const unsigned ROTC[24] = { 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14,
-                                   27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44 };
-static const unsigned PILN[24] = { 10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4,
-                                   15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1 };
-
 /* By shifts, whatever the host's byte order. */
 static uint64_t load_le64(const uint8_t *p)
 {
@@ -49,38 +42,79 @@ static uint64_t rotl(uint64_t x, unsigned n)
     return (x << n) | (x >> (64 - n));
 }
 
+/* Keccak-f[1600], written out lane by lane: loops over the 25 lanes
+ * with table lookups cost several times more at -O2. theta's column
+ * parities c, its d, then rho and pi into b (b[y, 2x + 3y] = rot(a[x, y]
+ * ^ d[x], r[x, y])), then chi and iota. */
 static void keccak_f1600(uint64_t a[25])
 {
-    uint64_t bc[5], t;
-    int round, i, j;
+    uint64_t b[25], c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
+    int round;
 
     for (round = 0; round < 24; round++) {
-        /* theta */
-        for (i = 0; i < 5; i++)
-            bc[i] = a[i] ^ a[i + 5] ^ a[i + 10] ^ a[i + 15] ^ a[i + 20];
-        for (i = 0; i < 5; i++) {
-            t = bc[(i + 4) % 5] ^ rotl(bc[(i + 1) % 5], 1);
-            for (j = 0; j < 25; j += 5)
-                a[j + i] ^= t;
-        }
-        /* rho and pi */
-        t = a[1];
-        for (i = 0; i < 24; i++) {
-            uint64_t next = a[PILN[i]];
-            a[PILN[i]] = rotl(t, ROTC[i]);
-            t = next;
-        }
-        /* chi */
-        for (j = 0; j < 25; j += 5) {
-            for (i = 0; i < 5; i++)
-                bc[i] = a[j + i];
-            for (i = 0; i < 5; i++)
-                a[j + i] ^= ~bc[(i + 1) % 5] & bc[(i + 2) % 5];
-        }
-        /* iota */
+        c0 = a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20];
+        c1 = a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21];
+        c2 = a[2] ^ a[7] ^ a[12] ^ a[17] ^ a[22];
+        c3 = a[3] ^ a[8] ^ a[13] ^ a[18] ^ a[23];
+        c4 = a[4] ^ a[9] ^ a[14] ^ a[19] ^ a[24];
+        d0 = c4 ^ rotl(c1, 1);
+        d1 = c0 ^ rotl(c2, 1);
+        d2 = c1 ^ rotl(c3, 1);
+        d3 = c2 ^ rotl(c4, 1);
+        d4 = c3 ^ rotl(c0, 1);
+        b[0] = a[0] ^ d0;
+        b[16] = rotl(a[5] ^ d0, 36);
+        b[7] = rotl(a[10] ^ d0, 3);
+        b[23] = rotl(a[15] ^ d0, 41);
+        b[14] = rotl(a[20] ^ d0, 18);
+        b[10] = rotl(a[1] ^ d1, 1);
+        b[1] = rotl(a[6] ^ d1, 44);
+        b[17] = rotl(a[11] ^ d1, 10);
+        b[8] = rotl(a[16] ^ d1, 45);
+        b[24] = rotl(a[21] ^ d1, 2);
+        b[20] = rotl(a[2] ^ d2, 62);
+        b[11] = rotl(a[7] ^ d2, 6);
+        b[2] = rotl(a[12] ^ d2, 43);
+        b[18] = rotl(a[17] ^ d2, 15);
+        b[9] = rotl(a[22] ^ d2, 61);
+        b[5] = rotl(a[3] ^ d3, 28);
+        b[21] = rotl(a[8] ^ d3, 55);
+        b[12] = rotl(a[13] ^ d3, 25);
+        b[3] = rotl(a[18] ^ d3, 21);
+        b[19] = rotl(a[23] ^ d3, 56);
+        b[15] = rotl(a[4] ^ d4, 27);
+        b[6] = rotl(a[9] ^ d4, 20);
+        b[22] = rotl(a[14] ^ d4, 39);
+        b[13] = rotl(a[19] ^ d4, 8);
+        b[4] = rotl(a[24] ^ d4, 14);
+        a[0] = b[0] ^ (~b[1] & b[2]);
+        a[1] = b[1] ^ (~b[2] & b[3]);
+        a[2] = b[2] ^ (~b[3] & b[4]);
+        a[3] = b[3] ^ (~b[4] & b[0]);
+        a[4] = b[4] ^ (~b[0] & b[1]);
+        a[5] = b[5] ^ (~b[6] & b[7]);
+        a[6] = b[6] ^ (~b[7] & b[8]);
+        a[7] = b[7] ^ (~b[8] & b[9]);
+        a[8] = b[8] ^ (~b[9] & b[5]);
+        a[9] = b[9] ^ (~b[5] & b[6]);
+        a[10] = b[10] ^ (~b[11] & b[12]);
+        a[11] = b[11] ^ (~b[12] & b[13]);
+        a[12] = b[12] ^ (~b[13] & b[14]);
+        a[13] = b[13] ^ (~b[14] & b[10]);
+        a[14] = b[14] ^ (~b[10] & b[11]);
+        a[15] = b[15] ^ (~b[16] & b[17]);
+        a[16] = b[16] ^ (~b[17] & b[18]);
+        a[17] = b[17] ^ (~b[18] & b[19]);
+        a[18] = b[18] ^ (~b[19] & b[15]);
+        a[19] = b[19] ^ (~b[15] & b[16]);
+        a[20] = b[20] ^ (~b[21] & b[22]);
+        a[21] = b[21] ^ (~b[22] & b[23]);
+        a[22] = b[22] ^ (~b[23] & b[24]);
+        a[23] = b[23] ^ (~b[24] & b[20]);
+        a[24] = b[24] ^ (~b[20] & b[21]);
         a[0] ^= RC[round];
     }
-    mintid_secure_zero(bc, sizeof bc);
+    mintid_secure_zero(b, sizeof b);
 }
 
 /* Byte i of the rate, as FIPS 202 orders the state's bytes. */
