@@ -44,10 +44,13 @@ describe("CUID2", function()
             end)
         end)
 
-        it("sha3_512.txt: the hash of CUID2 is FIPS 202's SHA3-512 (checked by the C vector runner; here the file's own examples)", function()
+        -- The C vector runner checks the core's SHA3-512 against every row.
+        it("sha3_512.txt holds FIPS 202's published SHA3-512 of the empty message and 'abc'", function()
             local published = {
-                [""] = "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a615b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26",
-                ["616263"] = "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0",
+                [""] = "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a6"
+                    .. "15b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26",
+                ["616263"] = "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e"
+                    .. "10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0",
             }
             local seen = 0
             h.each_vector("sha3_512.txt", { "message_hex", "digest_hex" }, function(r, w)
@@ -147,7 +150,8 @@ describe("CUID2", function()
             assert.are.same({ 4, 32, 4, 32, 11 }, sizes)
         end)
 
-        it("is_cuid2 is the reference's isCuid: a-z, then one or more 0-9 a-z, length within [min, max]; text not a string raises", function()
+        it("is_cuid2 is the reference's isCuid: a-z, then one or more 0-9 a-z, length within [min, max]; "
+            .. "text not a string raises", function()
             assert.is_true(mintid.is_cuid2("ab"))
             assert.is_true(mintid.is_cuid2("a" .. ("0"):rep(31)))
             assert.is_false(mintid.is_cuid2("a" .. ("0"):rep(32)), "33 characters")

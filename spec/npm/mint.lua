@@ -288,8 +288,8 @@ end
 for length = 2, 32 do
     emit({ kind = "cuid2", id = mintid.cuid2(length) })
 end
-local own = mintid.cuid2_generator()
-for _ = 1, 3 do emit({ kind = "cuid2", id = own:next() }) end
+local own_cuid2 = mintid.cuid2_generator()
+for _ = 1, 3 do emit({ kind = "cuid2", id = own_cuid2:next() }) end
 local reference = os.getenv("CUID2_REFERENCE")
 if reference then
     local count = 0
