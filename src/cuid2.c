@@ -321,18 +321,18 @@ int mintid_cuid2_gen_next_text(mintid_cuid2_gen *g, char out[MINTID_CUID2_MAX_LE
  * draws of a first call or a forked child's too, rare); the salt, the
  * hash and the digits outside it. The lock is held across fork(), so no
  * child starts with it taken. */
-static mintid_lock default_lock = MINTID_LOCK_INIT;
-static mintid_cuid2_moving default_moving; /* under default_lock */
-static mintid_once default_once = MINTID_ONCE_INIT;
-static int default_ready;
+static mintid_lock cuid2_lock = MINTID_LOCK_INIT;
+static mintid_cuid2_moving cuid2_moving; /* under cuid2_lock */
+static mintid_once cuid2_once = MINTID_ONCE_INIT;
+static int cuid2_ready;
 
-static void default_prepare(void) { mintid_lock_take(&default_lock); }
-static void default_unlock(void) { mintid_lock_release(&default_lock); }
+static void cuid2_prepare(void) { mintid_lock_take(&cuid2_lock); }
+static void cuid2_unlock(void) { mintid_lock_release(&cuid2_lock); }
 
-static void default_setup(void)
+static void cuid2_setup(void)
 {
-    mintid_os_atfork(default_prepare, default_unlock, default_unlock);
-    MINTID_STORE_RELEASE(&default_ready, 1);
+    mintid_os_atfork(cuid2_prepare, cuid2_unlock, cuid2_unlock);
+    MINTID_STORE_RELEASE(&cuid2_ready, 1);
 }
 
 int mintid_cuid2_text(int64_t length, char out[MINTID_CUID2_MAX_LEN], char *err)
@@ -344,18 +344,18 @@ int mintid_cuid2_text(int64_t length, char out[MINTID_CUID2_MAX_LEN], char *err)
 
     if (rc != MINTID_OK)
         return rc;
-    if (!MINTID_LOAD_ACQUIRE(&default_ready))
-        mintid_run_once(&default_once, default_setup);
+    if (!MINTID_LOAD_ACQUIRE(&cuid2_ready))
+        mintid_run_once(&cuid2_once, cuid2_setup);
     rc = mintid_os_clock_ms(&now, err);
     if (rc != MINTID_OK)
         return rc;
-    mintid_lock_take(&default_lock);
-    rc = make_ready(&default_moving, 1, mintid_random_pool, err, err);
+    mintid_lock_take(&cuid2_lock);
+    rc = make_ready(&cuid2_moving, 1, mintid_random_pool, err, err);
     if (rc == MINTID_OK) {
-        count = default_moving.counter++;
-        memcpy(fp, default_moving.fingerprint, sizeof fp);
+        count = cuid2_moving.counter++;
+        memcpy(fp, cuid2_moving.fingerprint, sizeof fp);
     }
-    mintid_lock_release(&default_lock);
+    mintid_lock_release(&cuid2_lock);
     if (rc != MINTID_OK)
         return rc;
     /* A failure here skips one count: no ID was published with it. */
