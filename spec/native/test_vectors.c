@@ -1687,6 +1687,19 @@ static int trace_id_bytes(uint8_t out[16], char *err)
     return rc;
 }
 
+/* A CUID2's first 16 characters (its letter and 15 digits, about 82 bits). */
+static int cuid2_key(uint8_t out[16], char *err)
+{
+    char text[MINTID_CUID2_MAX_LEN];
+    int n = mintid_cuid2_text(24, text, err);
+
+    if (n == 24)
+        memcpy(out, text, 16);
+    else
+        memset(out, 0, 16);
+    return n == 24 ? MINTID_OK : n < 0 ? n : MINTID_ERANGE;
+}
+
 static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *err), int monotonic)
 {
     static uint8_t ids[THREADS * PER_THREAD][16];
@@ -1878,6 +1891,7 @@ int main(int argc, char **argv)
     check_threads("mintid_default_uuid6", mintid_default_uuid6, 1);
     check_threads("mintid_default_ksuid", default_ksuid_key, 1);
     check_threads("mintid_trace_id_text", trace_id_bytes, 0);
+    check_threads("mintid_cuid2_text", cuid2_key, 0);
 #else
     printf("# no threads in this build: thread test skipped\n");
 #endif
