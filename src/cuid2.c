@@ -215,6 +215,14 @@ static int make_ready(mintid_cuid2_moving *m, int draw_fingerprint_too, mintid_r
 
 /* ---- an ID ------------------------------------------------------------------- */
 
+/* Checked before anything is drawn: time is written in base 36 unsigned. */
+static int check_time(int64_t now_ms, char *err)
+{
+    if (now_ms < 0)
+        return mintid_fail(err, MINTID_ERANGE, "CUID2 timestamp %" PRId64 " is before 1970", now_ms);
+    return MINTID_OK;
+}
+
 /* The reference's cuid2(): a letter, then a salt of `length` digits (one
  * draw source of length + 1 bytes), hash(time + salt + count + fingerprint)
  * with its first digit dropped, and its digits 1 up to length. Returns the
@@ -232,8 +240,6 @@ static int make_id(int64_t now_ms, uint64_t count, const uint8_t *fp, size_t fp_
     size_t n, take;
     int rc;
 
-    if (now_ms < 0)
-        return mintid_fail(err, MINTID_ERANGE, "CUID2 timestamp %" PRId64 " is before 1970", now_ms);
     source_begin(&s, rnd, ctx, length + 1);
     rc = next_symbol(&s, 26, &letter, err);
     if (rc == MINTID_OK)
@@ -270,9 +276,9 @@ int mintid_cuid2_gen_next(mintid_cuid2_state *g, int64_t now_ms, mintid_random_f
     size_t fp_len;
     int rc;
 
-    if (now_ms < 0)
-        return mintid_fail(err, MINTID_ERANGE, "CUID2 timestamp %" PRId64 " is before 1970", now_ms);
-    rc = make_ready(&m, g->given_len == 0, rnd, ctx, err);
+    rc = check_time(now_ms, err);
+    if (rc == MINTID_OK)
+        rc = make_ready(&m, g->given_len == 0, rnd, ctx, err);
     if (rc != MINTID_OK)
         return rc;
     fp = g->given_len != 0 ? g->given : (const uint8_t *)m.fingerprint;
@@ -347,6 +353,8 @@ int mintid_cuid2_text(int64_t length, char out[MINTID_CUID2_MAX_LEN], char *err)
     if (!MINTID_LOAD_ACQUIRE(&cuid2_ready))
         mintid_run_once(&cuid2_once, cuid2_setup);
     rc = mintid_os_clock_ms(&now, err);
+    if (rc == MINTID_OK)
+        rc = check_time(now, err);
     if (rc != MINTID_OK)
         return rc;
     mintid_lock_take(&cuid2_lock);
