@@ -41,7 +41,7 @@ assert(#n:next() == 2000)
 for length = 2, 32 do assert(m.is_cuid2(m.cuid2(length))) end
 local c2 = m.cuid2_generator { fingerprint = ("f"):rep(256), length = 32 }
 for _ = 1, 50 do assert(#c2:next() == 32) end
-local rejected = m.cuid2_generator { fingerprint = "fp", random = function(n) return ("\255"):rep(n) end }
+local rejected = m.cuid2_generator { fingerprint = "fp", random = function(k) return ("\255"):rep(k) end }
 raises("64 counter draws in a row out of range", rejected.next, rejected)
 raises("length must be 2..32, got 33", m.cuid2, 33)
 local s = m.snowflake_generator { machine_id = 3, epoch = 1288834974657 }
