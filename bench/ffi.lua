@@ -87,7 +87,7 @@ local function ffi_floor_of(len)
    end
 end
 local floors = {}
-for _, len in ipairs({ 16, 19, 21, 26, 27, 28, 31, 32, 36, 55 }) do
+for _, len in ipairs({ 16, 19, 21, 24, 26, 27, 28, 31, 32, 36, 55 }) do
    -- called as each row calls mintid: a Lua function calling it through its module table
    assert(fresh["fresh" .. len], "no floor of that length")
    floors[len] = { c = assert(load("local fresh = ...; return function() return fresh.fresh" .. len .. "() end"))(fresh),
@@ -108,6 +108,7 @@ local nano_f, nano_c = both(function(m) return m.nanoid_generator { size = 16, a
 local uuid6_f, uuid6_c = both(function(m) return m.uuid6_generator() end)
 local ksuid_f, ksuid_c = both(function(m) return m.ksuid_generator() end)
 local typeid_f, typeid_c = both(function(m) return m.typeid_generator() end)
+local cuid2_f, cuid2_c = both(function(m) return m.cuid2_generator() end)
 -- gens(make): a function calling next() of make(id) for id 0..15 in turn.
 local function rotating(make)
    local gens, i = {}, 0
@@ -165,6 +166,8 @@ local rows = {
    { "ksuid_generator():next()", function() return ksuid_f:next() end, function() return ksuid_c:next() end, 27 },
    { "typeid_generator():next('user')", function() return typeid_f:next("user") end,
       function() return typeid_c:next("user") end, 31 },
+   { "cuid2()", function() return resty.cuid2() end, function() return mintid.cuid2() end, 24 },
+   { "cuid2_generator():next()", function() return cuid2_f:next() end, function() return cuid2_c:next() end, 24 },
    { "trace_id()", function() return resty.trace_id() end, function() return mintid.trace_id() end, 32 },
    { "span_id()", function() return resty.span_id() end, function() return mintid.span_id() end, 16 },
    { "traceparent()", function() return resty.traceparent() end, function() return mintid.traceparent() end, 55 },

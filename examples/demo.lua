@@ -59,6 +59,10 @@ section("Nano ID: URL-safe random strings")
 print(mintid.nanoid())
 print(mintid.nanoid(10, "0123456789"))
 
+section("CUID2: a letter and base-36 digits of a SHA3-512, paralleldrive/cuid2's")
+print(mintid.cuid2())
+print(mintid.cuid2(10), "length 10", mintid.is_cuid2(mintid.cuid2(10)))
+
 section("W3C Trace Context: continue a valid traceparent as a new span, or start a trace")
 local incoming = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 local trace_id, _, flags = mintid.parse_traceparent(incoming)

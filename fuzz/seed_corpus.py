@@ -156,6 +156,21 @@ def generators(t):
     return seeds
 
 
+def cuid2(t):
+    """Length, fingerprint (up to 254 bytes), then one 'any int64' clock
+    operation at the first ID's time followed by every draw of the row."""
+    seeds = []
+    for r in rows(t, "cuid2.txt"):
+        fp = b"" if r["fingerprint_hex"] == "-" else hexbytes(r["fingerprint_hex"])
+        if len(fp) > 254:
+            continue
+        head = bytes([int(r["length"]) + 3, len(fp)]) + fp
+        first_ms = int(r["times_ms"].split(",")[0])
+        draws = b"".join(hexbytes(d) for d in r["draws_hex"].split(","))
+        seeds.append(head + bytes([2]) + be(first_ms, 8) + draws)
+    return seeds
+
+
 def main():
     testdata, out = sys.argv[1], sys.argv[2]
     targets = decoders(testdata)
@@ -163,6 +178,7 @@ def main():
     targets["short_uuid_decode"] = short_uuid(testdata)
     targets["nanoid"] = nanoid(testdata)
     targets["generators"] = generators(testdata)
+    targets["cuid2"] = cuid2(testdata)
     targets["snowflake_layout"] = snowflake_layout(testdata)
     for target, seeds in targets.items():
         d = os.path.join(out, target)

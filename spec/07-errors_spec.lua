@@ -15,6 +15,7 @@ local CONSTRUCTORS = {
     { "relative_generator", { secret = SECRET } },
     { "snowflake_generator", {} },
     { "nanoid_generator", {} },
+    { "cuid2_generator", {} },
 }
 
 local function with(base, extra)
@@ -30,6 +31,7 @@ local CLOCKED = {
     { "uuid7_generator", {}, function(g) return g:next() end },
     { "relative_generator", { secret = SECRET }, function(g) return g:next("k") end },
     { "snowflake_generator", {}, function(g) return g:next() end },
+    { "cuid2_generator", {}, function(g) return g:next() end },
 }
 
 -- The generators that draw, with the size of their first draw.
@@ -74,6 +76,9 @@ local ERROR_SPECS = {
     uuid6_generator = raises(1, "node must be 6 bytes, got 5", { node = "12345" }),
     ksuid_generator = raises(1, "unknown option 'x'", { x = 1 }),
     typeid_generator = raises(1, "unknown option 'x'", { x = 1 }),
+    cuid2 = raises(1, "length must be 2..32, got 33", 33),
+    cuid2_generator = raises(1, "fingerprint must be 1..256 bytes, got 0", { fingerprint = "" }),
+    is_cuid2 = raises(1, "string expected", 42),
 
     parse_ulid = bad_data("invalid ULID: length 4, want 26", "nope"),
     parse_uuid = bad_data("invalid UUID: length 4, want 36", "nope"),

@@ -306,6 +306,21 @@ describe("mintid command", function()
             assert.is_truthy(ok_lines({ "nanoid", "--size=5", "--alphabet=-_" })[1]:match("^[-_][-_][-_][-_][-_]$"))
         end)
 
+        it("cuid2: -n and --length, CUID2s of the process-wide generator", function()
+            local ids = ok_lines({ "cuid2", "-n", "3" })
+            assert.are.equal(3, #ids)
+            for _, id in ipairs(ids) do
+                assert.is_truthy(id:match("^[a-z]" .. ("[0-9a-z]"):rep(23) .. "$"), id)
+            end
+            assert.are_not.equal(ids[1], ids[2])
+            assert.is_truthy(ok_lines({ "cuid2", "--length", "2" })[1]:match("^[a-z][0-9a-z]$"))
+            assert.are.equal(32, #ok_lines({ "cuid2", "--length=32" })[1])
+            assert.is_truthy(table.concat(ok_lines({ "--help" }), "\n"):find("mintid cuid2 [-n N] [--length L]", 1, true))
+            fails(2, { "cuid2", "--length", "33" }, nil, "length must be 2..32, got 33")
+            fails(2, { "cuid2", "--length", "x" }, nil, "--length wants an integer, got 'x'")
+            fails(2, { "cuid2", "extra" }, nil, "cuid2 takes no argument, got 'extra'")
+        end)
+
         it("snowflake: --machine-id and --epoch, read back by inspect with the same epoch", function()
             local epoch = "1288834974657"
             local ids = ok_lines({ "snowflake", "-n", "3", "--machine-id", "7", "--epoch", epoch })

@@ -20,6 +20,7 @@ local IS_KIND = {
         return #word == 21 and not word:find("[^" .. h.DEFAULT_ALPHABET:gsub("%-", "%%-") .. "]")
     end,
     ksuid = function(word) return #word == 27 and mintid.parse_ksuid(word) ~= nil end,
+    cuid2 = function(word) return #word == 24 and word:match("^[a-z][0-9a-z]+$") ~= nil and mintid.is_cuid2(word) end,
     typeid = function(word)
         local t = mintid.parse_typeid(word)
         return t ~= nil and t:prefix() ~= ""

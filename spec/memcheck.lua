@@ -37,6 +37,13 @@ for i = 1, 200 do
 end
 local n = m.nanoid_generator { size = 2000, alphabet = "abc" }
 assert(#n:next() == 2000)
+-- CUID2: every length, a long given fingerprint, a source it rejects
+for length = 2, 32 do assert(m.is_cuid2(m.cuid2(length))) end
+local c2 = m.cuid2_generator { fingerprint = ("f"):rep(256), length = 32 }
+for _ = 1, 50 do assert(#c2:next() == 32) end
+local rejected = m.cuid2_generator { fingerprint = "fp", random = function(k) return ("\255"):rep(k) end }
+raises("64 counter draws in a row out of range", rejected.next, rejected)
+raises("length must be 2..32, got 33", m.cuid2, 33)
 local s = m.snowflake_generator { machine_id = 3, epoch = 1288834974657 }
 for _ = 1, 5000 do s:next() end
 -- layouts: presets and tables, read back, refused (naming the field), on a fence

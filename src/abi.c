@@ -208,6 +208,7 @@ size_t mintid_abi_sizeof(const char *type_name)
         { "mintid_nanoid_spec", sizeof(mintid_nanoid_spec) },
         { "mintid_uuid_time_gen", sizeof(mintid_uuid_time_gen) },
         { "mintid_ksuid_gen", sizeof(mintid_ksuid_gen) },
+        { "mintid_cuid2_gen", sizeof(mintid_cuid2_gen) },
         { "mintid_fence", sizeof(mintid_fence) },
         { "mintid_snowflake_layout", sizeof(mintid_snowflake_layout) },
         { "mintid_short_uuid_alphabet", sizeof(mintid_short_uuid_alphabet) },

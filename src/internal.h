@@ -668,6 +668,42 @@ MINTID_INTERNAL void mintid_sha1_update(mintid_sha1_ctx *c, const uint8_t *data,
 MINTID_INTERNAL void mintid_sha1_final(mintid_sha1_ctx *c, uint8_t digest[20]);
 MINTID_INTERNAL void mintid_sha1(const uint8_t *data, size_t n, uint8_t digest[20]);
 
+/* ==== sha3.c: FIPS 202 SHA3-512, for CUID2 ================================= */
+typedef struct {
+    uint64_t a[25]; /* the Keccak state, lanes x + 5y */
+    size_t used;    /* bytes of the current block absorbed */
+} mintid_sha3_512_ctx;
+MINTID_INTERNAL void mintid_sha3_512_init(mintid_sha3_512_ctx *c);
+MINTID_INTERNAL void mintid_sha3_512_update(mintid_sha3_512_ctx *c, const uint8_t *data, size_t n);
+MINTID_INTERNAL void mintid_sha3_512_final(mintid_sha3_512_ctx *c, uint8_t digest[64]);
+MINTID_INTERNAL void mintid_sha3_512(const uint8_t *data, size_t n, uint8_t digest[64]);
+
+/* ==== cuid2.c: CUID2 (SPEC "CUID2") ======================================= */
+#define MINTID_CUID2_MIN_LEN         2
+#define MINTID_CUID2_DEFAULT_LEN     24
+#define MINTID_CUID2_FINGERPRINT_LEN 32  /* a drawn fingerprint's base-36 digits */
+#define MINTID_CUID2_FINGERPRINT_MAX 256 /* bytes of a given one */
+/* What a call moves: the binding saves and restores it around the push. */
+typedef struct {
+    uint64_t counter;     /* the next ID's */
+    uint32_t generation;  /* the process (fork generation) the counter and a drawn fingerprint belong to */
+    uint32_t ready;       /* 0: the next call draws the counter (and a fingerprint not given) */
+    char fingerprint[MINTID_CUID2_FINGERPRINT_LEN]; /* drawn */
+} mintid_cuid2_moving;
+typedef struct {
+    mintid_cuid2_moving m;
+    uint32_t length;      /* of each ID, 2..32 */
+    uint32_t given_len;   /* 0: the fingerprint is drawn, in m */
+    uint8_t given[MINTID_CUID2_FINGERPRINT_MAX];
+} mintid_cuid2_state;
+MINTID_OPAQUE_STATE(mintid_cuid2_gen, mintid_cuid2_state, mintid_cuid2_state_of)
+/* EARG "length must be 2..32, got <n>". */
+MINTID_INTERNAL int mintid_cuid2_check_length(int64_t length, char *err);
+/* The ID of g at now_ms, its random draws from rnd (SPEC "CUID2" has their
+ * order); its length, or a status < 0 with g unchanged. */
+MINTID_INTERNAL int mintid_cuid2_gen_next(mintid_cuid2_state *g, int64_t now_ms, mintid_random_fn rnd, void *ctx,
+                                          char out[MINTID_CUID2_MAX_LEN], char *err);
+
 /* The kinds, in the order SPEC.md presents them. */
 
 /* ==== ulid.c ============================================================== */

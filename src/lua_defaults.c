@@ -1,7 +1,7 @@
 /*
  * lua_defaults.c: the module's one-shot calls (lua_binding.h): mintid.ulid(),
  * uuid7(), uuid4(), uuid1(), uuid6(), ksuid(), typeid(prefix) and
- * nanoid([size [, alphabet]]), each from the core's process-wide default
+ * nanoid([size [, alphabet]]) and cuid2([length]), each from the core's process-wide default
  * generator (or, for nanoid, the default spec) with no object of its own.
  */
 #include "lua_binding.h"
@@ -137,6 +137,36 @@ static int ffi_nanoid_spec(lua_State *L)
     return lua_pcall(L, 2, 1, 0) == 0 ? 1 : 0;
 }
 
+/* mintid.cuid2([length]) from the core's process-wide CUID2 generator;
+ * is_cuid2(text [, min_length [, max_length]]) as the reference's isCuid,
+ * text a string as for every is_* (a number raises, as in is_ulid). */
+static int m_cuid2(lua_State *L)
+{
+    int64_t length = lua_isnoneornil(L, 1) ? MINTID_CUID2_DEFAULT_LEN : compat_checkint64(L, 1);
+    char out[MINTID_CUID2_MAX_LEN], err[MINTID_ERRMSG_SIZE];
+    int n;
+
+    err[0] = '\0';
+    if (mintid_cuid2_check_length(length, err) != MINTID_OK)
+        return luaL_argerror(L, 1, err);
+    n = mintid_cuid2_text(length, out, err);
+    if (n < 0)
+        return mintid_lua_fail(L, n, err);
+    lua_pushlstring(L, out, (size_t)n);
+    return 1;
+}
+
+static int m_is_cuid2(lua_State *L)
+{
+    size_t len = 0;
+    const char *text = mintid_lua_check_text(L, 1, &len);
+    int64_t min_len = lua_isnoneornil(L, 2) ? MINTID_CUID2_MIN_LEN : compat_checkint64(L, 2);
+    int64_t max_len = lua_isnoneornil(L, 3) ? MINTID_CUID2_MAX_LEN : compat_checkint64(L, 3);
+
+    lua_pushboolean(L, mintid_cuid2_valid(text, len, min_len, max_len));
+    return 1;
+}
+
 static const luaL_Reg default_funcs[] = {
     { "ulid", m_ulid },
     { "uuid4", m_uuid4 },
@@ -145,6 +175,8 @@ static const luaL_Reg default_funcs[] = {
     { "uuid6", m_uuid6 },
     { "ksuid", m_ksuid },
     { "typeid", m_typeid },
+    { "cuid2", m_cuid2 },
+    { "is_cuid2", m_is_cuid2 },
     { NULL, NULL }
 };
 

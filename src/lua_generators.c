@@ -1,7 +1,7 @@
 /*
  * lua_generators.c: the binding's generator kinds (lua_generators.h):
- * ULID, UUIDv7, UUIDv4, UUIDv1/v6, relative ID, Snowflake, Nano ID, KSUID
- * and TypeID generators, their options, constructors, methods and
+ * ULID, UUIDv7, UUIDv4, UUIDv1/v6, relative ID, Snowflake, Nano ID, KSUID,
+ * TypeID and CUID2 generators, their options, constructors, methods and
  * metatables. Every call goes through the hook machinery of lua_hooks.c;
  * the one-shot calls of the default generators are lua_defaults.c's.
  */
@@ -706,6 +706,80 @@ static int nanoid_gen_next(lua_State *L)
     return push_nanoid(L, nanoid_of(u), &nanoid_gen_kind, u);
 }
 
+/* ---- CUID2 generators ------------------------------------------------------ */
+
+/* The counter, and a fingerprint not given, are drawn on the first :next
+ * (in a forked child, again): a constructor that draws nothing cannot fail
+ * half-way, and the child case needs that path anyway. */
+static const gen_kind cuid2_gen_kind = {
+    .tname = "mintid.CUID2Generator", .state_size = sizeof(mintid_cuid2_gen), .uses_clock = 1, .uses_random = 1
+};
+
+static inline mintid_cuid2_state *cuid2_of(gen_ud *u)
+{
+    return mintid_cuid2_state_of((mintid_cuid2_gen *)mintid_lua_gen_state(u));
+}
+
+static int m_cuid2_generator(lua_State *L)
+{
+    static const char *const known[] = { "clock", "random", "length", "fingerprint", NULL };
+    mintid_cuid2_gen g;
+    int64_t length;
+    size_t fp_len = 0;
+    const char *fp = NULL;
+    char err[MINTID_ERRMSG_SIZE];
+
+    gen_options(L, known);
+    length = opt_int64(L, 4, "length", MINTID_CUID2_DEFAULT_LEN);
+    if (!lua_isnil(L, 5))
+        fp = opt_string(L, 5, "fingerprint", "", &fp_len);
+    err[0] = '\0';
+    if (mintid_cuid2_gen_init(&g, length, (const uint8_t *)fp, fp_len, err) != MINTID_OK)
+        return luaL_argerror(L, 1, err);
+    memcpy(mintid_lua_gen_state(gen_new(L, &cuid2_gen_kind)), &g, sizeof g);
+    return 1;
+}
+
+typedef struct {
+    gen_ud *u;
+    int64_t now_ms;
+    char out[MINTID_CUID2_MAX_LEN];
+    int len;
+} cuid2_call;
+
+static int cuid2_attempt(lua_State *L, void *arg, void *saved, char *err)
+{
+    cuid2_call *c = (cuid2_call *)arg;
+    random_ctx r;
+    mintid_random_fn fn;
+    void *ctx;
+
+    (void)saved;
+    mintid_lua_random_begin(L, &cuid2_gen_kind, c->u, GEN_ARG, &r, &fn, &ctx, err);
+    c->len = mintid_cuid2_gen_next(cuid2_of(c->u), c->now_ms, fn, ctx, c->out, err);
+    mintid_lua_random_end(L, c->u, &r);
+    return c->len < 0 ? c->len : MINTID_OK;
+}
+
+static void cuid2_push(lua_State *L, void *arg)
+{
+    cuid2_call *c = (cuid2_call *)arg;
+
+    lua_pushlstring(L, c->out, (size_t)c->len);
+}
+
+static int cuid2_gen_next(lua_State *L)
+{
+    cuid2_call c;
+
+    c.u = mintid_lua_check_gen(L, &cuid2_gen_kind);
+    c.now_ms = mintid_lua_gen_now(L, &cuid2_gen_kind, c.u);
+    return mintid_lua_push_committed(L, &cuid2_gen_kind, c.u, &cuid2_of(c.u)->m, sizeof(mintid_cuid2_moving),
+                                     cuid2_attempt, cuid2_push, &c);
+}
+
+static const luaL_Reg cuid2_gen_methods[] = { { "next", cuid2_gen_next }, { NULL, NULL } };
+
 /* ---- the metatables and the module's generator functions ---------------- */
 
 /* Every generator kind shares its __tostring, __gc and __close; all read
@@ -748,6 +822,7 @@ static const struct {
     { "uuid6_generator", m_uuid6_generator, &uuid6_gen_kind, uuid6_gen_methods },
     { "ksuid_generator", m_ksuid_generator, &ksuid_gen_kind, ksuid_gen_methods },
     { "typeid_generator", m_typeid_generator, &typeid_gen_kind, typeid_gen_methods },
+    { "cuid2_generator", m_cuid2_generator, &cuid2_gen_kind, cuid2_gen_methods },
 };
 
 /*

@@ -50,6 +50,9 @@
  *               clock did not move on within max_wait_ms
  *     Nano ID   mintid_nanoid_spec_init(alphabet, size) + mintid_nanoid_text
  *               -> char[size] (mintid_nanoid_spec_size tells the size)
+ *     CUID2     mintid_cuid2_gen_init(length, fingerprint) +
+ *               mintid_cuid2_gen_next_text -> up to char[32] (returns the
+ *               length); mintid_cuid2_text from a process-wide one
  *   Sizes: MINTID_ULID_TEXT_LEN, MINTID_UUID_TEXT_LEN,
  *   MINTID_RELATIVE_TEXT_LEN, MINTID_RELATIVE_PREFIX_LEN,
  *   MINTID_SNOWFLAKE_DECIMAL_MAX; add 1 for a NUL of your own.
@@ -150,6 +153,7 @@ extern "C" {
 #define MINTID_TRACE_ID_TEXT_LEN 32
 #define MINTID_SPAN_ID_TEXT_LEN  16
 #define MINTID_TRACEPARENT_LEN   55 /* version 00: "00-" trace-id "-" parent-id "-" flags */
+#define MINTID_CUID2_MAX_LEN     32
 
 /* The sizes of the opaque states below, in bytes. */
 #define MINTID_ULID_GEN_SIZE      64
@@ -161,6 +165,7 @@ extern "C" {
 #define MINTID_KSUID_GEN_SIZE     64
 #define MINTID_FENCE_SIZE         128
 #define MINTID_SNOWFLAKE_LAYOUT_SIZE 32
+#define MINTID_CUID2_GEN_SIZE     320
 
 /* One-line name of a status code ("invalid ID"); err says more. */
 MINTID_API const char *mintid_strerror(int code);
@@ -412,6 +417,22 @@ MINTID_API int  mintid_short_uuid_decode(const mintid_short_uuid_alphabet *a, co
  * text): returns L, or a negative code. */
 MINTID_API int  mintid_short_uuid_text(const mintid_short_uuid_alphabet *a, const char *uuid, size_t len, char *out,
                                        char *err);
+
+/* ---- CUID2 (SPEC "CUID2") ------------------------------------------------ */
+/* A generator of CUID2s of one length (2..32), its counter drawn on its
+ * first call (and again in a forked child), as is its fingerprint unless
+ * one is given (1..256 bytes, used as is); EARG otherwise. */
+typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_CUID2_GEN_SIZE]; } mintid_cuid2_gen;
+MINTID_API int mintid_cuid2_gen_init(mintid_cuid2_gen *g, int64_t length, const uint8_t *fingerprint,
+                                     size_t fingerprint_len, char *err);
+/* The next CUID2 of g (OS clock, pool): its length, or a negative code. */
+MINTID_API int mintid_cuid2_gen_next_text(mintid_cuid2_gen *g, char out[32], char *err);
+/* One of the process-wide generator, of length 2..32 (EARG otherwise):
+ * its length, or a negative code. */
+MINTID_API int mintid_cuid2_text(int64_t length, char out[32], char *err);
+/* 1 when text is a CUID2 as the reference's isCuid says: min_len <= len <=
+ * max_len, a letter a-z, then one or more of 0-9 a-z; else 0. */
+MINTID_API int mintid_cuid2_valid(const char *text, size_t len, int64_t min_len, int64_t max_len);
 
 /* ---- RFC 3339 time (iso.c) ----------------------------------------------- */
 /* "2024-01-02T03:04:05.678Z": a Unix ms time in UTC with milliseconds, in

@@ -894,6 +894,8 @@ def self_check():
         assert hashlib.sha256(msg).hexdigest() == digest, msg
     for key, msg, mac in RFC4231_CASES:
         assert hmac.new(key, msg, hashlib.sha256).hexdigest().startswith(mac), (key, msg)
+    for msg, digest in SHA3_512_PUBLISHED.items():
+        assert hashlib.sha3_512(msg).hexdigest() == digest, msg
     assert len(NANOID_DEFAULT_ALPHABET) == 64 == len(set(NANOID_DEFAULT_ALPHABET))
     # SPEC's mask and step examples at the edges of the ranges.
     assert [nanoid_mask(n) for n in (1, 2, 3, 10, 16, 63, 64, 65, 255, 256)] == \
@@ -1235,6 +1237,159 @@ def hmac_sha256_file():
         assert mac.startswith(published)
         rows.append([key.hex(), msg.hex(), mac])
     return ["key_hex", "message_hex", "mac_hex"], rows
+
+
+# ---------------------------------------------------------------------------
+# SHA3-512 (FIPS 202) and CUID2 (SPEC "CUID2": paralleldrive/cuid2's
+# src/index.js, with its random choices drawn as SPEC says)
+
+# FIPS 202 examples (NIST's SHA3-512 example values): the empty message,
+# "abc", and 200 bytes of 0xa3 (1600 bits, more than one 72-byte block).
+SHA3_512_PUBLISHED = {
+    b"": "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a6"
+         "15b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26",
+    b"abc": "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e"
+            "10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0",
+    b"\xa3" * 200: "e76dfad22084a8b1467fcf2ffa58361bec7628edf5f3fdc0e4805dc48caeeca8"
+                   "1b7c13c30adf52a3659584739a2df46be589c51ca1a4a8416df6545a1ce8ba00",
+    b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq":
+        "04a371e84ecfb5b8b77cb48610fca8182dd457ce6f326a0fd3d7ec2f1e91636d"
+        "ee691fbe0c985302ba1b0d8dc78c086346b533b49c030d99a27daf1139d6e75e",
+}
+
+CUID2_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+CUID2_COUNTER_START_MAX = 476782367
+
+
+def base36(n):
+    """JavaScript's (BigInt or Number) toString(36) of a non-negative integer."""
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = CUID2_DIGITS[d] + out
+        if n == 0:
+            return out
+
+
+def cuid2_hash(data):
+    """The reference's hash(): base 36 of SHA3-512 as a big-endian integer, first digit dropped."""
+    return base36(int.from_bytes(hashlib.sha3_512(data).digest(), "big"))[1:]
+
+
+class Cuid2Symbols:
+    """SPEC: symbols from draws of `chunk` bytes; a byte below the largest multiple of the radix gives
+    byte % radix, others are skipped; what the last draw leaves unused is dropped."""
+
+    def __init__(self, draw, chunk):
+        self.draw, self.chunk, self.buf = draw, chunk, b""
+
+    def next(self, radix):
+        limit = 256 - 256 % radix
+        while True:
+            if not self.buf:
+                self.buf = self.draw(self.chunk)
+                assert len(self.buf) == self.chunk
+            b, self.buf = self.buf[0], self.buf[1:]
+            if b < limit:
+                return b % radix
+
+
+def cuid2_counter_start(draw):
+    limit = (1 << 32) - (1 << 32) % CUID2_COUNTER_START_MAX
+    while True:
+        v = be_int(draw(4))
+        if v < limit:
+            return v % CUID2_COUNTER_START_MAX
+
+
+def cuid2_fingerprint(draw):
+    """createFingerprint with no global object: hash(32 random digits)[:32]."""
+    src = Cuid2Symbols(draw, 32)
+    entropy = "".join(CUID2_DIGITS[src.next(36)] for _ in range(32))
+    return cuid2_hash(entropy.encode())[:32]
+
+
+class Cuid2Generator:
+    """A generator's draws: on its first call the counter start, then the fingerprint when none is
+    given; on every call a letter and `length` salt digits from draws of length + 1 bytes."""
+
+    def __init__(self, length, fingerprint, draw):
+        self.length, self.fingerprint, self.draw, self.counter = length, fingerprint, draw, None
+
+    def next(self, now_ms):
+        if self.counter is None:
+            self.counter = cuid2_counter_start(self.draw)
+            if self.fingerprint is None:
+                self.fingerprint = cuid2_fingerprint(self.draw).encode()
+        src = Cuid2Symbols(self.draw, self.length + 1)
+        letter = "abcdefghijklmnopqrstuvwxyz"[src.next(26)]
+        salt = "".join(CUID2_DIGITS[src.next(36)] for _ in range(self.length))
+        data = (base36(now_ms) + salt + base36(self.counter)).encode() + self.fingerprint
+        self.counter += 1
+        return letter + cuid2_hash(data)[1:self.length]
+
+
+def sha3_512_file():
+    rows = ["# FIPS 202 examples (empty, \"abc\", 200 x 0xa3, the 448-bit two-block message)"]
+    for msg in SHA3_512_PUBLISHED:
+        rows.append([hex_or_dash(msg), hashlib.sha3_512(msg).hexdigest()])
+    rows.append("# lengths around the 72-byte rate: padding in one byte (71), a block exactly (72), and more")
+    for n in (1, 7, 8, 9, 71, 72, 73, 143, 144, 145, 1000):
+        msg = bytes((i * 11 + 5) & 0xFF for i in range(n))
+        rows.append([msg.hex(), hashlib.sha3_512(msg).hexdigest()])
+    return ["message_hex", "digest_hex"], rows
+
+
+def cuid2_file():
+    rng = rng_for("cuid2")
+
+    def recording(prefix=b"", skew=False):
+        """A random source handing out `prefix` first, then the PRNG's bytes (with skew, a quarter
+        of them from the top of the byte range, so rejections happen); it records each draw."""
+        queue = bytearray(prefix)
+        draws = []
+
+        def draw(n):
+            out = bytes(queue[:n])
+            del queue[:n]
+            while len(out) < n:
+                b = rng.randrange(232, 256) if skew and rng.random() < 0.25 else rng.randrange(256)
+                out += bytes([b])
+            draws.append(out)
+            return out
+        return draw, draws
+
+    rows = []
+
+    def add(length, fingerprint, times, prefix=b"", skew=False):
+        draw, draws = recording(prefix, skew)
+        g = Cuid2Generator(length, fingerprint, draw)
+        ids = [g.next(t) for t in times]
+        for i in ids:
+            assert len(i) == length and i[0].isalpha() and i.isalnum() and i == i.lower(), i
+        rows.append([str(length), "-" if fingerprint is None else fingerprint.hex(),
+                     ",".join(str(t) for t in times), ",".join(d.hex() for d in draws), ",".join(ids)])
+
+    rows.append("# a given fingerprint: a counter draw, then length + 1 bytes per ID")
+    add(24, b"fingerprint", [1700000000000])
+    add(24, b"fingerprint", [0, 1, 1700000000000, (1 << 53) - 1])
+    for length in (2, 3, 10, 31, 32):
+        add(length, b"f" * 32, [1718000000000 + length, 1718000000001 + length])
+    add(24, bytes(range(256)), [1700000000000])
+    add(24, b"x", [1700000000000, 1700000000000, 1700000000000])
+    rows.append("# a drawn fingerprint: the counter draw, then 32 bytes for its digits, then the IDs'")
+    add(24, None, [1700000000000, 1700000000001])
+    add(2, None, [1])
+    add(32, None, [4102444800000])
+    rows.append("# rejected bytes (232..255 for letters, 252..255 for digits, counter draws >= 4291041303)")
+    add(24, b"fp", [1700000000000], prefix=b"\xff\xff\xff\xff" + b"\xff\xc4\x18\x17" + bytes([255, 234, 233]) + bytes(22))
+    add(24, b"fp", [1700000000000], prefix=b"\xff\xc4\x18\x16" + bytes([233]) + bytes([252, 253, 254, 255, 251]) + bytes(19))
+    add(8, None, [1700000000000] * 4, skew=True)
+    add(32, b"fp", [1700000000000] * 4, skew=True)
+    rows.append("# the lowest and highest counter starts, bytes 0 and 251 as digits, 0 and 233 as letters")
+    add(24, b"fp", [1700000000000, 1700000000000], prefix=bytes(4 + 25 + 25))
+    add(24, b"fp", [1700000000000], prefix=b"\xff\xc4\x18\x16" + bytes([233]) + bytes([251] * 24))
+    return ["length", "fingerprint_hex", "times_ms", "draws_hex", "ids"], rows
 
 
 # --- Generator scenarios -------------------------------------------------------
@@ -2259,6 +2414,8 @@ FILES = [
     ("traceparent.txt", traceparent_file),
     ("iso.txt", iso_file),
     ("uuid_lenient.txt", uuid_lenient_file),
+    ("sha3_512.txt", sha3_512_file),
+    ("cuid2.txt", cuid2_file),
 ]
 
 

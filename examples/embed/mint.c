@@ -143,6 +143,22 @@ int main(void)
         check(len == 31 && memcmp(typeid, "post_", 5) == 0, "TypeID: on a UUIDv7 generator of one's own", typeid);
     }
 
+    {
+        char cuid[MINTID_CUID2_MAX_LEN + 1] = "";
+        mintid_cuid2_gen cg;
+
+        len = mintid_cuid2_text(24, cuid, err);
+        if (len > 0)
+            cuid[len] = '\0';
+        check(len == 24 && mintid_cuid2_valid(cuid, (size_t)len, 2, 32), "CUID2: mintid_cuid2_text", cuid);
+        rc = mintid_cuid2_gen_init(&cg, 10, (const uint8_t *)"host-17", 7, err);
+        len = rc == MINTID_OK ? mintid_cuid2_gen_next_text(&cg, cuid, err) : rc;
+        if (len > 0)
+            cuid[len] = '\0';
+        check(len == 10 && mintid_cuid2_valid(cuid, (size_t)len, 10, 10), "CUID2: a generator of one's own, length 10",
+              cuid);
+    }
+
     /* Bad data: a negative code and a one-line message. */
     rc = mintid_ulid_decode("01ARZ3NDEKTSV4RRFFQ69G5FAU", 26, id, err);
     check(rc == MINTID_EPARSE && strcmp(err, "invalid ULID: bad character 'U' at 26") == 0,

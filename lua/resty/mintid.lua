@@ -407,6 +407,39 @@ do
     end
 end
 
+-- cuid2([length]): nil or an integer 2..32 through the FFI, anything else
+-- (and a length the core refuses, EARG) to the C function, which raises
+-- naming it. is_cuid2(text [, min [, max]]): a string and nil or integer
+-- bounds (within what a double holds exactly) through the FFI.
+do
+    local cuid2, cuid2_text = mintid.cuid2, C.mintid_cuid2_text
+    local is_cuid2, cuid2_valid = mintid.is_cuid2, C.mintid_cuid2_valid
+    local DEFAULT_LEN, MAX_LEN, MAX_EXACT = 24, K.MINTID_CUID2_MAX_LEN, F.max_exact
+
+    function M.cuid2(...)
+        local length = ...
+        if length == nil then
+            length = DEFAULT_LEN
+        elseif type(length) ~= "number" or length % 1 ~= 0 or length < 2 or length > MAX_LEN then
+            return cuid2(...)
+        end
+        errbuf[0] = 0
+        local n = cuid2_text(length, buf, errbuf)
+        if n < 0 then return fail(n, ffi_string(errbuf)) end
+        return ffi_string(buf, n)
+    end
+
+    local function bound(v)
+        return v == nil or (type(v) == "number" and v % 1 == 0 and v >= -MAX_EXACT and v <= MAX_EXACT)
+    end
+
+    function M.is_cuid2(...)
+        local text, min_len, max_len = ...
+        if type(text) ~= "string" or not bound(min_len) or not bound(max_len) then return is_cuid2(...) end
+        return cuid2_valid(text, #text, min_len or 2, max_len or MAX_LEN) == 1
+    end
+end
+
 ---------------------------------------------------------------------------
 -- Generators: the C module's constructors of objects with the FFI
 -- metatable, whose methods next (and nothing else) are replaced here.
@@ -497,6 +530,12 @@ end
 do
     local next_text = C.mintid_snowflake_gen_next_text
     kind("snowflake_generator", ffi_next("mintid_snowflake_gen", function(st) return next_text(st, buf, errbuf) end))
+end
+
+-- CUID2s: the ABI call returns the length.
+do
+    local next_text = C.mintid_cuid2_gen_next_text
+    kind("cuid2_generator", ffi_next("mintid_cuid2_gen", function(st) return next_text(st, buf, errbuf) end))
 end
 
 -- UUIDv4: no state, only the flags.

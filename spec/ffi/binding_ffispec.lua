@@ -18,6 +18,8 @@ local HOT = {
     { "trace_id()", function() return resty.trace_id() end, "^" .. ("%x"):rep(32) .. "$" },
     { "span_id()", function() return resty.span_id() end, "^" .. ("%x"):rep(16) .. "$" },
     { "traceparent()", function() return resty.traceparent() end, "^00%-" .. ("%x"):rep(32) .. "%-" .. ("%x"):rep(16) .. "%-00$" },
+    { "cuid2()", function() return resty.cuid2() end, "^[a-z]" .. ("[0-9a-z]"):rep(23) .. "$" },
+    { "cuid2(32)", function() return resty.cuid2(32) end, "^[a-z]" .. ("[0-9a-z]"):rep(31) .. "$" },
 }
 
 describe("resty.mintid (LuaJIT FFI)", function()
@@ -170,6 +172,16 @@ describe("resty.mintid (LuaJIT FFI)", function()
             function(o) local x = o.m.parse_short_uuid() return x end,
             function(o) local x = o.m.parse_short_uuid("1", "a") return x end,
             function(o) local x = o.m.parse_short_uuid("1", {}) return x end,
+            function(o) local x = o.m.cuid2(1) return x end,
+            function(o) local x = o.m.cuid2(33) return x end,
+            function(o) local x = o.m.cuid2(2.5) return x end,
+            function(o) local x = o.m.cuid2("24") return x end,
+            function(o) local x = o.m.cuid2({}) return x end,
+            function(o) local x = o.m.is_cuid2("ab", "x") return x end,
+            function(o) local x = o.m.is_cuid2(5) return x end,
+            function(o) local x = o.m.cuid2_generator { length = 1 } return x end,
+            function(o) local x = o.m.cuid2_generator { fingerprint = "" } return x end,
+            function(o) local x = o.m.cuid2_generator().next(o.u) return x end,
         }
 
         it("are the C module's, word for word", function()

@@ -789,6 +789,104 @@ static int hmac_row(const row *r)
     return same_hex(mac, 32, r->col[2]) ? 1 : (diag(r, "mac"), 0);
 }
 
+/* ---- SHA3-512 and CUID2 --------------------------------------------------- */
+
+static int sha3_512_row(const row *r)
+{
+    uint8_t msg[MAX_BYTES], digest[64];
+    int n = from_hex(r->col[0], msg), i;
+    mintid_sha3_512_ctx c;
+
+    if (n < 0)
+        return diag(r, "malformed message_hex"), 0;
+    mintid_sha3_512(msg, (size_t)n, digest);
+    if (!same_hex(digest, 64, r->col[1]))
+        return diag(r, "digest"), 0;
+    mintid_sha3_512_init(&c);
+    for (i = 0; i < n; i++)
+        mintid_sha3_512_update(&c, msg + i, 1);
+    mintid_sha3_512_final(&c, digest);
+    return same_hex(digest, 64, r->col[1]) ? 1 : (diag(r, "digest, byte by byte"), 0);
+}
+
+/* Draws of exactly the sizes of a row's comma-separated list, in order. */
+#define CUID2_MAX_DRAWS 64
+typedef struct {
+    script s;
+    size_t sizes[CUID2_MAX_DRAWS], n, next;
+} draw_list;
+
+static int draw_list_random(void *ctx, uint8_t *buf, size_t n)
+{
+    draw_list *d = ctx;
+
+    if (d->next == d->n || d->sizes[d->next] != n) {
+        d->s.wrong = 1;
+        return MINTID_ERANDOM;
+    }
+    d->next++;
+    return script_random(&d->s, buf, n);
+}
+
+static int draw_list_load(draw_list *d, const char *list)
+{
+    char hex[2 * MAX_BYTES + 1];
+    size_t hn = 0;
+    const char *p = list;
+
+    d->n = d->next = 0;
+    while (*p != '\0') {
+        size_t k = strcspn(p, ",");
+        if (d->n == CUID2_MAX_DRAWS || k % 2 != 0 || hn + k > 2 * MAX_BYTES)
+            return 0;
+        d->sizes[d->n++] = k / 2;
+        memcpy(hex + hn, p, k);
+        hn += k;
+        p += k + (p[k] == ',');
+    }
+    hex[hn] = '\0';
+    return script_load(&d->s, hex, 0);
+}
+
+static int cuid2_row(const row *r)
+{
+    static draw_list d;
+    mintid_cuid2_gen g;
+    uint8_t fp[MAX_BYTES];
+    int64_t length, now;
+    int fn = strcmp(r->col[1], "-") == 0 ? 0 : from_hex(r->col[1], fp), n;
+    const char *t = r->col[2], *id = r->col[4];
+    char out[MINTID_CUID2_MAX_LEN], err[MINTID_ERRMSG_SIZE];
+
+    if (!to_i64(r->col[0], &length) || fn < 0 || !draw_list_load(&d, r->col[3]))
+        return diag(r, "malformed row"), 0;
+    if (mintid_cuid2_gen_init(&g, length, fn > 0 ? fp : NULL, (size_t)fn, err) != MINTID_OK)
+        return diag(r, err), 0;
+    while (*t != '\0' && *id != '\0') {
+        char num[32];
+        size_t k = strcspn(t, ","), idlen = strcspn(id, ",");
+        if (k >= sizeof num)
+            return diag(r, "malformed times_ms"), 0;
+        memcpy(num, t, k);
+        num[k] = '\0';
+        if (!to_i64(num, &now))
+            return diag(r, "malformed times_ms"), 0;
+        err[0] = '\0';
+        n = mintid_cuid2_gen_next(mintid_cuid2_state_of(&g), now, draw_list_random, &d, out, err);
+        if (n < 0)
+            return diag(r, err), 0;
+        if ((size_t)n != idlen || memcmp(out, id, idlen) != 0)
+            return diag(r, "ID"), 0;
+        t += k + (t[k] == ',');
+        id += idlen + (id[idlen] == ',');
+    }
+    if (*t != '\0' || *id != '\0')
+        return diag(r, "times_ms and ids differ in count"), 0;
+    if (d.next != d.n)
+        return diag(r, "an expected draw did not happen"), 0;
+    return script_drained(r, &d.s);
+}
+
 /* ---- MD5 and SHA-1 (for UUIDv3 and v5) ---------------------------------- */
 
 static void md5_whole(const uint8_t *d, size_t n, uint8_t *out) { mintid_md5(d, n, out); }
@@ -1685,6 +1783,19 @@ static int trace_id_bytes(uint8_t out[16], char *err)
     return rc;
 }
 
+/* A CUID2's first 16 characters (its letter and 15 digits, about 82 bits). */
+static int cuid2_key(uint8_t out[16], char *err)
+{
+    char text[MINTID_CUID2_MAX_LEN];
+    int n = mintid_cuid2_text(24, text, err);
+
+    if (n == 24)
+        memcpy(out, text, 16);
+    else
+        memset(out, 0, 16);
+    return n == 24 ? MINTID_OK : n < 0 ? n : MINTID_ERANGE;
+}
+
 static void check_threads(const char *kind, int (*make)(uint8_t out[16], char *err), int monotonic)
 {
     static uint8_t ids[THREADS * PER_THREAD][16];
@@ -1853,6 +1964,8 @@ int main(int argc, char **argv)
         { "traceparent_invalid.txt", "input reason", traceparent_invalid_row },
         { "iso.txt", "ms text", iso_row },
         { "uuid_lenient.txt", "input canonical", uuid_lenient_row },
+        { "sha3_512.txt", "message_hex digest_hex", sha3_512_row },
+        { "cuid2.txt", "length fingerprint_hex times_ms draws_hex ids", cuid2_row },
     };
     size_t i;
     int total = 0;
@@ -1877,6 +1990,7 @@ int main(int argc, char **argv)
     check_threads("mintid_default_uuid6", mintid_default_uuid6, 1);
     check_threads("mintid_default_ksuid", default_ksuid_key, 1);
     check_threads("mintid_trace_id_text", trace_id_bytes, 0);
+    check_threads("mintid_cuid2_text", cuid2_key, 0);
 #else
     printf("# no threads in this build: thread test skipped\n");
 #endif

@@ -1,7 +1,8 @@
 // spec/npm/check.mjs FILE: the npm references read back what mintid mints.
 // FILE holds one JSON object a line (spec/npm/mint.lua): an ID and what
 // mintid says of it. Each is parsed or recomputed by the reference of its
-// kind (uuid, ksuid, typeid-js, @sapphire/snowflake, sonyflake, snowflake-id)
+// kind (uuid, ksuid, typeid-js, @sapphire/snowflake, sonyflake, snowflake-id,
+// @paralleldrive/cuid2)
 // and compared field by field; one TAP line per
 // ID. A record marked "corrupt" (an ID with its last character changed)
 // passes only when some check refuses it. spec/npm/run.sh copies this file
@@ -13,6 +14,10 @@ import { TypeID, fromString, getType, toUUID } from 'typeid-js';
 import { DiscordSnowflake, TwitterSnowflake } from '@sapphire/snowflake';
 import { Sonyflake } from 'sonyflake';
 import SnowflakeIdModule from 'snowflake-id';
+import { init as cuid2Init, isCuid } from '@paralleldrive/cuid2';
+// createFingerprint is exported by the package's src/index.js but not by its
+// entry point: reached by the file's path (this script sits next to node_modules).
+import { createFingerprint } from './node_modules/@paralleldrive/cuid2/src/index.js';
 
 const SnowflakeId = SnowflakeIdModule.default || SnowflakeIdModule;
 
@@ -64,6 +69,40 @@ function snowflakeIdChecks(r) {
     Date.now = realNow;
   }
   return [['snowflake-id generate() at the same ms, machine and sequence', id, r.id]];
+}
+
+// CUID2: the reference's isCuid; where mintid.lua knows the inputs, the
+// reference's init mints the same ID from them: Date.now held at the time,
+// a random() whose values floor to the counter, the letter and the salt
+// digits in the order init and cuid2() call it, and the fingerprint given
+// or made by createFingerprint (no global object) from the same 32 digits.
+function cuid2Checks(r) {
+  const list = [['@paralleldrive/cuid2 isCuid(id)', isCuid(r.id), true]];
+  if (r.counter === undefined) return list;
+  const values = (items) => {
+    let i = 0;
+    return () => {
+      if (i >= items.length) throw new Error('random() called more often than mintid drew');
+      const v = items[i];
+      i += 1;
+      return v;
+    };
+  };
+  const digit = (c) => (parseInt(c, 36) + 0.5) / 36;
+  const fingerprint = r.fingerprint !== undefined ? r.fingerprint
+    : createFingerprint({ globalObj: {}, random: values([...r.entropy].map(digit)) });
+  const realNow = Date.now;
+  let id;
+  try {
+    Date.now = () => r.time;
+    const rand = values([(r.counter + 0.5) / 476782367, (r.letter.charCodeAt(0) - 97 + 0.5) / 26,
+      ...[...r.salt].map(digit)]);
+    id = cuid2Init({ random: rand, length: r.salt.length, fingerprint })();
+  } finally {
+    Date.now = realNow;
+  }
+  list.push(['@paralleldrive/cuid2 init({ random, length, fingerprint })() from the same inputs', id, r.id]);
+  return list;
 }
 
 // RFC 9562 section 6.6; the uuid package exports only the first two.
@@ -124,6 +163,11 @@ const CHECKS = {
   sonyflake: sonyflakeChecks,
   sonyflake_ms: sonyflakeChecks,
   snowflake_id: snowflakeIdChecks,
+  cuid2: cuid2Checks,
+  cuid2_reference: (r) => [
+    ['@paralleldrive/cuid2 isCuid(id)', isCuid(r.id), true],
+    ['mintid is_cuid2(id) of the reference\'s ID', r.valid, true],
+  ],
   typeid: (r) => {
     const t = fromString(r.id);
     return [

@@ -1,6 +1,6 @@
 -- spec/npm/mint.lua: IDs of every kind that the npm references read (UUID
 -- versions 1, 3, 5, 6, 7 and the SHA-256 v8, KSUID, TypeID, Snowflakes of
--- the Twitter, Discord, Sonyflake and default layouts), minted by the
+-- the Twitter, Discord, Sonyflake and default layouts, CUID2), minted by the
 -- module MINTID_MODULE names (default mintid), one JSON object a line on
 -- stdout with what the module says of each ID (version, time, payload,
 -- prefix, uuid, the other layout of a v1/v6, the inputs of a name-based
@@ -30,7 +30,8 @@ end
 
 -- Field order is fixed so that the file reads the same on every run.
 local ORDER = { "kind", "module", "id", "corrupt", "version", "time", "msecs", "clockseq", "node", "namespace",
-    "name", "uuid1", "uuid6", "typeid", "payload", "prefix", "uuid", "layout", "epoch", "units", "machine", "seq" }
+    "name", "uuid1", "uuid6", "typeid", "payload", "prefix", "uuid", "layout", "epoch", "units", "machine", "seq",
+    "counter", "letter", "salt", "entropy", "fingerprint", "valid" }
 
 local function emit(record)
     record.module = module_name
@@ -217,4 +218,84 @@ for _, l in ipairs(layouts) do
             end
         end
     end
+end
+
+---------------------------------------------------------------------------
+-- CUID2: generators on a clock and random source the script sets, with
+-- each ID's inputs (time, counter, letter, salt, and the fingerprint or the
+-- 32 digits it was hashed from), which the reference's own init and
+-- createFingerprint turn into the same ID; the process-wide generator's
+-- IDs (the reference's isCuid only); and the reference's IDs (the file
+-- CUID2_REFERENCE, from spec/npm/cuid2_reference.mjs), which is_cuid2 reads.
+local DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+local LETTERS = "abcdefghijklmnopqrstuvwxyz"
+-- Bytes below 234 only: none is rejected (SPEC "CUID2"), so each draw's
+-- symbols are byte % radix and the script knows every input.
+local function byte_stream(seed)
+    local i = seed
+    local function next_byte()
+        i = i + 1
+        return (i * 97 + seed) % 234
+    end
+    return next_byte
+end
+for n, case in ipairs({ { length = 24, fingerprint = "host-a" }, { length = 2, fingerprint = "f" },
+    { length = 32, fingerprint = ("x"):rep(256) }, { length = 24 }, { length = 10 }, { length = 32 } }) do
+    local next_byte = byte_stream(n * 13)
+    local queue, draws = {}, {}
+    local g = mintid.cuid2_generator { length = case.length, fingerprint = case.fingerprint,
+        clock = function() return 1700000000000 + n * 1000 + #draws end,
+        random = function(size)
+            local t = {}
+            for k = 1, size do t[k] = next_byte() end
+            draws[#draws + 1] = t
+            return string.char((unpack or table.unpack)(t))
+        end }
+    for k = 1, 3 do
+        local first = #draws + 1
+        local time = 1700000000000 + n * 1000 + #draws
+        local id = assert(g:next())
+        -- the generator's first call drew the counter (4 bytes) and, with
+        -- no fingerprint given, the 32 digits of one; then letter and salt
+        local at = first
+        local r = { kind = "cuid2", id = id, time = time }
+        if k == 1 then
+            local c = draws[at]
+            queue.counter = ((c[1] * 256 + c[2]) * 256 + c[3]) * 256 + c[4]
+            queue.counter = queue.counter % 476782367
+            at = at + 1
+            if not case.fingerprint then
+                local e = {}
+                for j, b in ipairs(draws[at]) do e[j] = DIGITS:sub(b % 36 + 1, b % 36 + 1) end
+                queue.entropy = table.concat(e)
+                at = at + 1
+            end
+        end
+        local d = draws[at]
+        local salt = {}
+        for j = 2, #d do salt[#salt + 1] = DIGITS:sub(d[j] % 36 + 1, d[j] % 36 + 1) end
+        r.counter = queue.counter + k - 1
+        r.letter = LETTERS:sub(d[1] % 26 + 1, d[1] % 26 + 1)
+        r.salt = table.concat(salt)
+        r.entropy = queue.entropy
+        r.fingerprint = case.fingerprint
+        assert(at == #draws, "one draw of length + 1 bytes per ID")
+        emit(r)
+        if n == 1 and k == 1 then corrupt(r) end
+        if n == 4 and k == 2 then corrupt(r) end
+    end
+end
+for length = 2, 32 do
+    emit({ kind = "cuid2", id = mintid.cuid2(length) })
+end
+local own_cuid2 = mintid.cuid2_generator()
+for _ = 1, 3 do emit({ kind = "cuid2", id = own_cuid2:next() }) end
+local reference = os.getenv("CUID2_REFERENCE")
+if reference then
+    local count = 0
+    for line in assert(io.open(reference)):lines() do
+        emit({ kind = "cuid2_reference", id = line, valid = mintid.is_cuid2(line) })
+        count = count + 1
+    end
+    assert(count > 0, "no CUID2 in " .. reference)
 end

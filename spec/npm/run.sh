@@ -2,7 +2,7 @@
 # spec/npm/run.sh: the npm references read back what mintid mints (make
 # test-npm, and a stage of make test); prints TAP. Installs the references
 # (uuid, ksuid, typeid-js, @sapphire/snowflake, sonyflake, snowflake-id,
-# short-uuid, pinned) into $BUILD/npm, never into the tree; has
+# short-uuid, @paralleldrive/cuid2, pinned) into $BUILD/npm, never into the tree; has
 # spec/npm/mint.lua write IDs of every kind they read, with their fields,
 # through mintid on Lua $NPM_LUA and through resty.mintid on LuaJIT; then
 # spec/npm/check.mjs parses each with the references.
@@ -10,7 +10,7 @@ set -u
 BUILD=${BUILD:-build}
 NPM_LUA=${NPM_LUA:-5.4}
 REFERENCES="uuid@14.0.3 ksuid@3.0.0 typeid-js@1.2.0 @sapphire/snowflake@3.5.5 sonyflake@1.1.2 snowflake-id@1.1.0
-    short-uuid@6.0.3"
+    short-uuid@6.0.3 @paralleldrive/cuid2@3.3.0"
 dir=$BUILD/npm
 
 # fail MESSAGE [LOG]: one failing test, with the log as TAP comments
@@ -28,6 +28,12 @@ npm install --prefix "$dir" --no-audit --no-fund --prefer-offline --loglevel=err
     >"$dir/install.log" 2>&1 || fail "npm install $REFERENCES" "$dir/install.log"
 
 ids=$dir/ids.jsonl
+# The reference's own CUID2s, for mint.lua to read back with is_cuid2.
+cp spec/npm/cuid2_reference.mjs "$dir/cuid2_reference.mjs" || exit 1
+node "$dir/cuid2_reference.mjs" >"$dir/cuid2_reference.txt" 2>"$dir/mint.log" ||
+    fail "spec/npm/cuid2_reference.mjs" "$dir/mint.log"
+CUID2_REFERENCE=$dir/cuid2_reference.txt
+export CUID2_REFERENCE
 LUA_PATH="lua/?.lua;;" LUA_CPATH="$BUILD/$NPM_LUA/?.so;;" "lua$NPM_LUA" spec/npm/mint.lua >"$ids" 2>"$dir/mint.log" ||
     fail "spec/npm/mint.lua through mintid on lua$NPM_LUA" "$dir/mint.log"
 LUA_PATH="lua/?.lua;;" LUA_CPATH="$BUILD/jit/?.so;;" MINTID_MODULE=resty.mintid luajit spec/npm/mint.lua \

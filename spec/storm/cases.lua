@@ -378,6 +378,44 @@ return function(M, on)
     end)
 
     ---------------------------------------------------------------------------
+    -- CUID2s: the one-shot call and is_cuid2 (shapes: the pool's), and a
+    -- generator whose clock and random make it deterministic.
+    section("cuid2", function()
+        local function cuid2_shape(v)
+            return type(v) .. " " .. tostring(v):gsub("%l", "a"):gsub("%d", "a")
+        end
+        case("cuid2 of the process-wide generator, is_cuid2, and bad arguments", function(h)
+            local length, bad = h.pick({ n = 4, nil, 2, 24, 32 }), h.pick({ 1, 33, 2.5, "24", {} })
+            h.step("cuid2(length)", function() return M.cuid2(length) end, cuid2_shape)
+            h.step("cuid2(bad length)", function() return M.cuid2(bad) end)
+            h.step("is_cuid2(text, min, max)", function()
+                return M.is_cuid2(h.pick({ "ab", "a1", "Ab", "a", 5, ("a"):rep(33) }), h.pick({ n = 2, nil, 3 }),
+                    h.pick({ n = 3, nil, 32, "x" }))
+            end)
+        end)
+
+        case("cuid2_generator with clock and random", function(h)
+            -- No ID of a minted run may repeat: lengths whose IDs are too
+            -- few for that (26 * 36 of length 2) stay out of these cases.
+            local g = h.use(M.cuid2_generator(h.opts {
+                length = h.pick({ 10, 24, 32 }), fingerprint = h.pick({ n = 2, nil, "host" }),
+                clock = h.clock(), random = h.random(),
+            }))
+            local next = h.mint(function() return g:next() end)
+            h.step("next()", next)
+            h.step("next() again", next)
+            h.step("next() a third time", next)
+        end)
+
+        case("cuid2_generator on the OS clock and pool", function(h)
+            local g = h.use(M.cuid2_generator { length = h.pick({ 10, 24, 32 }) })
+            local next = h.mint(function() return g:next() end)
+            h.step("next()", next, cuid2_shape)
+            h.step("next() again", next, cuid2_shape)
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
     -- Each constructor under the storm, its options read through __index
     -- (Lua code in the middle of the constructor), then its first ID.
     section("constructors", function()
@@ -399,6 +437,7 @@ return function(M, on)
         made("uuid6_generator", function(g) return g:next() end)
         made("ksuid_generator", function(g) return g:next() end)
         made("typeid_generator", function(g) return g:next("user") end)
+        made("cuid2_generator", function(g) return g:next() end)
 
         case("relative_generator and its first ID", function(h)
             local key = h.pick(KEYS)
@@ -673,7 +712,7 @@ return function(M, on)
         end
         for _, ctor in ipairs({ "ulid_generator", "uuid7_generator", "uuid4_generator", "relative_generator",
             "snowflake_generator", "nanoid_generator", "uuid1_generator", "uuid6_generator", "ksuid_generator",
-            "typeid_generator" }) do
+            "typeid_generator", "cuid2_generator" }) do
             case(ctor, function(h)
                 local opts = { secret = ctor == "relative_generator" and SECRETS[1] or nil }
                 if h.n(2) == 1 then

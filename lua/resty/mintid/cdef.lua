@@ -32,6 +32,9 @@ typedef struct {
 typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[1024];
 } mintid_short_uuid_alphabet;
+typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[320];
+} mintid_cuid2_gen;
 const char *mintid_strerror(int code);
 void mintid_ulid_encode(const uint8_t id[16], char out[26]);
 int mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err);
@@ -104,6 +107,11 @@ int mintid_short_uuid_decode(const mintid_short_uuid_alphabet *a, const char *te
     uint8_t out[16], char *err);
 int mintid_short_uuid_text(const mintid_short_uuid_alphabet *a, const char *uuid, size_t len,
     char *out, char *err);
+int mintid_cuid2_gen_init(mintid_cuid2_gen *g, int64_t length, const uint8_t *fingerprint,
+    size_t fingerprint_len, char *err);
+int mintid_cuid2_gen_next_text(mintid_cuid2_gen *g, char out[32], char *err);
+int mintid_cuid2_text(int64_t length, char out[32], char *err);
+int mintid_cuid2_valid(const char *text, size_t len, int64_t min_len, int64_t max_len);
 int mintid_iso_text(int64_t ms, char out[24], char *err);
 const char *mintid_kind_of(const char *text, size_t len, char *err);
 int mintid_ulid_text(char out[26], char *err);
@@ -151,6 +159,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_fence",
         "mintid_nanoid_spec",
         "mintid_short_uuid_alphabet",
+        "mintid_cuid2_gen",
     },
     functions = {
         "mintid_strerror",
@@ -206,6 +215,10 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_short_uuid_encode",
         "mintid_short_uuid_decode",
         "mintid_short_uuid_text",
+        "mintid_cuid2_gen_init",
+        "mintid_cuid2_gen_next_text",
+        "mintid_cuid2_text",
+        "mintid_cuid2_valid",
         "mintid_iso_text",
         "mintid_kind_of",
         "mintid_ulid_text",
@@ -235,6 +248,8 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_abi_sizeof",
     },
     constants = {
+        MINTID_CUID2_GEN_SIZE = 320,
+        MINTID_CUID2_MAX_LEN = 32,
         MINTID_EAGAIN = -6,
         MINTID_EARG = -7,
         MINTID_ECLOCK = -5,

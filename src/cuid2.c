@@ -1,0 +1,388 @@
+/*
+ * cuid2.c: CUID2 (SPEC "CUID2"), as paralleldrive/cuid2's src/index.js
+ * makes them: a random letter, then digits of the base-36 form of
+ * SHA3-512(time + salt + counter + fingerprint). Every random choice is an
+ * unbiased draw from the caller's source (the pool by default), where the
+ * reference scales a float.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define COUNTER_START_MAX UINT32_C(476782367) /* the reference's initialCountMax */
+#define HASH_DIGITS_MAX   100                 /* 36^99 < 2^512 <= 36^100 */
+#define U64_DIGITS_MAX    13                  /* of 2^64 - 1 in base 36 */
+/* Bytes a draw may reject in a row before the source is deemed broken: a
+ * byte is rejected with probability at most 22/256 (a letter), so 64 in a
+ * row come with probability below 2^-226 from a CSPRNG; only a test
+ * source giving 0xFF forever gets here. */
+#define MAX_REJECTED 64
+
+static const char DIGITS[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+int mintid_cuid2_check_length(int64_t length, char *err)
+{
+    if (length < MINTID_CUID2_MIN_LEN || length > MINTID_CUID2_MAX_LEN)
+        return mintid_fail(err, MINTID_EARG, "length must be %d..%d, got %" PRId64, MINTID_CUID2_MIN_LEN,
+                           MINTID_CUID2_MAX_LEN, length);
+    return MINTID_OK;
+}
+
+/* ---- base 36 --------------------------------------------------------------- */
+
+/* v in base 36 as JavaScript's Number toString(36) writes an integer: most
+ * significant first, "0" for 0. Returns the digit count. */
+static size_t u64_base36(uint64_t v, char out[U64_DIGITS_MAX])
+{
+    char rev[U64_DIGITS_MAX];
+    size_t n = 0, i;
+
+    do {
+        rev[n++] = DIGITS[v % 36];
+        v /= 36;
+    } while (v != 0);
+    for (i = 0; i < n; i++)
+        out[i] = rev[n - 1 - i];
+    return n;
+}
+
+/* The digest as one 512-bit big-endian integer in base 36, as the
+ * reference's bufToBigInt(...).toString(36): no leading zero. Divides by
+ * 36^6 (below 2^32) so that each pass over the 16 words gives 6 digits.
+ * Returns the digit count (1..100). */
+static size_t digest_base36(const uint8_t digest[64], char out[HASH_DIGITS_MAX])
+{
+    const uint32_t chunk = UINT32_C(2176782336); /* 36^6 */
+    uint32_t w[16];
+    char rev[HASH_DIGITS_MAX + 6];
+    size_t n = 0, i, top = 0;
+    int k;
+
+    for (i = 0; i < 16; i++)
+        w[i] = mintid_load_be32(digest + 4 * i);
+    while (top < 16) {
+        uint64_t rem = 0;
+        for (i = top; i < 16; i++) {
+            uint64_t cur = rem << 32 | w[i];
+            w[i] = (uint32_t)(cur / chunk);
+            rem = cur % chunk;
+        }
+        while (top < 16 && w[top] == 0)
+            top++;
+        for (k = 0; k < 6; k++) {
+            rev[n++] = DIGITS[rem % 36];
+            rem /= 36;
+        }
+    }
+    while (n > 1 && rev[n - 1] == '0')
+        n--;
+    for (i = 0; i < n; i++)
+        out[i] = rev[n - 1 - i];
+    mintid_secure_zero(w, sizeof w);
+    return n;
+}
+
+/* ---- the random draws (SPEC "CUID2": how each is drawn) -------------------- */
+
+/* Symbols of one radix from draws of `chunk` bytes: a byte below the
+ * largest multiple of the radix gives byte % radix, any other is skipped;
+ * the bytes of the last draw that no symbol used are dropped. */
+typedef struct {
+    mintid_random_fn rnd;
+    void *ctx;
+    uint8_t buf[MINTID_CUID2_MAX_LEN + 1];
+    size_t chunk, pos;
+} symbol_source;
+
+static int next_symbol(symbol_source *s, unsigned radix, unsigned *value, char *err)
+{
+    const unsigned limit = 256 - 256 % radix;
+    int rejected = 0, rc;
+
+    for (;;) {
+        uint8_t b;
+        if (s->pos == s->chunk) {
+            rc = mintid_draw_random(s->rnd, s->ctx, s->buf, s->chunk, "CUID2", err);
+            if (rc != MINTID_OK)
+                return rc;
+            s->pos = 0;
+        }
+        b = s->buf[s->pos++];
+        if (b < limit) {
+            *value = b % radix;
+            return MINTID_OK;
+        }
+        if (++rejected == MAX_REJECTED)
+            return mintid_fail(err, MINTID_ERANDOM, "CUID2 random source gave %d bytes in a row that no symbol uses",
+                               MAX_REJECTED);
+    }
+}
+
+static void source_begin(symbol_source *s, mintid_random_fn rnd, void *ctx, size_t chunk)
+{
+    s->rnd = rnd;
+    s->ctx = ctx;
+    s->chunk = chunk;
+    s->pos = chunk; /* the first symbol draws */
+}
+
+/* count base-36 digits (the reference's createEntropy) to out. */
+static int draw_digits(symbol_source *s, size_t count, char *out, char *err)
+{
+    unsigned v = 0;
+    size_t i;
+    int rc;
+
+    for (i = 0; i < count; i++) {
+        rc = next_symbol(s, 36, &v, err);
+        if (rc != MINTID_OK)
+            return rc;
+        out[i] = DIGITS[v];
+    }
+    return MINTID_OK;
+}
+
+/* The counter's start, uniform below 476782367: 4-byte big-endian draws,
+ * each kept when below the largest multiple of that bound under 2^32. */
+static int draw_counter(mintid_random_fn rnd, void *ctx, uint64_t *counter, char *err)
+{
+    const uint32_t limit = UINT32_MAX - (uint32_t)((UINT64_C(1) << 32) % COUNTER_START_MAX) + 1;
+    uint8_t b[4];
+    int tries, rc;
+
+    for (tries = 0; tries < MAX_REJECTED; tries++) {
+        uint32_t v;
+        rc = mintid_draw_random(rnd, ctx, b, sizeof b, "CUID2", err);
+        if (rc != MINTID_OK)
+            return rc;
+        v = mintid_load_be32(b);
+        if (v < limit) {
+            *counter = v % COUNTER_START_MAX;
+            return MINTID_OK;
+        }
+    }
+    return mintid_fail(err, MINTID_ERANDOM, "CUID2 random source gave %d counter draws in a row out of range",
+                       MAX_REJECTED);
+}
+
+/* The reference's createFingerprint with no global object: the first 32
+ * digits of hash(32 random base-36 digits), hash dropping the first
+ * digit. Nothing of the process but the pool's entropy goes in: the pool
+ * is already unique to the process and fresh in a forked child. */
+static int draw_fingerprint(mintid_random_fn rnd, void *ctx, char fp[MINTID_CUID2_FINGERPRINT_LEN], char *err)
+{
+    symbol_source s;
+    char entropy[MINTID_CUID2_FINGERPRINT_LEN], digits[HASH_DIGITS_MAX];
+    uint8_t digest[64];
+    size_t n;
+    int rc;
+
+    source_begin(&s, rnd, ctx, sizeof entropy);
+    rc = draw_digits(&s, sizeof entropy, entropy, err);
+    if (rc == MINTID_OK) {
+        mintid_sha3_512((const uint8_t *)entropy, sizeof entropy, digest);
+        n = digest_base36(digest, digits);
+        /* 33 digits or more but with probability 36^-67 */
+        if (n < 1 + MINTID_CUID2_FINGERPRINT_LEN)
+            rc = mintid_fail(err, MINTID_ERANDOM, "CUID2 fingerprint hash has only %zu base-36 digits", n);
+        else
+            memcpy(fp, digits + 1, MINTID_CUID2_FINGERPRINT_LEN);
+    }
+    mintid_secure_zero(&s, sizeof s);
+    mintid_secure_zero(entropy, sizeof entropy);
+    return rc;
+}
+
+/* The counter, and a fingerprint unless one is given, of the process
+ * calling: drawn on a first call and in a forked child. */
+static int make_ready(mintid_cuid2_moving *m, int draw_fingerprint_too, mintid_random_fn rnd, void *ctx, char *err)
+{
+    uint32_t generation = mintid_os_fork_generation();
+    int rc;
+
+    if (m->ready && m->generation == generation)
+        return MINTID_OK;
+    rc = draw_counter(rnd, ctx, &m->counter, err);
+    if (rc == MINTID_OK && draw_fingerprint_too)
+        rc = draw_fingerprint(rnd, ctx, m->fingerprint, err);
+    if (rc != MINTID_OK)
+        return rc;
+    m->generation = generation;
+    m->ready = 1;
+    return MINTID_OK;
+}
+
+/* ---- an ID ------------------------------------------------------------------- */
+
+/* Checked before anything is drawn: time is written in base 36 unsigned. */
+static int check_time(int64_t now_ms, char *err)
+{
+    if (now_ms < 0)
+        return mintid_fail(err, MINTID_ERANGE, "CUID2 timestamp %" PRId64 " is before 1970", now_ms);
+    return MINTID_OK;
+}
+
+/* The reference's cuid2(): a letter, then a salt of `length` digits (one
+ * draw source of length + 1 bytes), hash(time + salt + count + fingerprint)
+ * with its first digit dropped, and its digits 1 up to length. Returns the
+ * length written: `length` but for a hash of under length + 1 digits
+ * (probability 36^-(99 - length)), which gives the shorter ID the
+ * reference gives. */
+static int make_id(int64_t now_ms, uint64_t count, const uint8_t *fp, size_t fp_len, size_t length,
+                   mintid_random_fn rnd, void *ctx, char out[MINTID_CUID2_MAX_LEN], char *err)
+{
+    symbol_source s;
+    mintid_sha3_512_ctx h;
+    char salt[MINTID_CUID2_MAX_LEN], num[U64_DIGITS_MAX], digits[HASH_DIGITS_MAX];
+    uint8_t digest[64];
+    unsigned letter = 0;
+    size_t n, take;
+    int rc;
+
+    source_begin(&s, rnd, ctx, length + 1);
+    rc = next_symbol(&s, 26, &letter, err);
+    if (rc == MINTID_OK)
+        rc = draw_digits(&s, length, salt, err);
+    mintid_secure_zero(&s, sizeof s);
+    if (rc != MINTID_OK)
+        return rc;
+
+    mintid_sha3_512_init(&h);
+    n = u64_base36((uint64_t)now_ms, num);
+    mintid_sha3_512_update(&h, (const uint8_t *)num, n);
+    mintid_sha3_512_update(&h, (const uint8_t *)salt, length);
+    n = u64_base36(count, num);
+    mintid_sha3_512_update(&h, (const uint8_t *)num, n);
+    mintid_sha3_512_update(&h, fp, fp_len);
+    mintid_sha3_512_final(&h, digest);
+    n = digest_base36(digest, digits);
+
+    out[0] = (char)('a' + letter);
+    take = n > 2 ? n - 2 : 0;
+    if (take > length - 1)
+        take = length - 1;
+    memcpy(out + 1, digits + 2, take);
+    mintid_secure_zero(salt, sizeof salt);
+    mintid_secure_zero(digits, sizeof digits);
+    return (int)(1 + take);
+}
+
+int mintid_cuid2_gen_next(mintid_cuid2_state *g, int64_t now_ms, mintid_random_fn rnd, void *ctx,
+                          char out[MINTID_CUID2_MAX_LEN], char *err)
+{
+    mintid_cuid2_moving m = g->m;
+    const uint8_t *fp;
+    size_t fp_len;
+    int rc;
+
+    rc = check_time(now_ms, err);
+    if (rc == MINTID_OK)
+        rc = make_ready(&m, g->given_len == 0, rnd, ctx, err);
+    if (rc != MINTID_OK)
+        return rc;
+    fp = g->given_len != 0 ? g->given : (const uint8_t *)m.fingerprint;
+    fp_len = g->given_len != 0 ? g->given_len : sizeof m.fingerprint;
+    rc = make_id(now_ms, m.counter, fp, fp_len, g->length, rnd, ctx, out, err);
+    if (rc < 0)
+        return rc;
+    m.counter++;
+    g->m = m;
+    return rc;
+}
+
+int mintid_cuid2_gen_init(mintid_cuid2_gen *pub, int64_t length, const uint8_t *fingerprint, size_t fingerprint_len,
+                          char *err)
+{
+    mintid_cuid2_state *g = mintid_cuid2_state_of(pub);
+    int rc = mintid_cuid2_check_length(length, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    if (fingerprint != NULL && (fingerprint_len == 0 || fingerprint_len > MINTID_CUID2_FINGERPRINT_MAX))
+        return mintid_fail(err, MINTID_EARG, "fingerprint must be 1..%d bytes, got %zu", MINTID_CUID2_FINGERPRINT_MAX,
+                           fingerprint_len);
+    memset(g, 0, sizeof *g);
+    g->length = (uint32_t)length;
+    if (fingerprint != NULL) {
+        memcpy(g->given, fingerprint, fingerprint_len);
+        g->given_len = (uint32_t)fingerprint_len;
+    }
+    return MINTID_OK;
+}
+
+int mintid_cuid2_gen_next_text(mintid_cuid2_gen *g, char out[MINTID_CUID2_MAX_LEN], char *err)
+{
+    int64_t now = 0;
+    int rc = mintid_os_clock_ms(&now, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    return mintid_cuid2_gen_next(mintid_cuid2_state_of(g), now, mintid_random_pool, err, out, err);
+}
+
+/* ---- the process-wide generator ------------------------------------------- */
+
+/* Its counter and fingerprint under a lock held for the step alone (the
+ * draws of a first call or a forked child's too, rare); the salt, the
+ * hash and the digits outside it. The lock is held across fork(), so no
+ * child starts with it taken. */
+static mintid_lock cuid2_lock = MINTID_LOCK_INIT;
+static mintid_cuid2_moving cuid2_moving; /* under cuid2_lock */
+static mintid_once cuid2_once = MINTID_ONCE_INIT;
+static int cuid2_ready;
+
+static void cuid2_prepare(void) { mintid_lock_take(&cuid2_lock); }
+static void cuid2_unlock(void) { mintid_lock_release(&cuid2_lock); }
+
+static void cuid2_setup(void)
+{
+    mintid_os_atfork(cuid2_prepare, cuid2_unlock, cuid2_unlock);
+    MINTID_STORE_RELEASE(&cuid2_ready, 1);
+}
+
+int mintid_cuid2_text(int64_t length, char out[MINTID_CUID2_MAX_LEN], char *err)
+{
+    char fp[MINTID_CUID2_FINGERPRINT_LEN];
+    uint64_t count = 0;
+    int64_t now = 0;
+    int rc = mintid_cuid2_check_length(length, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    if (!MINTID_LOAD_ACQUIRE(&cuid2_ready))
+        mintid_run_once(&cuid2_once, cuid2_setup);
+    rc = mintid_os_clock_ms(&now, err);
+    if (rc == MINTID_OK)
+        rc = check_time(now, err);
+    if (rc != MINTID_OK)
+        return rc;
+    mintid_lock_take(&cuid2_lock);
+    rc = make_ready(&cuid2_moving, 1, mintid_random_pool, err, err);
+    if (rc == MINTID_OK) {
+        count = cuid2_moving.counter++;
+        memcpy(fp, cuid2_moving.fingerprint, sizeof fp);
+    }
+    mintid_lock_release(&cuid2_lock);
+    if (rc != MINTID_OK)
+        return rc;
+    /* A failure here skips one count: no ID was published with it. */
+    return make_id(now, count, (const uint8_t *)fp, sizeof fp, (size_t)length, mintid_random_pool, err, out, err);
+}
+
+/* ---- validation --------------------------------------------------------------- */
+
+/* The reference's isCuid: /^[a-z][0-9a-z]+$/ and a length within bounds. */
+int mintid_cuid2_valid(const char *text, size_t len, int64_t min_len, int64_t max_len)
+{
+    size_t i;
+
+    if (len < 2 || (int64_t)len < min_len || (int64_t)len > max_len)
+        return 0;
+    if (text[0] < 'a' || text[0] > 'z')
+        return 0;
+    for (i = 1; i < len; i++)
+        if (!((text[i] >= 'a' && text[i] <= 'z') || (text[i] >= '0' && text[i] <= '9')))
+            return 0;
+    return 1;
+}
