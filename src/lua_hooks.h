@@ -59,6 +59,8 @@ typedef struct {
         mintid_nanoid_spec nanoid;
         mintid_uuid_time_gen uuid_time;
         mintid_ksuid_gen ksuid;
+        mintid_objectid_gen objectid;
+        mintid_xid_gen xid;
     } g;
 } gen_layout;
 
@@ -264,7 +266,10 @@ static MINTID_ALWAYS_INLINE int mintid_lua_push_committed(lua_State *L, const ge
                                                           void *arg)
 {
     /* room for any such state */
-    union { mintid_monotonic m; uint64_t snowflake; mintid_uuid_time_state t; mintid_ksuid_state k; } saved, made;
+    union {
+        mintid_monotonic m; uint64_t snowflake; mintid_uuid_time_state t; mintid_ksuid_state k;
+        mintid_objectid_state o; mintid_xid_state x;
+    } saved, made;
     char err[MINTID_ERRMSG_SIZE];
     int rc, tries;
 
