@@ -13,6 +13,8 @@ import { TypeID, fromString, getType, toUUID } from 'typeid-js';
 import { DiscordSnowflake, TwitterSnowflake } from '@sapphire/snowflake';
 import { Sonyflake } from 'sonyflake';
 import SnowflakeIdModule from 'snowflake-id';
+import { ObjectId } from 'bson';
+import { Xid } from 'xid-ts';
 
 const SnowflakeId = SnowflakeIdModule.default || SnowflakeIdModule;
 
@@ -97,6 +99,32 @@ function uuidChecks(r) {
   return list;
 }
 
+// ObjectId (bson) and XID (xid-ts): the reference's reading of each field.
+// bson has no accessor for the random bytes and counter: its 12 bytes then.
+function objectidChecks(r) {
+  const o = ObjectId.createFromHexString(r.id);
+  const b = Buffer.from(o.id);
+  return [
+    ['bson ObjectId.isValid(id)', ObjectId.isValid(r.id), true],
+    ['bson createFromHexString(id).toHexString()', o.toHexString(), r.id],
+    ['bson getTimestamp()', o.getTimestamp().getTime(), r.time],
+    ['bson .id bytes 4..8 (the random value)', b.subarray(4, 9).toString('hex'), r.random],
+    ['bson .id bytes 9..11 (the counter)', b.readUIntBE(9, 3), r.counter],
+  ];
+}
+
+function xidChecks(r) {
+  const x = Xid.parse(r.id);
+  return [
+    ['xid-ts parse(id).encode()', x.encode(), r.id],
+    ['xid-ts timestamp()', x.timestamp() * 1000, r.time],
+    ['xid-ts machine()', Buffer.from(x.machine()).toString('hex'), r.machine],
+    ['xid-ts pid()', x.pid(), r.pid],
+    ['xid-ts counter()', x.counter(), r.counter],
+    ['xid-ts new Xid(bytes).encode()', new Xid(x.toBytes()).encode(), r.id],
+  ];
+}
+
 const CHECKS = {
   constants: (r) => [
     ['NAMESPACE_DNS, _URL, _OID, _X500', r.namespace, NAMESPACES.join(' ')],
@@ -124,6 +152,8 @@ const CHECKS = {
   sonyflake: sonyflakeChecks,
   sonyflake_ms: sonyflakeChecks,
   snowflake_id: snowflakeIdChecks,
+  objectid: objectidChecks,
+  xid: xidChecks,
   typeid: (r) => {
     const t = fromString(r.id);
     return [
@@ -169,7 +199,7 @@ for (const line of lines) {
     failed += 1;
     continue;
   }
-  const what = `${r.kind} ${r.id} (${r.module})`;
+  const what = `${r.kind} ${r.id} (${r.origin === 'reference' ? 'minted by the reference, read by ' : ''}${r.module})`;
   const failure = firstFailure(r);
   if (r.corrupt) {
     if (failure) {

@@ -10,6 +10,7 @@ set -u
 BUILD=${BUILD:-build}
 NPM_LUA=${NPM_LUA:-5.4}
 REFERENCES="uuid@14.0.3 ksuid@3.0.0 typeid-js@1.2.0 @sapphire/snowflake@3.5.5 sonyflake@1.1.2 snowflake-id@1.1.0"
+REFERENCES="$REFERENCES bson@7.3.4 xid-ts@1.3.0"
 dir=$BUILD/npm
 
 # fail MESSAGE [LOG]: one failing test, with the log as TAP comments
@@ -25,6 +26,12 @@ mkdir -p "$dir" || exit 1
 # shellcheck disable=SC2086 # one package a word
 npm install --prefix "$dir" --no-audit --no-fund --prefer-offline --loglevel=error $REFERENCES \
     >"$dir/install.log" 2>&1 || fail "npm install $REFERENCES" "$dir/install.log"
+
+# ObjectIds and XIDs the references mint, which mint.lua reads back (NPM_REFS)
+cp spec/npm/objectid_xid_refs.mjs "$dir/objectid_xid_refs.mjs" || exit 1
+node "$dir/objectid_xid_refs.mjs" >"$dir/refs.jsonl" 2>"$dir/refs.log" ||
+    fail "spec/npm/objectid_xid_refs.mjs" "$dir/refs.log"
+export NPM_REFS="$dir/refs.jsonl"
 
 ids=$dir/ids.jsonl
 LUA_PATH="lua/?.lua;;" LUA_CPATH="$BUILD/$NPM_LUA/?.so;;" "lua$NPM_LUA" spec/npm/mint.lua >"$ids" 2>"$dir/mint.log" ||
