@@ -37,11 +37,12 @@ build = {
             "src/lua_hooks.c", "src/lua_generators.c", "src/lua_defaults.c", "src/lua_trace.c",
             "src/lua_lock_file.c", "src/error.c", "src/hex.c", "src/base32.c", "src/monotonic.c",
             "src/ulid.c", "src/uuid.c", "src/hash_block.c", "src/md5.c", "src/sha1.c",
-            "src/uuid_name.c", "src/uuid_time.c", "src/base62.c", "src/ksuid.c", "src/typeid.c",
-            "src/trace.c", "src/kind.c", "src/iso.c", "src/sha256.c", "src/relative.c",
-            "src/fence.c", "src/lock_file.c", "src/snowflake_layout.c", "src/snowflake.c",
-            "src/nanoid.c", "src/chacha20.c", "src/chacha20_simd.c", "src/random.c",
-            "src/default.c", "src/abi.c", "src/os_posix.c", "src/os_win32.c",
+            "src/uuid_name.c", "src/uuid_time.c", "src/base62.c", "src/ksuid.c",
+            "src/seconds_counter.c", "src/objectid.c", "src/xid.c", "src/os_hostid.c",
+            "src/typeid.c", "src/trace.c", "src/kind.c", "src/iso.c", "src/sha256.c",
+            "src/relative.c", "src/fence.c", "src/lock_file.c", "src/snowflake_layout.c",
+            "src/snowflake.c", "src/nanoid.c", "src/chacha20.c", "src/chacha20_simd.c",
+            "src/random.c", "src/default.c", "src/abi.c", "src/os_posix.c", "src/os_win32.c",
          },
          incdirs = { "src" },
          libraries = { "pthread" },
@@ -75,11 +76,12 @@ build = {
             lib = { mintid = "build/rock/mintid.so" },
          },
       },
-      -- Windows has no pthread: the core uses SRW locks there, and
-      -- BCryptGenRandom for randomness.
+      -- Windows has no pthread: the core uses SRW locks there,
+      -- BCryptGenRandom for randomness, and the registry's MachineGuid for
+      -- an XID's machine id (advapi32).
       windows = {
          modules = {
-            ["mintid"] = { libraries = { "bcrypt" } },
+            ["mintid"] = { libraries = { "bcrypt", "advapi32" } },
          },
       },
    },

@@ -20,6 +20,8 @@ local IS_KIND = {
         return #word == 21 and not word:find("[^" .. h.DEFAULT_ALPHABET:gsub("%-", "%%-") .. "]")
     end,
     ksuid = function(word) return #word == 27 and mintid.parse_ksuid(word) ~= nil end,
+    objectid = function(word) return #word == 24 and mintid.parse_objectid(word) ~= nil end,
+    xid = function(word) return #word == 20 and mintid.parse_xid(word) ~= nil end,
     typeid = function(word)
         local t = mintid.parse_typeid(word)
         return t ~= nil and t:prefix() ~= ""
