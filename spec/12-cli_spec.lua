@@ -992,7 +992,8 @@ describe("mintid command", function()
                 fails_to(redirect, 1, { "relative", "k" }, { MINTID_SECRET = SECRET }, "stdout")
                 fails_to(redirect, 1, { "convert", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil, "stdout")
                 for _, args in ipairs({ { "uuid1", "-n", "3" }, { "uuid6" }, { "uuid5", "dns", "a" }, { "uuid3", "url", "b" },
-                    { "ksuid", "-n", "2" }, { "objectid", "-n", "2" }, { "xid" }, { "typeid", "user" }, { "convert", "--to", "uuid6", "c232ab00-9414-11ec-b3c8-9f6bdeced846" },
+                    { "ksuid", "-n", "2" }, { "typeid", "user" }, { "convert", "--to", "uuid6", "c232ab00-9414-11ec-b3c8-9f6bdeced846" },
+                    { "objectid", "-n", "2" }, { "xid" },
                     { "inspect", "--json", "0ujtsYcgvSTl8PAuAdqWYSMnLOv", "prefix_01h455vb4pex5vsknk084sn02q" } }) do
                     fails_to(redirect, 1, args, nil, "stdout")
                 end
