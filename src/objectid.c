@@ -53,7 +53,7 @@ int mintid_objectid_gen_next(mintid_objectid_state *g, int64_t now_ms, mintid_ra
 {
     uint8_t drawn[RANDOM_BYTES + START_BYTES];
     uint32_t generation = mintid_os_fork_generation();
-    int64_t s;
+    int64_t s = 0;
     int fresh, rc;
 
     rc = mintid_seconds_of("ObjectId", now_ms, &s, err);

@@ -22,7 +22,7 @@
 #define START_BYTES 3
 #define MAX_MACHINE_ID 0xFFFFFF
 
-static const char alphabet[33] = "0123456789abcdefghijklmnopqrstuv";
+static const char xid_alphabet[33] = "0123456789abcdefghijklmnopqrstuv";
 
 void mintid_xid_encode(const uint8_t id[12], char out[20])
 {
@@ -37,10 +37,10 @@ void mintid_xid_encode(const uint8_t id[12], char out[20])
         bits += 8;
         while (bits >= 5) {
             bits -= 5;
-            out[o++] = alphabet[(acc >> bits) & 31];
+            out[o++] = xid_alphabet[(acc >> bits) & 31];
         }
     }
-    out[o] = alphabet[(acc << (5 - bits)) & 31];
+    out[o] = xid_alphabet[(acc << (5 - bits)) & 31];
 }
 
 static int xid_value(unsigned char c)
@@ -200,7 +200,7 @@ int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rn
 {
     uint8_t start[START_BYTES];
     uint32_t generation = mintid_os_fork_generation();
-    int64_t s;
+    int64_t s = 0;
     int rc;
 
     rc = mintid_seconds_of("XID", now_ms, &s, err);
