@@ -161,7 +161,7 @@ int mintid_objectid_gen_next_text(mintid_objectid_gen *g, char out[24], char *er
 {
     uint8_t id[MINTID_OBJECTID_BYTES];
     int64_t now = 0;
-    int rc = mintid_os_clock_ms(&now, err);
+    int rc = mintid_seconds_clock_ms(&now, err);
 
     if (rc == MINTID_OK)
         rc = mintid_objectid_gen_next(mintid_objectid_state_of(g), now, mintid_random_pool, err, id, err);
@@ -172,7 +172,7 @@ int mintid_xid_gen_next_text(mintid_xid_gen *g, char out[20], char *err)
 {
     uint8_t id[MINTID_XID_BYTES];
     int64_t now = 0;
-    int rc = mintid_os_clock_ms(&now, err);
+    int rc = mintid_seconds_clock_ms(&now, err);
 
     if (rc == MINTID_OK)
         rc = mintid_xid_gen_next(mintid_xid_state_of(g), now, mintid_random_pool, err, id, err);

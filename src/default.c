@@ -123,8 +123,8 @@ static int object_step_ksuid(void *g, int64_t now, uint8_t *out, char *err)
 static const object_kind object_uuid1 = { mintid_os_clock_100ns, object_init_uuid1, object_step_uuid_time };
 static const object_kind object_uuid6 = { mintid_os_clock_100ns, object_init_uuid6, object_step_uuid_time };
 static const object_kind object_ksuid = { mintid_os_clock_ms, object_init_ksuid, object_step_ksuid };
-static const object_kind object_objectid = { mintid_os_clock_ms, object_init_objectid, object_step_objectid };
-static const object_kind object_xid = { mintid_os_clock_ms, object_init_xid, object_step_xid };
+static const object_kind object_objectid = { mintid_seconds_clock_ms, object_init_objectid, object_step_objectid };
+static const object_kind object_xid = { mintid_seconds_clock_ms, object_init_xid, object_step_xid };
 
 #define OBJECT_GENERATORS(X) \
     X(uuid1, object_uuid1)     \

@@ -205,6 +205,9 @@ MINTID_INTERNAL int mintid_os_random(uint8_t *buf, size_t n, char *err);
 MINTID_INTERNAL int mintid_os_clock_ms(int64_t *now_ms, char *err);
 /* The wall clock in 100-ns ticks since 1970 (UUIDv1/v6 time). */
 MINTID_INTERNAL int mintid_os_clock_100ns(int64_t *ticks, char *err);
+/* Unix time in whole seconds, floored, from a coarse clock where there is
+ * one (it may lag the others by a tick). */
+MINTID_INTERNAL int mintid_os_clock_s(int64_t *now_s, char *err);
 /* A clock in ms that only moves forward, whatever the wall clock does
  * (CLOCK_MONOTONIC, GetTickCount64): bounds every wait. Its origin is
  * arbitrary; only differences mean anything. */
@@ -1122,6 +1125,9 @@ MINTID_INTERNAL int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t 
  * only when fresh; writes out[0..4) and out[9..12). */
 MINTID_INTERNAL void mintid_seconds_counter_step(mintid_seconds_counter *st, int64_t seconds, uint32_t generation,
                                                  const uint8_t start[3], uint8_t out[12]);
+/* The OS clock at these kinds' resolution (mintid_os_clock_s), in ms for
+ * their steps: the default generators and the ABI's calls read this one. */
+MINTID_INTERNAL int mintid_seconds_clock_ms(int64_t *now_ms, char *err);
 
 /* objectid.c */
 typedef struct {

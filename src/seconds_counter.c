@@ -28,6 +28,18 @@ int mintid_seconds_counter_fresh(const mintid_seconds_counter *st, uint32_t gene
     return st->last_s < 0 || st->generation != generation;
 }
 
+int mintid_seconds_clock_ms(int64_t *now_ms, char *err)
+{
+    int64_t s = 0;
+    int rc = mintid_os_clock_s(&s, err);
+
+    /* Whole seconds are all these IDs hold: the coarse clock is a few ns a
+     * reading where the precise one is tens, most of an ID's cost. */
+    if (rc == MINTID_OK)
+        *now_ms = s > INT64_MAX / 1000 ? INT64_MAX : s < INT64_MIN / 1000 ? INT64_MIN : s * 1000;
+    return rc;
+}
+
 int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t *seconds, char *err)
 {
     /* floor(now_ms / 1000): C's division truncates toward zero, the floor

@@ -24,23 +24,24 @@
 
 static const char xid_alphabet[33] = "0123456789abcdefghijklmnopqrstuv";
 
+/* Ten symbols of a 50-bit value, most significant first. */
+static void encode50(uint64_t v, char out[10])
+{
+    int i;
+
+    for (i = 9; i >= 0; i--, v >>= 5)
+        out[i] = xid_alphabet[v & 31];
+}
+
 void mintid_xid_encode(const uint8_t id[12], char out[20])
 {
-    /* 96 bits, most significant first, five at a time; the 20th symbol
-     * holds the last bit and four zero bits. */
-    uint32_t acc = 0;
-    unsigned bits = 0;
-    size_t i, o = 0;
+    /* The 96 bits and 4 zero bits after them are 100: two halves of 50
+     * bits, ten symbols each (bits 0..49, then 50..95 and the padding). */
+    uint64_t first = mintid_load_be64(id) >> 14;
+    uint64_t second = (mintid_load_be64(id + 4) & ((UINT64_C(1) << 46) - 1)) << 4;
 
-    for (i = 0; i < MINTID_XID_BYTES; i++) {
-        acc = acc << 8 | id[i];
-        bits += 8;
-        while (bits >= 5) {
-            bits -= 5;
-            out[o++] = xid_alphabet[(acc >> bits) & 31];
-        }
-    }
-    out[o] = xid_alphabet[(acc << (5 - bits)) & 31];
+    encode50(first, out);
+    encode50(second, out + 10);
 }
 
 static int xid_value(unsigned char c)
