@@ -26,7 +26,8 @@
  *   the whole interface: the core's own declarations are in src/internal.h
  *   (static in the single file), never reached by a program.
  * - Minting: mintid_ulid_text, mintid_uuid7_text, mintid_uuid4_text,
- *   mintid_uuid1_text, mintid_uuid6_text, mintid_ksuid_text and
+ *   mintid_uuid1_text, mintid_uuid6_text, mintid_ksuid_text,
+ *   mintid_objectid_text, mintid_xid_text and
  *   mintid_typeid_text use the process-wide default generators;
  *   mintid_uuid3_text, _uuid5_text and _uuid8_sha256_text are name-based. A generator of one's own is an
  *   opaque struct in the caller's memory (a fixed size, aligned to 8, room
@@ -37,6 +38,9 @@
  *     UUIDv1/v6 mintid_uuid_time_gen_init(version 1 or 6, node, clock_seq)
  *               + mintid_uuid_time_gen_next_text              -> char[36]
  *     KSUID     mintid_ksuid_gen + mintid_ksuid_gen_next_text -> char[27]
+ *     ObjectId  mintid_objectid_gen + mintid_objectid_gen_next_text -> char[24]
+ *     XID       mintid_xid_gen_init(machine or NULL, pid or -1)
+ *               + mintid_xid_gen_next_text                      -> char[20]
  *     TypeID    mintid_uuid7_gen + mintid_typeid_gen_next_text(prefix)
  *               -> up to char[90] (returns the length)
  *     relative  mintid_relative_gen_init(secret of >= 16 bytes, salt) +
@@ -59,6 +63,8 @@
  *   the canonical text back. mintid_snowflake_parse_decimal gives the
  *   64-bit ID and mintid_snowflake_split its timestamp, machine and
  *   sequence. mintid_ulid_to_uuid_text and mintid_uuid_to_ulid_text convert.
+ *   mintid_objectid_decode (either case) and mintid_xid_decode (rs/xid's
+ *   strict rule) give 12 bytes.
  * - Errors: the return code says which kind of failure (MINTID_E* below;
  *   mintid_strerror(code) names it), err says what and where, in the same
  *   words the Lua module uses. ERANDOM and ECLOCK are the OS failing; EARG
