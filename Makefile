@@ -8,7 +8,8 @@
 # `make rockspecs`, the amalgamation and `make print-sources` read it).
 CORE_SRC = src/error.c src/hex.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/hash_block.c src/md5.c src/sha1.c src/uuid_name.c src/uuid_time.c \
-           src/base62.c src/ksuid.c src/short_uuid.c src/typeid.c src/trace.c src/kind.c src/iso.c \
+           src/base62.c src/ksuid.c src/short_uuid.c src/seconds_counter.c src/objectid.c src/xid.c src/os_hostid.c \
+           src/typeid.c src/trace.c src/kind.c src/iso.c \
            src/sha256.c src/sha3.c src/cuid2.c src/relative.c src/fence.c src/lock_file.c src/snowflake_layout.c src/snowflake.c src/nanoid.c \
            src/chacha20.c src/chacha20_simd.c src/random.c src/default.c src/abi.c \
            src/os_posix.c src/os_win32.c

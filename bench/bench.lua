@@ -257,6 +257,21 @@ for _, t in ipairs({
    target_row("Lua 5.4 " .. t[1], format("%.2fx floor", ratio), format("<= %.2fx", t[2]), ratio <= t[2])
 end
 
+-- ObjectId and XID (issue 39): the process-wide generators (a lock held
+-- for the step) and generators of their own, against the floor of their
+-- text's length.
+do
+   local oid_g, xid_g = mintid.objectid_generator(), mintid.xid_generator()
+   row("mintid.objectid()", function() return mintid.objectid() end, 24)
+   row("mintid.xid()", function() return mintid.xid() end, 20)
+   row("objectid_generator():next()", function() return oid_g:next() end, 24)
+   row("xid_generator():next()", function() return xid_g:next() end, 20)
+   for _, t in ipairs({ { "mintid.objectid()", 1.3 }, { "mintid.xid()", 1.3 } }) do
+      local ratio = measured[t[1]]
+      target_row("Lua 5.4 " .. t[1], format("%.2fx floor", ratio), format("<= %.2fx", t[2]), ratio <= t[2])
+   end
+end
+
 -- Leases (issue 21): next() of a generator on a held lease fence against a
 -- static machine_id one, each rotating over 16 machine ids so that 4096
 -- IDs a ms do not bound it; measured round by round in turn.

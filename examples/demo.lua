@@ -34,6 +34,13 @@ for _ = 1, 2 do print(mintid.ksuid()) end
 local k = mintid.parse_ksuid(mintid.ksuid())
 print(("parsed %s: ms %d, payload %d bytes"):format(tostring(k), k:time(), #k:payload()))
 
+section("MongoDB ObjectId and XID: seconds, this process's identity and a counter")
+for _ = 1, 2 do print(mintid.objectid()) end
+for _ = 1, 2 do print(mintid.xid()) end
+local x = mintid.parse_xid(mintid.xid())
+print(("parsed %s: ms %d, machine %d bytes, pid %d, counter %d"):format(tostring(x), x:time(), #x:machine(),
+    x:pid(), x:counter()))
+
 section("TypeID: a type prefix and a UUIDv7 in base32")
 print(mintid.typeid("user"))
 local t = mintid.parse_typeid(mintid.typeid("order"))

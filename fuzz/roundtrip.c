@@ -5,7 +5,9 @@
  * bits) decode to the same bytes, and so do their lower- and upper-case
  * forms and the relative ID's 26-symbol form. The texts of a and b compare
  * as a and b do (SPEC: text order is byte order), and so do the decimal
- * texts of their first 8 bytes read as Snowflake IDs, by length then digits.
+ * texts of their first 8 bytes read as Snowflake IDs, by length then digits;
+ * their first 12 bytes as ObjectId text (either case) and XID text decode
+ * back and compare as those bytes do.
  */
 #include "fuzz.h"
 
@@ -39,7 +41,28 @@ typedef struct {
     char relative[MINTID_RELATIVE_TEXT_LEN];
     char snowflake[MINTID_SNOWFLAKE_DECIMAL_MAX];
     size_t snowflake_len;
+    char objectid[MINTID_OBJECTID_TEXT_LEN];
+    char xid[MINTID_XID_TEXT_LEN];
 } encodings;
+
+/* The first 12 bytes as an ObjectId (and its uppercase form) and an XID. */
+static void round_trip12(const uint8_t id[16], encodings *e)
+{
+    char upper[MINTID_OBJECTID_TEXT_LEN];
+    uint8_t back[12];
+    size_t i;
+
+    mintid_objectid_encode(id, e->objectid);
+    FUZZ_ASSERT(mintid_objectid_decode(e->objectid, sizeof e->objectid, back, NULL) == MINTID_OK);
+    FUZZ_ASSERT(memcmp(id, back, 12) == 0);
+    for (i = 0; i < sizeof upper; i++)
+        upper[i] = (char)fuzz_upper((unsigned char)e->objectid[i]);
+    FUZZ_ASSERT(mintid_objectid_decode(upper, sizeof upper, back, NULL) == MINTID_OK);
+    FUZZ_ASSERT(memcmp(id, back, 12) == 0);
+    mintid_xid_encode(id, e->xid);
+    FUZZ_ASSERT(mintid_xid_decode(e->xid, sizeof e->xid, back, NULL) == MINTID_OK);
+    FUZZ_ASSERT(memcmp(id, back, 12) == 0);
+}
 
 static void round_trip(const uint8_t id[16], encodings *e)
 {
@@ -78,6 +101,7 @@ static void round_trip(const uint8_t id[16], encodings *e)
     FUZZ_ASSERT(mintid_snowflake_parse_decimal(e->snowflake, e->snowflake_len, &flake_back, NULL) ==
                 MINTID_OK);
     FUZZ_ASSERT(flake_back == flake);
+    round_trip12(id, e);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -98,6 +122,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(sign(memcmp(ea.ulid, eb.ulid, sizeof ea.ulid)) == order);
     FUZZ_ASSERT(sign(memcmp(ea.uuid, eb.uuid, sizeof ea.uuid)) == order);
     FUZZ_ASSERT(sign(memcmp(ea.relative, eb.relative, sizeof ea.relative)) == order);
+    FUZZ_ASSERT(sign(memcmp(ea.objectid, eb.objectid, sizeof ea.objectid)) == sign(memcmp(a, b, 12)));
+    FUZZ_ASSERT(sign(memcmp(ea.xid, eb.xid, sizeof ea.xid)) == sign(memcmp(a, b, 12)));
 
     /* Canonical decimals order by length first. */
     flake_order = sign(memcmp(a, b, 8));

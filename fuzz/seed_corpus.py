@@ -71,6 +71,12 @@ def decoders(t):
         "ksuid_decode": [r["text"].encode() for r in rows(t, "ksuid.txt")]
         + [r["expect"].encode() for r in rows(t, "ksuid_monotonic.txt") if not r["expect"].startswith("error:")]
         + [unescape(r["input"]) for r in rows(t, "ksuid_invalid.txt")],
+        "objectid_decode": [r[c].encode() for r in rows(t, "objectid.txt") for c in ("text", "bytes_hex")]
+        + [r["expect"].encode() for r in rows(t, "objectid_sequence.txt") if not r["expect"].startswith("error:")]
+        + [unescape(r["input"]) for r in rows(t, "objectid_invalid.txt")],
+        "xid_decode": [r["text"].encode() for r in rows(t, "xid.txt")]
+        + [r["expect"].encode() for r in rows(t, "xid_sequence.txt") if not r["expect"].startswith("error:")]
+        + [unescape(r["input"]) for r in rows(t, "xid_invalid.txt")],
         "typeid_decode": [r["text"].encode() for r in rows(t, "typeid.txt")]
         + [r["expect"].encode() for r in rows(t, "typeid_monotonic.txt") if not r["expect"].startswith("error:")]
         + [unescape(r["input"]) for r in rows(t, "typeid_invalid.txt")],

@@ -13,7 +13,7 @@ platform_cc_s390x   = s390x-linux-gnu-gcc
 platform_cc_windows = x86_64-w64-mingw32-gcc
 platform_exe = $(BUILD)/platform/$1/test_vectors$(if $(filter windows,$1),.exe)
 PLATFORM_EXES = $(foreach p,$(PLATFORMS),$(call platform_exe,$p))
-WIN_LIBS = -lbcrypt
+WIN_LIBS = -lbcrypt -ladvapi32
 TEST_DEPS += $(PLATFORM_EXES) $(if $(filter windows,$(PLATFORMS)),$(WIN_MODULE))
 RUN_ENV   += PLATFORMS='$(PLATFORMS)'
 .PHONY: windows-module $(PLATFORMS:%=test-%)

@@ -301,7 +301,8 @@ describe("values", function()
 
     describe("kind_of", function()
         local UNRECOGNISED = "unrecognised ID: length %d (want a 26-char ULID, a 36-char UUID, a 27-char KSUID,"
-            .. " a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent header)"
+            .. " a TypeID prefix_suffix, a 28-char relative ID, a 24-char ObjectId, a 20-char XID, Snowflake digits or a"
+            .. " traceparent header)"
 
         it("the vectors of each kind: the kind of their text", function()
             local cases = {
@@ -310,6 +311,9 @@ describe("values", function()
                 { "uuid.txt", "input", function() return "uuid" end },
                 { "relative.txt", "text", function() return "relative" end },
                 { "ksuid.txt", "text", function() return "ksuid" end },
+                { "objectid.txt", "text", function() return "objectid" end },
+                -- 20 digits are a Snowflake's text first (kind.c)
+                { "xid.txt", "text", function(r) return r.text:find("^%d+$") and "snowflake" or "xid" end },
                 { "snowflake.txt", "id", function() return "snowflake" end },
                 { "traceparent.txt", "header", function() return "traceparent" end },
                 -- a TypeID without prefix is a ULID's text

@@ -102,6 +102,13 @@ local ERROR_SPECS = {
     uuid6_to_uuid1 = bad_data("UUID is version 4, not 6", V4),
     ksuid_from = bad_data("KSUID payload must be 16 bytes, got 1", 1400000000, "x"),
     ksuid_from_bytes = bad_data("invalid KSUID bytes: length 1, want 20", "x"),
+    objectid = ignores(5, {}), xid = ignores(5, {}),
+    objectid_generator = raises(1, "unknown option 'x'", { x = 1 }),
+    xid_generator = raises(1, "pid must be 0..65535, got 65536", { pid = 65536 }),
+    parse_objectid = bad_data("invalid ObjectId: length 1, want 24", "x"),
+    parse_xid = bad_data("invalid XID: length 1, want 20", "x"),
+    objectid_from_bytes = bad_data("invalid ObjectId bytes: length 1, want 12", "x"),
+    xid_from_bytes = bad_data("invalid XID bytes: length 1, want 12", "x"),
     typeid_from = raises(1, BAD_PREFIX, "Bad", V4),
     short_uuid = bad_data("invalid UUID: length 4, want 36", "nope"),
     parse_short_uuid = bad_data("invalid short UUID: length 4, want 22", "nope"),
@@ -111,7 +118,8 @@ local ERROR_SPECS = {
     is_typeid = raises(1, "string expected", 42),
     is_nanoid = raises(2, "size must be 1..1048576, got 0", "x", 0),
     kind_of = bad_data("unrecognised ID: length 4 (want a 26-char ULID, a 36-char UUID, a 27-char KSUID,"
-        .. " a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent header)", "nope"),
+        .. " a TypeID prefix_suffix, a 28-char relative ID, a 24-char ObjectId, a 20-char XID, Snowflake digits or a"
+        .. " traceparent header)", "nope"),
 
     trace_id = ignores(5, {}), span_id = ignores(5, {}),
     traceparent = bad_data("invalid trace-id: length 4, want 32", "nope"),

@@ -91,7 +91,7 @@ describe("mintid command", function()
                 local out = table.concat(ok_lines({ flag }), "\n")
                 assert.is_truthy(out:find("^usage: mintid"), flag)
                 for _, command in ipairs({ "ulid", "uuid7", "uuid4", "uuid1", "uuid6", "uuid3", "uuid5", "ksuid",
-                    "typeid", "nanoid", "snowflake", "relative", "convert", "inspect", "MINTID_SECRET", "--json",
+                    "objectid", "xid", "typeid", "nanoid", "snowflake", "relative", "convert", "inspect", "MINTID_SECRET", "--json",
                     "--epoch", "--to", "--prefix", "--version" }) do
                     assert.is_truthy(out:find(command, 1, true), flag .. " mentions " .. command)
                 end
@@ -274,6 +274,25 @@ describe("mintid command", function()
                 assert.is_true(math.abs(v:time() - os.time() * 1000) < 120000, id)
                 if i > 1 then assert.is_true(ids[i - 1] < id) end
             end
+        end)
+
+        it("objectid and xid: -n N of now, one process's identity, the counter + 1 per ID", function()
+            for _, kind in ipairs({ "objectid", "xid" }) do
+                local ids = ok_lines({ kind, "-n", "30" })
+                assert.are.equal(30, #ids)
+                local first = assert(mintid["parse_" .. kind](ids[1]))
+                for i, id in ipairs(ids) do
+                    local v = assert(mintid["parse_" .. kind](id))
+                    assert.are.equal(id, tostring(v))
+                    assert.are.equal(first:bytes():sub(5, 9), v:bytes():sub(5, 9), id)
+                    assert.are.equal((first:counter() + i - 1) % 16777216, v:counter(), id)
+                    assert.is_true(math.abs(v:time() - os.time() * 1000) < 120000, id)
+                end
+                fails(2, { kind, "extra" }, nil, kind)
+            end
+            -- XID_MACHINE_ID, as rs/xid reads it, sets the machine id
+            local x = assert(mintid.parse_xid(ok_lines({ "xid" }, { XID_MACHINE_ID = "16777214" })[1]))
+            assert.are.equal("\255\255\254", x:machine())
         end)
 
         it("typeid: -n N TypeIDs per PREFIX ('' for none), increasing within a prefix", function()
@@ -638,6 +657,24 @@ describe("mintid command", function()
             assert.are.equal(h.dec(assert(mintid.parse_ksuid(id)):time()), inspect({ "inspect", id })[1].unix_ms)
         end)
 
+        it("an ObjectId (24 hex digits, either case) and an XID (20 of 0-9a-v): time, identity, counter", function()
+            assert.are.same({ id = "507f1f77bcf86cd799439011", kind = "objectid", time = "2012-10-17T21:13:27.000Z",
+                unix_ms = "1350508407000", random = "bcf86cd799", counter = "4427793" },
+                inspect({ "inspect", "507F1F77BCF86CD799439011" })[1])
+            assert.are.same({ id = "9m4e2mr0ui3e8a215n4g", kind = "xid", time = "2011-03-22T17:50:19.000Z",
+                unix_ms = "1300816219000", machine = "60f486", pid = "58408", counter = "4271561" },
+                inspect({ "inspect", "9m4e2mr0ui3e8a215n4g" })[1])
+            local j = json_fields(ok_lines({ "inspect", "--json", "9m4e2mr0ui3e8a215n4g" })[1])
+            assert.are.equal("xid", j.kind)
+            assert.are.equal("58408", j.pid)
+            fails(1, { "inspect", "9m4e2mr0ui3e8a215n4h" }, nil,
+                "mintid: invalid XID: last character 'h' sets padding bits (want 0 or g)")
+            fails(1, { "inspect", "507f1f77bcf86cd79943901z" }, nil, "mintid: invalid ObjectId: bad character 'z' at 24")
+            -- 20 digits stay a Snowflake; --kind xid reads them as an XID
+            assert.are.equal("snowflake", inspect({ "inspect", "12345678901234567890" })[1].kind)
+            assert.are.equal("xid", inspect({ "inspect", "--kind", "xid", "12345678901234567890" })[1].kind)
+        end)
+
         it("a TypeID (with a '_'): prefix, its UUID's time, version and text", function()
             local want = { id = "prefix_01h455vb4pex5vsknk084sn02q", kind = "typeid", prefix = "prefix",
                 time = "2023-06-30T03:34:18.518Z", unix_ms = "1688096058518",
@@ -866,8 +903,8 @@ describe("mintid command", function()
             assert.are.equal(1, status)
             assert.are.equal(want, out)
             assert.are.equal("mintid: stdin line 1: unrecognised ID: length 4 (want a 26-char ULID, a 36-char UUID, "
-                .. "a 27-char KSUID, a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent "
-                .. "header)\n"
+                .. "a 27-char KSUID, a TypeID prefix_suffix, a 28-char relative ID, a 24-char ObjectId, a 20-char XID, "
+                .. "Snowflake digits or a traceparent header)\n"
                 .. "mintid: stdin line 4: invalid ULID: bad character 'U' at 26\n", err)
         end)
 
@@ -881,7 +918,7 @@ describe("mintid command", function()
         it("options checked before anything is read: a bad one is a usage error, exit 2", function()
             local out, err, status = run_with_input(ULID .. "\n", { "inspect", "--kind", "guid" })
             assert.are.same({ "", 2 }, { out, status })
-            assert.are.equal("mintid: --kind wants ulid, uuid, relative, snowflake, ksuid, typeid or traceparent, "
+            assert.are.equal("mintid: --kind wants ulid, uuid, relative, snowflake, ksuid, objectid, xid, typeid or traceparent, "
                 .. "got 'guid' (see mintid --help)\n", err)
         end)
 
@@ -971,6 +1008,7 @@ describe("mintid command", function()
                 fails_to(redirect, 1, { "convert", "01ARZ3NDEKTSV4RRFFQ69G5FAV" }, nil, "stdout")
                 for _, args in ipairs({ { "uuid1", "-n", "3" }, { "uuid6" }, { "uuid5", "dns", "a" }, { "uuid3", "url", "b" },
                     { "ksuid", "-n", "2" }, { "typeid", "user" }, { "convert", "--to", "uuid6", "c232ab00-9414-11ec-b3c8-9f6bdeced846" },
+                    { "objectid", "-n", "2" }, { "xid" },
                     { "inspect", "--json", "0ujtsYcgvSTl8PAuAdqWYSMnLOv", "prefix_01h455vb4pex5vsknk084sn02q" } }) do
                     fails_to(redirect, 1, args, nil, "stdout")
                 end

@@ -142,6 +142,8 @@ local function samples()
         parse_uuid = mintid.uuid7(),
         parse_relative = g:next("customer-17"),
         parse_ksuid = mintid.ksuid(),
+        parse_objectid = mintid.objectid(),
+        parse_xid = mintid.xid(),
         parse_typeid = mintid.typeid("user"),
     }
 end

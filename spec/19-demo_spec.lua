@@ -21,6 +21,8 @@ local IS_KIND = {
     end,
     ksuid = function(word) return #word == 27 and mintid.parse_ksuid(word) ~= nil end,
     cuid2 = function(word) return #word == 24 and word:match("^[a-z][0-9a-z]+$") ~= nil and mintid.is_cuid2(word) end,
+    objectid = function(word) return #word == 24 and mintid.parse_objectid(word) ~= nil end,
+    xid = function(word) return #word == 20 and mintid.parse_xid(word) ~= nil end,
     typeid = function(word)
         local t = mintid.parse_typeid(word)
         return t ~= nil and t:prefix() ~= ""

@@ -59,6 +59,20 @@ int mintid_ksuid_text(char out[27], char *err)
     return text_of(mintid_default_ksuid(id, err), id, mintid_ksuid_encode, out);
 }
 
+int mintid_objectid_text(char out[24], char *err)
+{
+    uint8_t id[MINTID_OBJECTID_BYTES];
+
+    return text_of(mintid_default_objectid(id, err), id, mintid_objectid_encode, out);
+}
+
+int mintid_xid_text(char out[20], char *err)
+{
+    uint8_t id[MINTID_XID_BYTES];
+
+    return text_of(mintid_default_xid(id, err), id, mintid_xid_encode, out);
+}
+
 /* The prefix is checked before the default generator steps, so a bad one
  * takes no UUIDv7 from it. */
 int mintid_typeid_text(const char *prefix, size_t prefix_len, char out[90], char *err)
@@ -143,6 +157,28 @@ int mintid_ksuid_gen_next_text(mintid_ksuid_gen *g, char out[27], char *err)
     return text_of(rc, id, mintid_ksuid_encode, out);
 }
 
+int mintid_objectid_gen_next_text(mintid_objectid_gen *g, char out[24], char *err)
+{
+    uint8_t id[MINTID_OBJECTID_BYTES];
+    int64_t now = 0;
+    int rc = mintid_seconds_clock_ms(&now, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_objectid_gen_next(mintid_objectid_state_of(g), now, mintid_random_pool, err, id, err);
+    return text_of(rc, id, mintid_objectid_encode, out);
+}
+
+int mintid_xid_gen_next_text(mintid_xid_gen *g, char out[20], char *err)
+{
+    uint8_t id[MINTID_XID_BYTES];
+    int64_t now = 0;
+    int rc = mintid_seconds_clock_ms(&now, err);
+
+    if (rc == MINTID_OK)
+        rc = mintid_xid_gen_next(mintid_xid_state_of(g), now, mintid_random_pool, err, id, err);
+    return text_of(rc, id, mintid_xid_encode, out);
+}
+
 int mintid_typeid_gen_next_text(mintid_uuid7_gen *g, const char *prefix, size_t prefix_len,
                                 char out[90], char *err)
 {
@@ -209,6 +245,8 @@ size_t mintid_abi_sizeof(const char *type_name)
         { "mintid_uuid_time_gen", sizeof(mintid_uuid_time_gen) },
         { "mintid_ksuid_gen", sizeof(mintid_ksuid_gen) },
         { "mintid_cuid2_gen", sizeof(mintid_cuid2_gen) },
+        { "mintid_objectid_gen", sizeof(mintid_objectid_gen) },
+        { "mintid_xid_gen", sizeof(mintid_xid_gen) },
         { "mintid_fence", sizeof(mintid_fence) },
         { "mintid_snowflake_layout", sizeof(mintid_snowflake_layout) },
         { "mintid_short_uuid_alphabet", sizeof(mintid_short_uuid_alphabet) },

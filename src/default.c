@@ -64,11 +64,12 @@ static default_gen gens[DEFAULT_COUNT] = {
 };
 
 /*
- * The UUIDv1, UUIDv6 and KSUID defaults: a generator object of the core each, under
+ * The UUIDv1, UUIDv6, KSUID, ObjectId and XID defaults: a generator object of the core each, under
  * its own padded lock held for the step alone, the clock read outside it
  * (the step's last + 1 keeps a late reading in order). They draw rarely (a
- * KSUID in a new second; a v1/v6 node and clock_seq on first use and in a
- * forked child), so the draw stays inside. One line each.
+ * KSUID in a new second; a v1/v6 node and clock_seq, an ObjectId's or
+ * XID's identity and counter start, on first use and in a forked child),
+ * so the draw stays inside. One line each.
  */
 typedef struct {
     int (*clock)(int64_t *now, char *err); /* the unit the step takes */
@@ -79,7 +80,12 @@ typedef union {
     struct {
         mintid_lock lock;
         int ready; /* under lock: gen initialised */
-        union { mintid_uuid_time_gen uuid_time; mintid_ksuid_gen ksuid; } gen;
+        union {
+            mintid_uuid_time_gen uuid_time;
+            mintid_ksuid_gen ksuid;
+            mintid_objectid_gen objectid;
+            mintid_xid_gen xid;
+        } gen;
         const object_kind *kind;
     } s;
     unsigned char lines[2 * STEP_BYTES];
@@ -89,6 +95,20 @@ MINTID_STATIC_ASSERT(sizeof(object_gen) == 2 * STEP_BYTES, object_gen_padded);
 static int object_init_uuid1(void *g, char *err) { return mintid_uuid_time_gen_init(g, 1, NULL, 0, -1, err); }
 static int object_init_uuid6(void *g, char *err) { return mintid_uuid_time_gen_init(g, 6, NULL, 0, -1, err); }
 static int object_init_ksuid(void *g, char *err) { (void)err; mintid_ksuid_gen_init(g); return MINTID_OK; }
+
+/* ObjectId, XID: this process's identity, drawn again in a forked child. */
+static int object_init_objectid(void *g, char *err) { (void)err; mintid_objectid_gen_init(g); return MINTID_OK; }
+static int object_init_xid(void *g, char *err) { return mintid_xid_gen_init(g, NULL, 0, -1, err); }
+
+static int object_step_objectid(void *g, int64_t now, uint8_t *out, char *err)
+{
+    return mintid_objectid_gen_next(mintid_objectid_state_of(g), now, mintid_random_pool, err, out, err);
+}
+
+static int object_step_xid(void *g, int64_t now, uint8_t *out, char *err)
+{
+    return mintid_xid_gen_next(mintid_xid_state_of(g), now, mintid_random_pool, err, out, err);
+}
 
 static int object_step_uuid_time(void *g, int64_t now, uint8_t *out, char *err)
 {
@@ -103,11 +123,15 @@ static int object_step_ksuid(void *g, int64_t now, uint8_t *out, char *err)
 static const object_kind object_uuid1 = { mintid_os_clock_100ns, object_init_uuid1, object_step_uuid_time };
 static const object_kind object_uuid6 = { mintid_os_clock_100ns, object_init_uuid6, object_step_uuid_time };
 static const object_kind object_ksuid = { mintid_os_clock_ms, object_init_ksuid, object_step_ksuid };
+static const object_kind object_objectid = { mintid_seconds_clock_ms, object_init_objectid, object_step_objectid };
+static const object_kind object_xid = { mintid_seconds_clock_ms, object_init_xid, object_step_xid };
 
 #define OBJECT_GENERATORS(X) \
     X(uuid1, object_uuid1)     \
     X(uuid6, object_uuid6)     \
-    X(ksuid, object_ksuid)
+    X(ksuid, object_ksuid)     \
+    X(objectid, object_objectid) \
+    X(xid, object_xid)
 
 enum {
 #define OBJECT_INDEX(name, kind) OBJECT_##name,

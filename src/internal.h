@@ -205,6 +205,9 @@ MINTID_INTERNAL int mintid_os_random(uint8_t *buf, size_t n, char *err);
 MINTID_INTERNAL int mintid_os_clock_ms(int64_t *now_ms, char *err);
 /* The wall clock in 100-ns ticks since 1970 (UUIDv1/v6 time). */
 MINTID_INTERNAL int mintid_os_clock_100ns(int64_t *ticks, char *err);
+/* Unix time in whole seconds, floored, from a coarse clock where there is
+ * one (it may lag the others by a tick). */
+MINTID_INTERNAL int mintid_os_clock_s(int64_t *now_s, char *err);
 /* A clock in ms that only moves forward, whatever the wall clock does
  * (CLOCK_MONOTONIC, GetTickCount64): bounds every wait. Its origin is
  * arbitrary; only differences mean anything. */
@@ -1153,6 +1156,67 @@ typedef struct {
     uint32_t power[4][MINTID_SHORT_UUID_MAX_CHUNKS];
 } mintid_short_uuid_state;
 MINTID_OPAQUE_STATE(mintid_short_uuid_alphabet, mintid_short_uuid_state, mintid_short_uuid_state_of)
+/* ==== seconds_counter.c, objectid.c, xid.c, os_hostid.c =================== */
+/* seconds_counter.c: the rule ObjectIds and XIDs share: bytes 0..3 the
+ * seconds (never back within a generator), bytes 9..11 a 24-bit counter
+ * from a start drawn once per process, + 1 per ID, wrapping. */
+#define MINTID_OBJECTID_BYTES 12
+#define MINTID_XID_BYTES      12
+typedef struct {
+    int64_t last_s;      /* Unix seconds; -1 for a new state */
+    uint32_t counter;    /* the last ID's */
+    uint32_t generation; /* the process the counter belongs to */
+} mintid_seconds_counter;
+MINTID_INTERNAL void mintid_seconds_counter_init(mintid_seconds_counter *st);
+/* 1 when the next step takes a drawn start: a new state, or a process
+ * forked since the last step. */
+MINTID_INTERNAL int mintid_seconds_counter_fresh(const mintid_seconds_counter *st, uint32_t generation);
+/* floor(now_ms / 1000), or ERANGE "<kind> timestamp <s> out of range
+ * 0..4294967295". */
+MINTID_INTERNAL int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t *seconds, char *err);
+/* The step (it cannot fail): seconds from mintid_seconds_of, start read
+ * only when fresh; writes out[0..4) and out[9..12). */
+MINTID_INTERNAL void mintid_seconds_counter_step(mintid_seconds_counter *st, int64_t seconds, uint32_t generation,
+                                                 const uint8_t start[3], uint8_t out[12]);
+/* The OS clock at these kinds' resolution (mintid_os_clock_s), in ms for
+ * their steps: the default generators and the ABI's calls read this one. */
+MINTID_INTERNAL int mintid_seconds_clock_ms(int64_t *now_ms, char *err);
+
+/* objectid.c */
+typedef struct {
+    mintid_seconds_counter sc;
+    uint8_t random[5]; /* drawn with the counter's start */
+} mintid_objectid_state;
+MINTID_OPAQUE_STATE(mintid_objectid_gen, mintid_objectid_state, mintid_objectid_state_of)
+/* 8 bytes drawn from rnd on a fresh state (5 random, 3 the start). */
+MINTID_INTERNAL int mintid_objectid_gen_next(mintid_objectid_state *g, int64_t now_ms, mintid_random_fn rnd,
+                                             void *ctx, uint8_t out[12], char *err);
+
+/* xid.c */
+typedef struct {
+    mintid_seconds_counter sc;
+    uint8_t machine[3];
+    uint8_t pid_given; /* else pid is the process's, again in a forked child */
+    uint16_t pid;
+} mintid_xid_state;
+MINTID_OPAQUE_STATE(mintid_xid_gen, mintid_xid_state, mintid_xid_state_of)
+/* 3 bytes drawn from rnd on a fresh state (the start). */
+MINTID_INTERNAL int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rnd, void *ctx,
+                                        uint8_t out[12], char *err);
+MINTID_INTERNAL uint32_t mintid_crc32_ieee(const uint8_t *p, size_t n);
+/* This process's machine id and process id as rs/xid works them out. */
+MINTID_INTERNAL int mintid_xid_process_machine(uint8_t machine[3], char *err);
+MINTID_INTERNAL uint16_t mintid_xid_process_pid(void);
+
+/* os_hostid.c: the platform's machine id as rs/xid reads it, the host
+ * name, the process id and /proc/self/cpuset; MINTID_OK with *len bytes,
+ * or MINTID_EARG where there is none (or it does not fit). */
+#define MINTID_OS_HOST_ID_MAX 256
+#define MINTID_OS_CPUSET_MAX  4096
+MINTID_INTERNAL int mintid_os_platform_machine_id(char *buf, size_t cap, size_t *len);
+MINTID_INTERNAL int mintid_os_hostname(char *buf, size_t cap, size_t *len);
+MINTID_INTERNAL uint32_t mintid_os_process_id(void);
+MINTID_INTERNAL int mintid_os_cpuset(uint8_t *buf, size_t cap, size_t *len);
 
 /* ==== typeid.c ============================================================ */
 /* typeid.c: prefix '_' suffix, the suffix a UUID's 16 bytes in lowercase
@@ -1193,6 +1257,8 @@ MINTID_INTERNAL int mintid_default_uuid4(uint8_t out[16], char *err);
 MINTID_INTERNAL int mintid_default_uuid1(uint8_t *out, char *err); /* 16 bytes */
 MINTID_INTERNAL int mintid_default_uuid6(uint8_t *out, char *err); /* 16 bytes */
 MINTID_INTERNAL int mintid_default_ksuid(uint8_t *out, char *err); /* 20 bytes */
+MINTID_INTERNAL int mintid_default_objectid(uint8_t *out, char *err); /* 12 bytes */
+MINTID_INTERNAL int mintid_default_xid(uint8_t *out, char *err); /* 12 bytes */
 /* Each thread draws from its own pool: no state to guard. */
 MINTID_INTERNAL int mintid_default_nanoid(char out[MINTID_NANOID_DEFAULT_SIZE], char *err);
 

@@ -10,6 +10,10 @@
  * alphabet, and so has a TypeID without prefix (a lowercase ULID of the
  * same 16 bytes), so the text alone cannot tell them apart; a caller who
  * knows better parses with that kind's parser.
+ * A 24-char text is an ObjectId: no other kind has that length (Snowflake
+ * digits are 20 at most). A 20-char text is an XID unless it is all digits:
+ * 20 digits are the longest Snowflakes, and an XID of digits alone would be
+ * from before 2012 with every other symbol below 'a' too.
  */
 #define __USE_MINGW_ANSI_STDIO 1 /* MinGW: C99 snprintf (%zu) */
 
@@ -42,12 +46,16 @@ const char *mintid_kind_of(const char *text, size_t len, char *err)
         return "ksuid";
     if (len == MINTID_ULID_TEXT_LEN)
         return "ulid";
+    if (len == MINTID_OBJECTID_TEXT_LEN)
+        return "objectid";
+    if (len == MINTID_XID_TEXT_LEN && !all_digits(text, len))
+        return "xid";
     if (all_digits(text, len))
         return "snowflake";
     /* longer than MINTID_ERRMSG_SIZE: it names every kind */
     if (err != NULL)
         snprintf(err, MINTID_KIND_ERRMSG_SIZE, "unrecognised ID: length %zu (want a 26-char ULID, a 36-char UUID, "
-                 "a 27-char KSUID, a TypeID prefix_suffix, a 28-char relative ID, Snowflake digits or a traceparent "
-                 "header)", len);
+                 "a 27-char KSUID, a TypeID prefix_suffix, a 28-char relative ID, a 24-char ObjectId, a 20-char XID, "
+                 "Snowflake digits or a traceparent header)", len);
     return NULL;
 }

@@ -1,6 +1,6 @@
 /*
  * lua_defaults.c: the module's one-shot calls (lua_binding.h): mintid.ulid(),
- * uuid7(), uuid4(), uuid1(), uuid6(), ksuid(), typeid(prefix) and
+ * uuid7(), uuid4(), uuid1(), uuid6(), ksuid(), objectid(), xid(), typeid(prefix),
  * nanoid([size [, alphabet]]) and cuid2([length]), each from the core's process-wide default
  * generator (or, for nanoid, the default spec) with no object of its own.
  */
@@ -27,6 +27,8 @@ static int m_uuid4(lua_State *L) { return push_default_id(L, mintid_default_uuid
 static int m_uuid1(lua_State *L) { return push_default_id(L, mintid_default_uuid1, &mintid_lua_uuid_kind); }
 static int m_uuid6(lua_State *L) { return push_default_id(L, mintid_default_uuid6, &mintid_lua_uuid_kind); }
 static int m_ksuid(lua_State *L) { return push_default_id(L, mintid_default_ksuid, &mintid_lua_ksuid_kind); }
+static int m_objectid(lua_State *L) { return push_default_id(L, mintid_default_objectid, &mintid_lua_objectid_kind); }
+static int m_xid(lua_State *L) { return push_default_id(L, mintid_default_xid, &mintid_lua_xid_kind); }
 
 /* mintid.typeid(prefix): over the default UUIDv7 generator. */
 static int m_typeid(lua_State *L)
@@ -174,6 +176,8 @@ static const luaL_Reg default_funcs[] = {
     { "uuid1", m_uuid1 },
     { "uuid6", m_uuid6 },
     { "ksuid", m_ksuid },
+    { "objectid", m_objectid },
+    { "xid", m_xid },
     { "typeid", m_typeid },
     { "cuid2", m_cuid2 },
     { "is_cuid2", m_is_cuid2 },

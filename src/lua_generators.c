@@ -1,7 +1,7 @@
 /*
  * lua_generators.c: the binding's generator kinds (lua_generators.h):
  * ULID, UUIDv7, UUIDv4, UUIDv1/v6, relative ID, Snowflake, Nano ID, KSUID,
- * TypeID and CUID2 generators, their options, constructors, methods and
+ * ObjectId, XID, TypeID and CUID2 generators, their options, constructors, methods and
  * metatables. Every call goes through the hook machinery of lua_hooks.c;
  * the one-shot calls of the default generators are lua_defaults.c's.
  */
@@ -51,6 +51,17 @@ static void *state_relative(gen_ud *u) { return &mintid_relative_state_of(relati
 static void *state_uuid_time(gen_ud *u) { return uuid_time_of(u); }
 static void *state_ksuid(gen_ud *u) { return mintid_ksuid_state_of(ksuid_of(u)); }
 static void init_ksuid(gen_ud *u) { mintid_ksuid_gen_init(ksuid_of(u)); }
+static inline mintid_objectid_gen *objectid_of(gen_ud *u)
+{
+    return (mintid_objectid_gen *)mintid_lua_gen_state(u);
+}
+static inline mintid_xid_gen *xid_of(gen_ud *u)
+{
+    return (mintid_xid_gen *)mintid_lua_gen_state(u);
+}
+static void *state_objectid(gen_ud *u) { return mintid_objectid_state_of(objectid_of(u)); }
+static void init_objectid(gen_ud *u) { mintid_objectid_gen_init(objectid_of(u)); }
+static void *state_xid(gen_ud *u) { return mintid_xid_state_of(xid_of(u)); }
 
 static int make_ulid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
@@ -93,6 +104,16 @@ static int make_ksuid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
     return mintid_ksuid_gen_next(mintid_ksuid_state_of(ksuid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
 }
 
+static int make_objectid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
+{
+    return mintid_objectid_gen_next(mintid_objectid_state_of(objectid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
+}
+
+static int make_xid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
+{
+    return mintid_xid_gen_next(mintid_xid_state_of(xid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
+}
+
 static const gen_kind ulid_gen_kind = {
     .tname = "mintid.ULIDGenerator", .state_size = sizeof(mintid_ulid_gen), .uses_clock = 1, .uses_random = 1, .init = init_ulid,
     .value = &mintid_lua_ulid_kind, .make = make_ulid, .state = state_ulid, .state_bytes = sizeof(mintid_monotonic)
@@ -113,6 +134,16 @@ static const gen_kind uuid6_gen_kind = {
 static const gen_kind ksuid_gen_kind = {
     .tname = "mintid.KSUIDGenerator", .state_size = sizeof(mintid_ksuid_gen), .uses_clock = 1, .uses_random = 1, .init = init_ksuid,
     .value = &mintid_lua_ksuid_kind, .make = make_ksuid, .state = state_ksuid, .state_bytes = sizeof(mintid_ksuid_state)
+};
+static const gen_kind objectid_gen_kind = {
+    .tname = "mintid.ObjectIdGenerator", .state_size = sizeof(mintid_objectid_gen), .uses_clock = 1, .uses_random = 1,
+    .init = init_objectid, .value = &mintid_lua_objectid_kind, .make = make_objectid, .state = state_objectid,
+    .state_bytes = sizeof(mintid_objectid_state)
+};
+/* The constructor sets the machine and pid (xid_generator). */
+static const gen_kind xid_gen_kind = {
+    .tname = "mintid.XIDGenerator", .state_size = sizeof(mintid_xid_gen), .uses_clock = 1, .uses_random = 1,
+    .value = &mintid_lua_xid_kind, .make = make_xid, .state = state_xid, .state_bytes = sizeof(mintid_xid_state)
 };
 /* TypeIDs: a UUIDv7 state; :next(prefix) is its own (typeid_gen_next). */
 static const gen_kind typeid_gen_kind = {
@@ -481,6 +512,39 @@ static int m_uuid1_generator(lua_State *L) { return new_uuid_time_gen(L, &uuid1_
 static int m_uuid6_generator(lua_State *L) { return new_uuid_time_gen(L, &uuid6_gen_kind, 6); }
 static int m_ksuid_generator(lua_State *L) { return new_hooks_only_gen(L, &ksuid_gen_kind); }
 static int m_typeid_generator(lua_State *L) { return new_hooks_only_gen(L, &typeid_gen_kind); }
+static int m_objectid_generator(lua_State *L) { return new_hooks_only_gen(L, &objectid_gen_kind); }
+
+/* xid_generator{ machine = 3 bytes, pid = 0..65535 }: each this host's and
+ * process's (rs/xid's rule) when not given. */
+static int m_xid_generator(lua_State *L)
+{
+    static const char *const known[] = { "clock", "random", "machine", "pid", NULL };
+    mintid_xid_gen g;
+    gen_ud *u;
+    size_t machine_len = 0;
+    const char *machine = NULL;
+    int64_t pid;
+    char err[MINTID_ERRMSG_SIZE];
+    int rc;
+
+    gen_options(L, known);
+    if (!lua_isnil(L, 4))
+        machine = opt_string(L, 4, "machine", "", &machine_len);
+    if (machine != NULL && machine_len != 3)
+        return opt_error(L, "a string of 3 bytes", "machine", lua_pushfstring(L, "%d bytes", (int)machine_len));
+    pid = opt_int64(L, 5, "pid", -1);
+    if (!lua_isnil(L, 5) && (pid < 0 || pid > 65535))
+        return opt_error(L, "0..65535", "pid", mintid_lua_describe(L, 5));
+    err[0] = '\0';
+    rc = mintid_xid_gen_init(&g, (const uint8_t *)machine, machine_len, pid, err);
+    if (rc == MINTID_EARG)
+        return luaL_argerror(L, 1, err);
+    if (rc != MINTID_OK)
+        return mintid_lua_fail(L, rc, err);
+    u = gen_new(L, &xid_gen_kind);
+    *xid_of(u) = g;
+    return 1;
+}
 
 /* ---- making IDs (the hot path) ------------------------------------------- */
 
@@ -550,6 +614,8 @@ ID_GEN_METHODS(uuid4_gen, uuid4_gen_kind)
 ID_GEN_METHODS(uuid1_gen, uuid1_gen_kind)
 ID_GEN_METHODS(uuid6_gen, uuid6_gen_kind)
 ID_GEN_METHODS(ksuid_gen, ksuid_gen_kind)
+ID_GEN_METHODS(objectid_gen, objectid_gen_kind)
+ID_GEN_METHODS(xid_gen, xid_gen_kind)
 ID_GEN_METHODS(relative_gen, relative_gen_kind)
 
 /* The tag of relative_gen:prefix(key) and relative_gen:tag(key). */
@@ -797,6 +863,8 @@ ID_GEN_METHOD_TABLE(uuid4_gen)
 ID_GEN_METHOD_TABLE(uuid1_gen)
 ID_GEN_METHOD_TABLE(uuid6_gen)
 ID_GEN_METHOD_TABLE(ksuid_gen)
+ID_GEN_METHOD_TABLE(objectid_gen)
+ID_GEN_METHOD_TABLE(xid_gen)
 static const luaL_Reg relative_gen_methods[] = {
     { "next", relative_gen_next }, { "next_value", relative_gen_next_value },
     { "prefix", relative_gen_prefix }, { "tag", relative_gen_tag }, { NULL, NULL }
@@ -821,6 +889,8 @@ static const struct {
     { "uuid1_generator", m_uuid1_generator, &uuid1_gen_kind, uuid1_gen_methods },
     { "uuid6_generator", m_uuid6_generator, &uuid6_gen_kind, uuid6_gen_methods },
     { "ksuid_generator", m_ksuid_generator, &ksuid_gen_kind, ksuid_gen_methods },
+    { "objectid_generator", m_objectid_generator, &objectid_gen_kind, objectid_gen_methods },
+    { "xid_generator", m_xid_generator, &xid_gen_kind, xid_gen_methods },
     { "typeid_generator", m_typeid_generator, &typeid_gen_kind, typeid_gen_methods },
     { "cuid2_generator", m_cuid2_generator, &cuid2_gen_kind, cuid2_gen_methods },
 };

@@ -60,6 +60,8 @@ typedef struct {
         mintid_uuid_time_gen uuid_time;
         mintid_ksuid_gen ksuid;
         mintid_cuid2_gen cuid2;
+        mintid_objectid_gen objectid;
+        mintid_xid_gen xid;
     } g;
 } gen_layout;
 
@@ -268,6 +270,7 @@ static MINTID_ALWAYS_INLINE int mintid_lua_push_committed(lua_State *L, const ge
     union {
         mintid_monotonic m; uint64_t snowflake; mintid_uuid_time_state t; mintid_ksuid_state k;
         mintid_cuid2_moving cuid2;
+        mintid_objectid_state o; mintid_xid_state x;
     } saved, made;
     char err[MINTID_ERRMSG_SIZE];
     int rc, tries;

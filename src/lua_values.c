@@ -1,6 +1,6 @@
 /*
  * lua_values.c: the binding's values (lua_binding.h): ULID, UUID, relative
- * ID, KSUID and TypeID userdata with their metamethods and methods, and the
+ * ID, KSUID, ObjectId, XID and TypeID userdata with their metamethods and methods, and the
  * module functions that parse, build or convert them, or derive a UUID
  * from a name or from bytes.
  */
@@ -34,6 +34,13 @@ static int ksuid_ms(const uint8_t *v, int64_t *ms)
     return 1;
 }
 
+/* ObjectId, XID: 32-bit Unix seconds first. */
+static int seconds_ms(const uint8_t *v, int64_t *ms)
+{
+    *ms = (int64_t)mintid_load_be32(v) * 1000;
+    return 1;
+}
+
 static int typeid_ms(const uint8_t *v, int64_t *ms)
 {
     return mintid_uuid_unix_ms(((const typeid_value *)(const void *)v)->id, ms);
@@ -52,6 +59,15 @@ MINTID_INTERNAL_DATA const value_kind mintid_lua_relative_kind = {
 MINTID_INTERNAL_DATA const value_kind mintid_lua_ksuid_kind = {
     "mintid.KSUID", "KSUID", MINTID_KSUID_TEXT_LEN, mintid_ksuid_encode, mintid_ksuid_decode,
     MINTID_KSUID_BYTES, MINTID_KSUID_BYTES, NULL, ksuid_ms
+};
+
+MINTID_INTERNAL_DATA const value_kind mintid_lua_objectid_kind = {
+    "mintid.ObjectId", "ObjectId", MINTID_OBJECTID_TEXT_LEN, mintid_objectid_encode, mintid_objectid_decode,
+    MINTID_OBJECTID_BYTES, MINTID_OBJECTID_BYTES, NULL, seconds_ms
+};
+MINTID_INTERNAL_DATA const value_kind mintid_lua_xid_kind = {
+    "mintid.XID", "XID", MINTID_XID_TEXT_LEN, mintid_xid_encode, mintid_xid_decode,
+    MINTID_XID_BYTES, MINTID_XID_BYTES, NULL, seconds_ms
 };
 
 static size_t typeid_text(const uint8_t *v, char out[TEXT_MAX_LEN])
@@ -276,6 +292,32 @@ static int ksuid_payload(lua_State *L)
     return 1;
 }
 
+/* ObjectId and XID: the 24-bit counter of bytes 9..11. */
+static int seconds_counter_method(lua_State *L, const value_kind *k)
+{
+    const uint8_t *v = check_value(L, 1, k);
+
+    lua_pushinteger(L, (lua_Integer)((uint32_t)v[9] << 16 | (uint32_t)v[10] << 8 | v[11]));
+    return 1;
+}
+
+static int objectid_counter(lua_State *L) { return seconds_counter_method(L, &mintid_lua_objectid_kind); }
+static int xid_counter(lua_State *L) { return seconds_counter_method(L, &mintid_lua_xid_kind); }
+
+static int xid_machine(lua_State *L)
+{
+    lua_pushlstring(L, (const char *)check_value(L, 1, &mintid_lua_xid_kind) + 4, 3);
+    return 1;
+}
+
+static int xid_pid(lua_State *L)
+{
+    const uint8_t *v = check_value(L, 1, &mintid_lua_xid_kind);
+
+    lua_pushinteger(L, (lua_Integer)((unsigned)v[7] << 8 | v[8]));
+    return 1;
+}
+
 static const typeid_value *check_typeid(lua_State *L)
 {
     return (const typeid_value *)(const void *)check_value(L, 1, &mintid_lua_typeid_kind);
@@ -383,6 +425,8 @@ static int m_parse_relative(lua_State *L) { return reparse(L, &mintid_lua_relati
 static int m_ulid_to_uuid(lua_State *L) { return reparse(L, &mintid_lua_ulid_kind, &mintid_lua_uuid_kind, mintid_lua_push_text); }
 static int m_uuid_to_ulid(lua_State *L) { return reparse(L, &mintid_lua_uuid_kind, &mintid_lua_ulid_kind, mintid_lua_push_text); }
 static int m_parse_ksuid(lua_State *L) { return reparse(L, &mintid_lua_ksuid_kind, &mintid_lua_ksuid_kind, mintid_lua_push_value); }
+static int m_parse_objectid(lua_State *L) { return reparse(L, &mintid_lua_objectid_kind, &mintid_lua_objectid_kind, mintid_lua_push_value); }
+static int m_parse_xid(lua_State *L) { return reparse(L, &mintid_lua_xid_kind, &mintid_lua_xid_kind, mintid_lua_push_value); }
 
 /* kind_of(text) -> the name of the kind whose shape the text has */
 static int m_kind_of(lua_State *L)
@@ -566,6 +610,8 @@ static int from_bytes(lua_State *L, const value_kind *k)
 static int m_ulid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_ulid_kind); }
 static int m_uuid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_uuid_kind); }
 static int m_ksuid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_ksuid_kind); }
+static int m_objectid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_objectid_kind); }
+static int m_xid_from_bytes(lua_State *L) { return from_bytes(L, &mintid_lua_xid_kind); }
 
 
 /* The UUID at arg, text or value, into id: MINTID_OK, or the parser's
@@ -822,6 +868,14 @@ static const luaL_Reg ksuid_methods[] = {
     { "bytes", value_bytes }, { "time", value_time }, { "iso", value_iso }, { "payload", ksuid_payload },
     { NULL, NULL }
 };
+static const luaL_Reg objectid_methods[] = {
+    { "bytes", value_bytes }, { "time", value_time }, { "iso", value_iso }, { "counter", objectid_counter },
+    { NULL, NULL }
+};
+static const luaL_Reg xid_methods[] = {
+    { "bytes", value_bytes }, { "time", value_time }, { "iso", value_iso }, { "machine", xid_machine },
+    { "pid", xid_pid }, { "counter", xid_counter }, { NULL, NULL }
+};
 static const luaL_Reg typeid_methods[] = {
     { "bytes", value_bytes }, { "time", value_time }, { "iso", value_iso }, { "prefix", typeid_prefix },
     { "uuid", typeid_uuid }, { NULL, NULL }
@@ -854,6 +908,10 @@ static const luaL_Reg value_funcs[] = {
     { "parse_ksuid", m_parse_ksuid },
     { "ksuid_from", m_ksuid_from },
     { "ksuid_from_bytes", m_ksuid_from_bytes },
+    { "parse_objectid", m_parse_objectid },
+    { "objectid_from_bytes", m_objectid_from_bytes },
+    { "parse_xid", m_parse_xid },
+    { "xid_from_bytes", m_xid_from_bytes },
     { "parse_typeid", m_parse_typeid },
     { "typeid_from", m_typeid_from },
     { "kind_of", m_kind_of },
@@ -911,6 +969,8 @@ void mintid_lua_open_values(lua_State *L, int module, int ffi)
     create_value_meta(L, &mintid_lua_uuid_kind, uuid_methods);
     create_value_meta(L, &mintid_lua_relative_kind, relative_methods);
     create_value_meta(L, &mintid_lua_ksuid_kind, ksuid_methods);
+    create_value_meta(L, &mintid_lua_objectid_kind, objectid_methods);
+    create_value_meta(L, &mintid_lua_xid_kind, xid_methods);
     create_value_meta(L, &mintid_lua_typeid_kind, typeid_methods);
     lua_pushvalue(L, module);
     luaL_setfuncs(L, value_funcs, 0);

@@ -51,6 +51,8 @@ MINTID_INTERNAL const value_kind mintid_lua_ulid_kind;
 MINTID_INTERNAL const value_kind mintid_lua_uuid_kind;
 MINTID_INTERNAL const value_kind mintid_lua_relative_kind;
 MINTID_INTERNAL const value_kind mintid_lua_ksuid_kind;
+MINTID_INTERNAL const value_kind mintid_lua_objectid_kind;
+MINTID_INTERNAL const value_kind mintid_lua_xid_kind;
 MINTID_INTERNAL const value_kind mintid_lua_typeid_kind;
 
 /* A new value of kind k holding the k->size bytes at id. */

@@ -26,7 +26,8 @@
  *   the whole interface: the core's own declarations are in src/internal.h
  *   (static in the single file), never reached by a program.
  * - Minting: mintid_ulid_text, mintid_uuid7_text, mintid_uuid4_text,
- *   mintid_uuid1_text, mintid_uuid6_text, mintid_ksuid_text and
+ *   mintid_uuid1_text, mintid_uuid6_text, mintid_ksuid_text,
+ *   mintid_objectid_text, mintid_xid_text and
  *   mintid_typeid_text use the process-wide default generators;
  *   mintid_uuid3_text, _uuid5_text and _uuid8_sha256_text are name-based. A generator of one's own is an
  *   opaque struct in the caller's memory (a fixed size, aligned to 8, room
@@ -37,6 +38,9 @@
  *     UUIDv1/v6 mintid_uuid_time_gen_init(version 1 or 6, node, clock_seq)
  *               + mintid_uuid_time_gen_next_text              -> char[36]
  *     KSUID     mintid_ksuid_gen + mintid_ksuid_gen_next_text -> char[27]
+ *     ObjectId  mintid_objectid_gen + mintid_objectid_gen_next_text -> char[24]
+ *     XID       mintid_xid_gen_init(machine or NULL, pid or -1)
+ *               + mintid_xid_gen_next_text                      -> char[20]
  *     TypeID    mintid_uuid7_gen + mintid_typeid_gen_next_text(prefix)
  *               -> up to char[90] (returns the length)
  *     relative  mintid_relative_gen_init(secret of >= 16 bytes, salt) +
@@ -62,6 +66,8 @@
  *   the canonical text back. mintid_snowflake_parse_decimal gives the
  *   64-bit ID and mintid_snowflake_split its timestamp, machine and
  *   sequence. mintid_ulid_to_uuid_text and mintid_uuid_to_ulid_text convert.
+ *   mintid_objectid_decode (either case) and mintid_xid_decode (rs/xid's
+ *   strict rule) give 12 bytes.
  * - Errors: the return code says which kind of failure (MINTID_E* below;
  *   mintid_strerror(code) names it), err says what and where, in the same
  *   words the Lua module uses. ERANDOM and ECLOCK are the OS failing; EARG
@@ -147,6 +153,8 @@ extern "C" {
 #define MINTID_NANOID_DEFAULT_SIZE 21
 #define MINTID_NANOID_MAX_SIZE   1048576 /* a larger request is a misuse, not a need */
 #define MINTID_KSUID_TEXT_LEN    27
+#define MINTID_OBJECTID_TEXT_LEN 24
+#define MINTID_XID_TEXT_LEN      20
 #define MINTID_TYPEID_MAX_PREFIX 63
 #define MINTID_TYPEID_SUFFIX_LEN 26
 #define MINTID_TYPEID_MAX_TEXT_LEN (MINTID_TYPEID_MAX_PREFIX + 1 + MINTID_TYPEID_SUFFIX_LEN) /* 90 */
@@ -163,6 +171,8 @@ extern "C" {
 #define MINTID_NANOID_SPEC_SIZE   384
 #define MINTID_UUID_TIME_GEN_SIZE 64
 #define MINTID_KSUID_GEN_SIZE     64
+#define MINTID_OBJECTID_GEN_SIZE  64
+#define MINTID_XID_GEN_SIZE       64
 #define MINTID_FENCE_SIZE         128
 #define MINTID_SNOWFLAKE_LAYOUT_SIZE 32
 #define MINTID_CUID2_GEN_SIZE     320
@@ -212,6 +222,26 @@ MINTID_API int  mintid_uuid_time_gen_init(mintid_uuid_time_gen *g, unsigned vers
  * the 128-bit payload + 1). TypeIDs are minted on a mintid_uuid7_gen. */
 typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_KSUID_GEN_SIZE]; } mintid_ksuid_gen;
 MINTID_API void mintid_ksuid_gen_init(mintid_ksuid_gen *g);
+
+/* ---- MongoDB ObjectId and XID (SPEC "MongoDB ObjectId", "XID") ----------
+ * 12 bytes each: 4-byte seconds, 5 bytes of process identity, a 3-byte
+ * counter from a random start. A generator's seconds never go back; its
+ * identity and counter start are drawn again in a forked child. */
+/* 24 lowercase hex digits; decode takes either case. */
+MINTID_API void mintid_objectid_encode(const uint8_t id[12], char out[24]);
+MINTID_API int  mintid_objectid_decode(const char *text, size_t len, uint8_t out[12], char *err);
+typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_OBJECTID_GEN_SIZE]; } mintid_objectid_gen;
+MINTID_API void mintid_objectid_gen_init(mintid_objectid_gen *g);
+/* 20 symbols of 0-9a-v; decode is rs/xid's: lowercase only, and the last
+ * symbol's 4 padding bits zero. */
+MINTID_API void mintid_xid_encode(const uint8_t id[12], char out[20]);
+MINTID_API int  mintid_xid_decode(const char *text, size_t len, uint8_t out[12], char *err);
+typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_XID_GEN_SIZE]; } mintid_xid_gen;
+/* machine NULL for this host's (rs/xid's rule, xid.c), else machine_len 3;
+ * pid -1 for this process's (again in a forked child), else 0..65535.
+ * EARG otherwise; ERANDOM when the host has no id and no randomness. */
+MINTID_API int  mintid_xid_gen_init(mintid_xid_gen *g, const uint8_t *machine, size_t machine_len, int64_t pid,
+                                    char *err);
 
 /* ---- relative IDs (SPEC "Relative IDs": tag << 98 | ms << 50 | rand) ----- */
 MINTID_API void mintid_relative_encode(const uint8_t id[16], char out[28]);
@@ -443,7 +473,7 @@ MINTID_API int mintid_iso_text(int64_t ms, char out[MINTID_ISO_TEXT_LEN], char *
 
 /* ---- the kind of an ID text (kind.c) ------------------------------------ */
 /* The kind whose text form the text has the shape of: "ulid", "uuid",
- * "relative", "ksuid", "typeid", "snowflake" or "traceparent" (kind.c
+ * "relative", "ksuid", "objectid", "xid", "typeid", "snowflake" or "traceparent" (kind.c
  * holds the rule; a 26-char text is "ulid", whatever else it could be).
  * NULL when no kind has its shape, with why in err (of
  * MINTID_KIND_ERRMSG_SIZE bytes; err may be NULL). A shape, not a check:
@@ -463,6 +493,8 @@ MINTID_API int mintid_uuid4_text(char out[36], char *err);
 MINTID_API int mintid_uuid1_text(char out[36], char *err);
 MINTID_API int mintid_uuid6_text(char out[36], char *err);
 MINTID_API int mintid_ksuid_text(char out[27], char *err);
+MINTID_API int mintid_objectid_text(char out[24], char *err);
+MINTID_API int mintid_xid_text(char out[20], char *err);
 /* A TypeID of prefix (0..63 chars of SPEC "TypeID"; EARG otherwise) over
  * the default UUIDv7 generator, the one of mintid_uuid7_text: returns the
  * text's length (26..90) or a negative code. */
@@ -488,6 +520,8 @@ MINTID_API int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[
 /* The OS clock in 100-ns units (SPEC "Gregorian time"). */
 MINTID_API int mintid_uuid_time_gen_next_text(mintid_uuid_time_gen *g, char out[36], char *err);
 MINTID_API int mintid_ksuid_gen_next_text(mintid_ksuid_gen *g, char out[27], char *err);
+MINTID_API int mintid_objectid_gen_next_text(mintid_objectid_gen *g, char out[24], char *err);
+MINTID_API int mintid_xid_gen_next_text(mintid_xid_gen *g, char out[20], char *err);
 /* The length (26..90) or a negative code; a bad prefix (EARG) leaves g
  * unchanged. */
 MINTID_API int mintid_typeid_gen_next_text(mintid_uuid7_gen *g, const char *prefix, size_t prefix_len,

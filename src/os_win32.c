@@ -82,6 +82,21 @@ int mintid_os_clock_100ns(int64_t *ticks, char *err)
     return MINTID_OK;
 }
 
+/* Whole seconds from the system time as the last tick left it (cheaper
+ * than the precise reading): the resolution ObjectIds and XIDs need. */
+int mintid_os_clock_s(int64_t *now_s, char *err)
+{
+    FILETIME ft;
+    uint64_t t;
+
+    (void)err;
+    GetSystemTimeAsFileTime(&ft);
+    t = (uint64_t)ft.dwHighDateTime << 32 | ft.dwLowDateTime;
+    *now_s = t >= UNIX_EPOCH_TICKS ? (int64_t)((t - UNIX_EPOCH_TICKS) / 10000000)
+                                   : -(int64_t)((UNIX_EPOCH_TICKS - t + 9999999) / 10000000);
+    return MINTID_OK;
+}
+
 /* Milliseconds since boot; never goes back, whatever the system time does. */
 int64_t mintid_os_monotonic_ms(void)
 {

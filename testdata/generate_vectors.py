@@ -777,6 +777,92 @@ def ksuid_generator():
     return MonotonicGenerator("KSUID", 128, 16, be_int, "128-bit")
 
 
+# --- MongoDB ObjectId and XID (SPEC "MongoDB ObjectId", "XID") ----------------
+# Both: 4-byte seconds | 5 bytes of process identity | 24-bit counter.
+
+XID_ALPHABET = "0123456789abcdefghijklmnopqrstuv"
+OBJECTID_HEX = "0123456789abcdefABCDEF"
+
+
+def seconds_of(kind, now_ms):
+    s = now_ms // 1000
+    if not 0 <= s <= 0xFFFFFFFF:
+        raise IdError("range", "%s timestamp %d out of range 0..4294967295" % (kind, s))
+    return s
+
+
+def objectid_text(b12):
+    return b12.hex()
+
+
+def objectid_decode(text):
+    """text: bytes. 24 hex digits, either case."""
+    if len(text) != 24:
+        raise IdError("parse", "invalid ObjectId: length %d, want 24" % len(text))
+    for pos, c in enumerate(text, 1):
+        if c >= 0x80 or chr(c) not in OBJECTID_HEX:
+            raise IdError("parse", "invalid ObjectId: bad character %s at %d" % (describe_byte(c), pos))
+    return bytes.fromhex(text.decode())
+
+
+def xid_text(b12):
+    # 96 bits and 4 zero bits, 5 at a time, most significant first.
+    v = be_int(b12) << 4
+    return "".join(XID_ALPHABET[(v >> (5 * (19 - i))) & 31] for i in range(20))
+
+
+def xid_decode(text):
+    """text: bytes. rs/xid's rule: 20 symbols of 0-9a-v, the last one's 4 low bits zero."""
+    if len(text) != 20:
+        raise IdError("parse", "invalid XID: length %d, want 20" % len(text))
+    v = 0
+    for pos, c in enumerate(text, 1):
+        if c >= 0x80 or chr(c) not in XID_ALPHABET:
+            raise IdError("parse", "invalid XID: bad character %s at %d" % (describe_byte(c), pos))
+        v = v << 5 | XID_ALPHABET.index(chr(c))
+    if v & 15:
+        raise IdError("parse", "invalid XID: last character %s sets padding bits (want 0 or g)"
+                      % describe_byte(text[-1]))
+    return be_bytes(v >> 4, 12)
+
+
+class SecondsCounterGenerator:
+    """SPEC: seconds never back; a counter drawn once (with the identity), + 1 mod 2^24."""
+
+    def __init__(self, kind, draw_len):
+        self.kind, self.draw_len = kind, draw_len
+        self.last_s, self.counter, self.drawn = -1, None, None
+
+    def next(self, now_ms, draw):
+        s = seconds_of(self.kind, now_ms)
+        if self.counter is None:
+            self.drawn = draw(self.draw_len)
+            self.counter = be_int(self.drawn[-3:])
+        else:
+            self.counter = (self.counter + 1) % (1 << 24)
+        self.last_s = max(self.last_s, s)
+        return self.last_s, self.counter
+
+
+def objectid_bytes(s, random5, counter):
+    return be_bytes(s, 4) + random5 + be_bytes(counter, 3)
+
+
+def xid_bytes(s, machine3, pid, counter):
+    return be_bytes(s, 4) + machine3 + be_bytes(pid, 2) + be_bytes(counter, 3)
+
+
+# rs/xid id_test.go IDs: bytes, seconds, machine, pid, counter.
+XID_UPSTREAM = [
+    ("4d88e15b60f486e428412dc9", 1300816219, "60f486", 0xe428, 4271561),
+    ("000000000000000000000000", 0, "000000", 0, 0),
+    ("00000000aabbccddee000001", 0, "aabbcc", 0xddee, 1),
+]
+# js-bson test/node/object_id.test.ts and the MongoDB manual's examples.
+OBJECTID_UPSTREAM = ["507f1f77bcf86cd799439011", "5f2b3c4d5e6f708192a3b4c5", "000000000000000000000000",
+                     "ffffffffffffffffffffffff", "62c7e48f3c1a0e2b5d4f6a7b"]
+
+
 TYPEID_ALPHABET = CROCKFORD.lower()
 
 
@@ -1898,6 +1984,101 @@ def ksuid_monotonic_file():
     return ["scenario", "now_ms", "random_hex", "expect"], rows
 
 
+def objectid_file():
+    rng = rng_for("objectid")
+    rows = ["# js-bson tests and the MongoDB manual; then edges and samples"]
+
+    def add(b12):
+        text = objectid_text(b12)
+        assert objectid_decode(text.encode()) == b12 and objectid_decode(text.upper().encode()) == b12
+        rows.append([text, b12.hex(), str(be_int(b12[0:4])), str(be_int(b12[9:12]))])
+
+    for text in OBJECTID_UPSTREAM:
+        add(bytes.fromhex(text))
+    rows.append("# time and counter edges")
+    for s in (0, 1, 1700000000, 0xFFFFFFFE, 0xFFFFFFFF):
+        for c in (0, 1, 0xFFFFFF):
+            add(objectid_bytes(s, bytes.fromhex("0102030405"), c))
+    rows.append("# pseudo-random samples")
+    for _ in range(24):
+        add(rng.randbytes(12))
+    return ["text", "bytes_hex", "unix_s", "counter"], rows
+
+
+def xid_file():
+    rng = rng_for("xid")
+    rows = ["# rs/xid id_test.go IDs"]
+
+    def add(b12):
+        text = xid_text(b12)
+        assert xid_decode(text.encode()) == b12
+        rows.append([text, b12.hex(), str(be_int(b12[0:4])), b12[4:7].hex(), str(be_int(b12[7:9])),
+                     str(be_int(b12[9:12]))])
+
+    for hexid, s, machine, pid, counter in XID_UPSTREAM:
+        b12 = bytes.fromhex(hexid)
+        assert (be_int(b12[0:4]), b12[4:7].hex(), be_int(b12[7:9]), be_int(b12[9:12])) == (s, machine, pid, counter)
+        add(b12)
+    assert xid_text(bytes.fromhex(XID_UPSTREAM[0][0])) == "9m4e2mr0ui3e8a215n4g"
+    rows.append("# every field at its edges")
+    for s in (0, 1, 1700000000, 0xFFFFFFFF):
+        for machine, pid, c in ((bytes(3), 0, 0), (b"\xff" * 3, 0xFFFF, 0xFFFFFF), (b"abc", 1, 1)):
+            add(xid_bytes(s, machine, pid, c))
+    rows.append("# the last byte's low bit (the 20th symbol 0 or g)")
+    add(bytes(11) + b"\x01")
+    add(b"\xff" * 11 + b"\xfe")
+    rows.append("# pseudo-random samples")
+    for _ in range(24):
+        add(rng.randbytes(12))
+    return ["text", "bytes_hex", "unix_s", "machine_hex", "pid", "counter"], rows
+
+
+# The XID generator scenarios use machine 0x6d6964 ("mid") and pid 0x1234.
+XID_SCENARIO_MACHINE, XID_SCENARIO_PID = b"mid", 0x1234
+
+
+def seconds_counter_scenarios(n):
+    sample = h("5a1e0c3bd2e74f81")[-n:]
+    s0 = 1700000000000
+    return [
+        ("first_call_draws_once", [(s0, sample), (s0, None), (s0 + 1000, None), (s0 + 5000, None)]),
+        ("counter_wraps_to_zero", [(s0, h("0a0b0c0d0e ff ff fe")[-n:]), (s0, None), (s0, None), (s0 + 1000, None)]),
+        ("clock_set_back_keeps_last_second", [(s0 + 5000, sample), (s0 + 4000, None), (0, None), (s0 + 5999, None),
+                                              (s0 + 6000, None)]),
+        ("range_edges", [(-1, None), (1 << 45, None), (0, sample), (-1000, None), (0xFFFFFFFF * 1000 + 999, None),
+                         (0x100000000 * 1000, None), (0, None)]),
+        ("range_keeps_state", [(s0, sample), (-(1 << 62), None), (1 << 62, None), (s0, None)]),
+    ]
+
+
+def seconds_counter_file(kind, draw_len, encode):
+    rows = []
+    for name, steps in seconds_counter_scenarios(draw_len):
+        rows.append("# " + name)
+        gen = SecondsCounterGenerator(kind, draw_len)
+        for now, supplied in steps:
+            draw, used = scripted_draw(name, supplied)
+            try:
+                s, counter = gen.next(now, draw)
+                expect = encode(s, gen.drawn, counter)
+            except IdError as e:
+                expect = "error:" + e.kind
+            assert bool(used) == (supplied is not None), (name, now)
+            rows.append([name, str(now), hex_or_dash(supplied), expect])
+    return ["scenario", "now_ms", "random_hex", "expect"], rows
+
+
+def objectid_sequence_file():
+    # 8 bytes drawn on the first call: 5 random, then the counter's start.
+    return seconds_counter_file("ObjectId", 8, lambda s, d, c: objectid_text(objectid_bytes(s, d[:5], c)))
+
+
+def xid_sequence_file():
+    # 3 bytes drawn on the first call: the counter's start.
+    return seconds_counter_file("XID", 3, lambda s, d, c: xid_text(
+        xid_bytes(s, XID_SCENARIO_MACHINE, XID_SCENARIO_PID, c)))
+
+
 def typeid_monotonic_file():
     sample = h("5a1e0c3bd2e74f8196a0")
     scenarios = [
@@ -2195,6 +2376,8 @@ INVALID_LISTS = {
     "uuid_invalid.txt": uuid_decode,
     "relative_invalid.txt": relative_decode,
     "ksuid_invalid.txt": ksuid_decode,
+    "objectid_invalid.txt": objectid_decode,
+    "xid_invalid.txt": xid_decode,
     "typeid_invalid.txt": typeid_decode,
     "traceparent_invalid.txt": traceparent_parse,
 }
@@ -2408,6 +2591,10 @@ FILES = [
     ("short_uuid.txt", short_uuid_file),
     ("short_uuid_decode.txt", short_uuid_decode_file),
     ("short_uuid_alphabet.txt", short_uuid_alphabet_file),
+    ("objectid.txt", objectid_file),
+    ("objectid_sequence.txt", objectid_sequence_file),
+    ("xid.txt", xid_file),
+    ("xid_sequence.txt", xid_sequence_file),
     ("typeid.txt", typeid_file),
     ("typeid_monotonic.txt", typeid_monotonic_file),
     ("trace_id.txt", trace_id_file),

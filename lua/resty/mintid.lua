@@ -63,6 +63,7 @@ end
 
 local ULID_LEN, UUID_LEN, RELATIVE_LEN = K.MINTID_ULID_TEXT_LEN, K.MINTID_UUID_TEXT_LEN, K.MINTID_RELATIVE_TEXT_LEN
 local KSUID_LEN, EARG = K.MINTID_KSUID_TEXT_LEN, K.MINTID_EARG
+local OBJECTID_LEN, XID_LEN = K.MINTID_OBJECTID_TEXT_LEN, K.MINTID_XID_TEXT_LEN
 -- Nano IDs up to this size use the shared buffer; larger ones the C module.
 local BUF_SIZE = 256
 
@@ -232,6 +233,8 @@ M.uuid4 = one_shot(C.mintid_uuid4_text, UUID_LEN)
 M.uuid1 = one_shot(C.mintid_uuid1_text, UUID_LEN)
 M.uuid6 = one_shot(C.mintid_uuid6_text, UUID_LEN)
 M.ksuid = one_shot(C.mintid_ksuid_text, KSUID_LEN)
+M.objectid = one_shot(C.mintid_objectid_text, OBJECTID_LEN)
+M.xid = one_shot(C.mintid_xid_text, XID_LEN)
 M.trace_id = one_shot(C.mintid_trace_id_text, K.MINTID_TRACE_ID_TEXT_LEN)
 M.span_id = one_shot(C.mintid_span_id_text, K.MINTID_SPAN_ID_TEXT_LEN)
 
@@ -510,6 +513,8 @@ kind("uuid7_generator", ffi_next("mintid_uuid7_gen", fixed(C.mintid_uuid7_gen_ne
 kind("uuid1_generator", ffi_next("mintid_uuid_time_gen", fixed(C.mintid_uuid_time_gen_next_text, UUID_LEN)))
 kind("uuid6_generator", ffi_next("mintid_uuid_time_gen", fixed(C.mintid_uuid_time_gen_next_text, UUID_LEN)))
 kind("ksuid_generator", ffi_next("mintid_ksuid_gen", fixed(C.mintid_ksuid_gen_next_text, KSUID_LEN)))
+kind("objectid_generator", ffi_next("mintid_objectid_gen", fixed(C.mintid_objectid_gen_next_text, OBJECTID_LEN)))
+kind("xid_generator", ffi_next("mintid_xid_gen", fixed(C.mintid_xid_gen_next_text, XID_LEN)))
 -- TypeIDs: g:next(prefix), the prefix a key that must be a string.
 do
     local next_text = C.mintid_typeid_gen_next_text

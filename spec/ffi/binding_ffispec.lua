@@ -17,6 +17,8 @@ local HOT = {
     { "nanoid()", function() return resty.nanoid() end, "^[%w_-]+$" },
     { "trace_id()", function() return resty.trace_id() end, "^" .. ("%x"):rep(32) .. "$" },
     { "span_id()", function() return resty.span_id() end, "^" .. ("%x"):rep(16) .. "$" },
+    { "objectid()", function() return resty.objectid() end, "^" .. ("%x"):rep(24) .. "$" },
+    { "xid()", function() return resty.xid() end, "^" .. ("[0-9a-v]"):rep(19) .. "[0g]$" },
     { "traceparent()", function() return resty.traceparent() end, "^00%-" .. ("%x"):rep(32) .. "%-" .. ("%x"):rep(16) .. "%-00$" },
     { "cuid2()", function() return resty.cuid2() end, "^[a-z]" .. ("[0-9a-z]"):rep(23) .. "$" },
     { "cuid2(32)", function() return resty.cuid2(32) end, "^[a-z]" .. ("[0-9a-z]"):rep(31) .. "$" },
@@ -78,6 +80,36 @@ describe("resty.mintid (LuaJIT FFI)", function()
                     return (turn % 2 == 0 and mintid or resty)[kind]()
                 end, 20000, kind == "ulid" and h.ULID_PATTERN or h.UUID_PATTERN, kind .. " (both bindings)")
             end
+        end)
+
+        it("objectid() and xid(): one default generator each, the counter + 1 across the bindings", function()
+            for _, kind in ipairs({ "objectid", "xid" }) do
+                local parse = mintid["parse_" .. kind]
+                assert.are_not.equal(mintid[kind], resty[kind], kind)
+                local prev = parse(resty[kind]())
+                for i = 1, 200 do
+                    local v = parse((i % 2 == 0 and resty or mintid)[kind]())
+                    assert.are.equal((prev:counter() + 1) % 16777216, v:counter(), kind)
+                    assert.are.equal(prev:bytes():sub(5, 9), v:bytes():sub(5, 9), kind)
+                    prev = v
+                end
+            end
+        end)
+
+        it("objectid and xid generators: FFI next on plain ones, the C method on hooked ones", function()
+            local plain_o, plain_x = resty.objectid_generator(), resty.xid_generator { machine = "abc", pid = 9 }
+            assert.are.equal(mintid._ffi.meta.objectid_generator, getmetatable(plain_o))
+            assert.are.equal(mintid._ffi.meta.xid_generator, getmetatable(plain_x))
+            local o1, o2 = mintid.parse_objectid(plain_o:next()), mintid.parse_objectid(plain_o:next())
+            assert.are.equal((o1:counter() + 1) % 16777216, o2:counter())
+            local x = mintid.parse_xid(plain_x:next())
+            assert.are.equal("abc", x:machine())
+            assert.are.equal(9, x:pid())
+            local zeros = function(n) return ("\0"):rep(n) end
+            local hooked = resty.objectid_generator { clock = function() return 1700000000000 end, random = zeros }
+            local c_made = mintid.objectid_generator { clock = function() return 1700000000000 end, random = zeros }
+            assert.are.equal(c_made:next(), hooked:next())
+            assert.are.equal("6553f1000000000000000001", hooked:next())
         end)
 
         it("hot paths are FFI calls; generators the C module's objects with its FFI metatable", function()

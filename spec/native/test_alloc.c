@@ -85,6 +85,8 @@ static const char setup_chunk[] =
     "  uuid6 = function() return mintid.uuid6_generator(with(hooks(), { node = '123456', clock_seq = 9 })) end,\n"
     "  ksuid = function() return mintid.ksuid_generator(hooks()) end,\n"
     "  typeid = function() return mintid.typeid_generator(hooks()) end,\n"
+    "  objectid = function() return mintid.objectid_generator(hooks()) end,\n"
+    "  xid = function() return mintid.xid_generator(with(hooks(), { machine = 'abc', pid = 7 })) end,\n"
     "}\n"
     "G, TWIN, DONE = {}, {}, {}\n"
     "for name, new in pairs(kinds) do G[name] = new(); TWIN[name] = new(); DONE[name] = 0 end\n"
@@ -159,7 +161,8 @@ static const char script_chunk[] =
     "local f = m._lease_fence(); assert(f:hold(4, 30, 0, {})); assert(f:state()); assert(f:machine_id())\n"
     "assert(tostring(f)); assert(m.snowflake_generator({ lease = { _fence = f }, epoch = 1288834974657 }):next())\n"
     "assert(f:drop('lost')); assert(m._lock_file('/nonexistent-dir-of-mintid/x', false) == false)\n"
-    "LAYOUTS()\n";
+    "LAYOUTS()\n"
+    "OBJECTID_XID()\n";
 
 /* The Snowflake layouts' calls, a function the script ends with (one
  * string literal stays within C99's 4095 characters). */
@@ -174,6 +177,25 @@ static const char layouts_chunk[] =
     "  local s = assert(m.short_uuid(m.UUID_MAX)); assert(m.parse_short_uuid(s))\n"
     "  assert(m.short_uuid(m.parse_uuid(m.NAMESPACE_DNS), m.SHORT_UUID_COOKIE)); assert(m.short_uuid(m.UUID_NIL, '01'))\n"
     "  assert(m.parse_short_uuid(('0'):rep(128), '01')); assert(m.parse_short_uuid('nope') == nil)\n"
+    "end\n";
+
+/* The ObjectId and XID calls, a function of their own (as LAYOUTS). */
+static const char objectid_xid_chunk[] =
+    "function OBJECTID_XID()\n"
+    "  local m, G, DONE = MINTID, G, DONE\n"
+    "  assert(m.objectid()); assert(m.xid())\n"
+    "  assert(G.objectid:next()); DONE.objectid = 1\n"
+    "  local o = assert(G.objectid:next_value()); DONE.objectid = 2\n"
+    "  assert(G.xid:next()); DONE.xid = 1\n"
+    "  local x = assert(G.xid:next_value()); DONE.xid = 2\n"
+    "  assert(m.objectid_generator()); assert(m.xid_generator()); assert(m.xid_generator({ pid = 1 }))\n"
+    "  local p = assert(m.parse_objectid('507f1f77bcf86cd799439011')); assert(m.objectid_from_bytes(('\\1'):rep(12)))\n"
+    "  local q = assert(m.parse_xid('9m4e2mr0ui3e8a215n4g')); assert(m.xid_from_bytes(('\\1'):rep(12)))\n"
+    "  assert(tostring(p)); assert(p:bytes()); assert(p:time()); assert(p:iso()); assert(p:counter())\n"
+    "  assert(tostring(q)); assert(q:machine()); assert(q:pid()); assert(q:counter()); assert(q:iso())\n"
+    "  assert(p ~= o and p <= p and q ~= x and not (q < q))\n"
+    "  assert(m.parse_objectid('nope') == nil); assert(m.parse_xid('nope') == nil)\n"
+    "  assert(m.kind_of('9m4e2mr0ui3e8a215n4g') == 'xid')\n"
     "end\n";
 
 /* With failing disarmed: each generator against its twin advanced by the
@@ -232,6 +254,7 @@ int main(void)
         luaL_openlibs(L);
         preload_core(L);
         if (run_chunk(L, setup_chunk, 0) != 0 || run_chunk(L, layouts_chunk, 0) != 0 ||
+            run_chunk(L, objectid_xid_chunk, 0) != 0 ||
             luaL_loadstring(L, script_chunk) != 0) {
             printf("# setup: %s\n", lua_tostring(L, -1));
             setup_ok = 0;

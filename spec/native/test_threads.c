@@ -132,10 +132,24 @@ static void check_order(const char *kind, make_fn make)
 #define FORK_ROUNDS 4      /* each round forks two children */
 #define CHILD_IDS 1000     /* IDs of each kind per child */
 #define SAMPLE 16          /* pool bytes compared across processes */
-#define KINDS 3
+#define KINDS 5
 
-static const make_fn kinds[KINDS] = { mintid_default_ulid, mintid_default_uuid7, mintid_default_uuid4 };
-static const char *const kind_names[KINDS] = { "ULID", "UUIDv7", "UUIDv4" };
+/* 12-byte IDs in a 16-byte slot, the rest zero. */
+static int objectid16(uint8_t out[16], char *err)
+{
+    memset(out + 12, 0, 4);
+    return mintid_default_objectid(out, err);
+}
+
+static int xid16(uint8_t out[16], char *err)
+{
+    memset(out + 12, 0, 4);
+    return mintid_default_xid(out, err);
+}
+
+static const make_fn kinds[KINDS] = { mintid_default_ulid, mintid_default_uuid7, mintid_default_uuid4, objectid16,
+                                      xid16 };
+static const char *const kind_names[KINDS] = { "ULID", "UUIDv7", "UUIDv4", "ObjectId", "XID" };
 
 typedef struct {
     uint8_t (*ids)[MINTER_CAP][16]; /* [KINDS], a ring: the last MINTER_CAP */

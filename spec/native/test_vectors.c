@@ -14,6 +14,7 @@
  * header or a malformed row fails loudly; so does a file with no rows.
  */
 #include <inttypes.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +360,8 @@ static union {
     mintid_snowflake_gen snowflake;
     mintid_uuid_time_state uuid_time;
     mintid_ksuid_gen ksuid;
+    mintid_objectid_gen objectid;
+    mintid_xid_gen xid;
 } scenario_gen;
 
 /* 1 when r starts a new scenario. */
@@ -1293,6 +1296,110 @@ static int short_uuid_alphabet_row(const row *r)
     return 1;
 }
 
+/* ---- MongoDB ObjectId and XID ---------------------------------------------- */
+
+static uint32_t be24(const uint8_t *p) { return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]; }
+
+/* objectid.txt: text bytes_hex unix_s counter */
+static int objectid_row(const row *r)
+{
+    uint8_t b[MAX_BYTES], id[12];
+    char text[24], upper[25];
+    int64_t unix_s, counter;
+    size_t i;
+
+    if (from_hex(r->col[1], b) != 12 || !to_i64(r->col[2], &unix_s) || !to_i64(r->col[3], &counter))
+        return diag(r, "malformed row"), 0;
+    mintid_objectid_encode(b, text);
+    if (!same_text(text, 24, r->col[0]) || mintid_load_be32(b) != unix_s || be24(b + 9) != counter)
+        return diag(r, "text, time or counter"), 0;
+    if (mintid_objectid_decode(r->col[0], 24, id, NULL) != MINTID_OK || memcmp(id, b, 12) != 0)
+        return diag(r, "parsing the text"), 0;
+    for (i = 0; i < 24; i++)
+        upper[i] = (char)toupper((unsigned char)r->col[0][i]);
+    if (mintid_objectid_decode(upper, 24, id, NULL) != MINTID_OK || memcmp(id, b, 12) != 0)
+        return diag(r, "parsing the uppercase text"), 0;
+    return strcmp(mintid_kind_of(r->col[0], 24, NULL), "objectid") == 0 || (diag(r, "kind_of"), 0);
+}
+
+/* xid.txt: text bytes_hex unix_s machine_hex pid counter */
+static int xid_row(const row *r)
+{
+    uint8_t b[MAX_BYTES], machine[MAX_BYTES], id[12];
+    char text[20];
+    int64_t unix_s, pid, counter;
+
+    if (from_hex(r->col[1], b) != 12 || !to_i64(r->col[2], &unix_s) || from_hex(r->col[3], machine) != 3 ||
+        !to_i64(r->col[4], &pid) || !to_i64(r->col[5], &counter))
+        return diag(r, "malformed row"), 0;
+    mintid_xid_encode(b, text);
+    if (!same_text(text, 20, r->col[0]) || mintid_load_be32(b) != unix_s || memcmp(b + 4, machine, 3) != 0 ||
+        ((int64_t)b[7] << 8 | b[8]) != pid || be24(b + 9) != counter)
+        return diag(r, "text or fields"), 0;
+    if (mintid_xid_decode(r->col[0], 20, id, NULL) != MINTID_OK || memcmp(id, b, 12) != 0)
+        return diag(r, "parsing the text"), 0;
+    return 1;
+}
+
+/* objectid_sequence.txt, xid_sequence.txt: scenario now_ms random_hex expect */
+static int seconds_counter_row(const row *r, int xid)
+{
+    uint8_t id[12];
+    char err[MINTID_ERRMSG_SIZE] = "", text[24];
+    const char *expect = r->col[3];
+    size_t len = xid ? 20 : 24;
+    int64_t now;
+    int rc;
+
+    if (new_scenario(r)) {
+        if (xid)
+            mintid_xid_gen_init(&scenario_gen.xid, (const uint8_t *)"mid", 3, 0x1234, NULL);
+        else
+            mintid_objectid_gen_init(&scenario_gen.objectid);
+    }
+    if (!to_i64(r->col[1], &now) || !script_load(&scenario_random, r->col[2], xid ? 3 : 8))
+        return diag(r, "malformed now_ms or random_hex"), 0;
+    if (xid)
+        rc = mintid_xid_gen_next(mintid_xid_state_of(&scenario_gen.xid), now, script_random, &scenario_random, id,
+                                 err);
+    else
+        rc = mintid_objectid_gen_next(mintid_objectid_state_of(&scenario_gen.objectid), now, script_random,
+                                      &scenario_random, id, err);
+    if (!script_drained(r, &scenario_random))
+        return 0;
+    if (is_error(expect))
+        return expect_error(r, expect, rc, err, "out of range");
+    if (rc != MINTID_OK)
+        return diag(r, err), 0;
+    if (xid)
+        mintid_xid_encode(id, text);
+    else
+        mintid_objectid_encode(id, text);
+    if (!same_text(text, len, expect)) {
+        printf("# %s:%d: want %s, got %.*s\n", r->file, r->line, expect, (int)len, text);
+        return 0;
+    }
+    return 1;
+}
+
+static int objectid_sequence_row(const row *r) { return seconds_counter_row(r, 0); }
+static int xid_sequence_row(const row *r) { return seconds_counter_row(r, 1); }
+
+static int objectid_decode16(const char *text, size_t len, uint8_t out[16], char *err)
+{
+    memset(out, 0, 16);
+    return mintid_objectid_decode(text, len, out, err);
+}
+
+static int xid_decode16(const char *text, size_t len, uint8_t out[16], char *err)
+{
+    memset(out, 0, 16);
+    return mintid_xid_decode(text, len, out, err);
+}
+
+static int objectid_invalid_row(const row *r) { return invalid_row(r, objectid_decode16); }
+static int xid_invalid_row(const row *r) { return invalid_row(r, xid_decode16); }
+
 /* ---- TypeID -------------------------------------------------------------- */
 
 /* typeid.txt: text prefix uuid ("-": no prefix) */
@@ -1768,6 +1875,19 @@ static int default_ksuid_key(uint8_t out[16], char *err)
     return rc;
 }
 
+/* An ObjectId's or XID's 12 bytes, then zeros. */
+static int default_objectid_key(uint8_t out[16], char *err)
+{
+    memset(out, 0, 16);
+    return mintid_default_objectid(out, err);
+}
+
+static int default_xid_key(uint8_t out[16], char *err)
+{
+    memset(out, 0, 16);
+    return mintid_default_xid(out, err);
+}
+
 /* A trace-id's 16 bytes, read back from its hex. */
 static int trace_id_bytes(uint8_t out[16], char *err)
 {
@@ -1956,6 +2076,12 @@ int main(int argc, char **argv)
         { "short_uuid.txt", "alphabet length uuid text_hex", short_uuid_row },
         { "short_uuid_decode.txt", "alphabet text_hex expect", short_uuid_decode_row },
         { "short_uuid_alphabet.txt", "alphabet_hex error", short_uuid_alphabet_row },
+        { "objectid.txt", "text bytes_hex unix_s counter", objectid_row },
+        { "objectid_invalid.txt", "input reason", objectid_invalid_row },
+        { "objectid_sequence.txt", "scenario now_ms random_hex expect", objectid_sequence_row },
+        { "xid.txt", "text bytes_hex unix_s machine_hex pid counter", xid_row },
+        { "xid_invalid.txt", "input reason", xid_invalid_row },
+        { "xid_sequence.txt", "scenario now_ms random_hex expect", xid_sequence_row },
         { "typeid.txt", "text prefix uuid", typeid_row },
         { "typeid_invalid.txt", "input reason", typeid_invalid_row },
         { "typeid_monotonic.txt", "scenario prefix now_ms random_hex expect", typeid_monotonic_row },
@@ -1989,6 +2115,9 @@ int main(int argc, char **argv)
     check_threads("mintid_default_uuid1", default_uuid1_as_v6, 1);
     check_threads("mintid_default_uuid6", mintid_default_uuid6, 1);
     check_threads("mintid_default_ksuid", default_ksuid_key, 1);
+    /* Their counters may wrap within a second: distinct, not increasing. */
+    check_threads("mintid_default_objectid", default_objectid_key, 0);
+    check_threads("mintid_default_xid", default_xid_key, 0);
     check_threads("mintid_trace_id_text", trace_id_bytes, 0);
     check_threads("mintid_cuid2_text", cuid2_key, 0);
 #else

@@ -2,7 +2,7 @@
 // FILE holds one JSON object a line (spec/npm/mint.lua): an ID and what
 // mintid says of it. Each is parsed or recomputed by the reference of its
 // kind (uuid, ksuid, typeid-js, @sapphire/snowflake, sonyflake, snowflake-id,
-// @paralleldrive/cuid2)
+// @paralleldrive/cuid2, bson, xid-ts)
 // and compared field by field; one TAP line per
 // ID. A record marked "corrupt" (an ID with its last character changed)
 // passes only when some check refuses it. spec/npm/run.sh copies this file
@@ -14,6 +14,8 @@ import { TypeID, fromString, getType, toUUID } from 'typeid-js';
 import { DiscordSnowflake, TwitterSnowflake } from '@sapphire/snowflake';
 import { Sonyflake } from 'sonyflake';
 import SnowflakeIdModule from 'snowflake-id';
+import { ObjectId } from 'bson';
+import { Xid } from 'xid-ts';
 import { init as cuid2Init, isCuid } from '@paralleldrive/cuid2';
 // createFingerprint is exported by the package's src/index.js but not by its
 // entry point: reached by the file's path (this script sits next to node_modules).
@@ -136,6 +138,32 @@ function uuidChecks(r) {
   return list;
 }
 
+// ObjectId (bson) and XID (xid-ts): the reference's reading of each field.
+// bson has no accessor for the random bytes and counter: its 12 bytes then.
+function objectidChecks(r) {
+  const o = ObjectId.createFromHexString(r.id);
+  const b = Buffer.from(o.id);
+  return [
+    ['bson ObjectId.isValid(id)', ObjectId.isValid(r.id), true],
+    ['bson createFromHexString(id).toHexString()', o.toHexString(), r.id],
+    ['bson getTimestamp()', o.getTimestamp().getTime(), r.time],
+    ['bson .id bytes 4..8 (the random value)', b.subarray(4, 9).toString('hex'), r.random],
+    ['bson .id bytes 9..11 (the counter)', b.readUIntBE(9, 3), r.counter],
+  ];
+}
+
+function xidChecks(r) {
+  const x = Xid.parse(r.id);
+  return [
+    ['xid-ts parse(id).encode()', x.encode(), r.id],
+    ['xid-ts timestamp()', x.timestamp() * 1000, r.time],
+    ['xid-ts machine()', Buffer.from(x.machine()).toString('hex'), r.machine],
+    ['xid-ts pid()', x.pid(), r.pid],
+    ['xid-ts counter()', x.counter(), r.counter],
+    ['xid-ts new Xid(bytes).encode()', new Xid(x.toBytes()).encode(), r.id],
+  ];
+}
+
 const CHECKS = {
   constants: (r) => [
     ['NAMESPACE_DNS, _URL, _OID, _X500', r.namespace, NAMESPACES.join(' ')],
@@ -163,6 +191,8 @@ const CHECKS = {
   sonyflake: sonyflakeChecks,
   sonyflake_ms: sonyflakeChecks,
   snowflake_id: snowflakeIdChecks,
+  objectid: objectidChecks,
+  xid: xidChecks,
   cuid2: cuid2Checks,
   cuid2_reference: (r) => [
     ['@paralleldrive/cuid2 isCuid(id)', isCuid(r.id), true],
@@ -213,7 +243,7 @@ for (const line of lines) {
     failed += 1;
     continue;
   }
-  const what = `${r.kind} ${r.id} (${r.module})`;
+  const what = `${r.kind} ${r.id} (${r.origin === 'reference' ? 'minted by the reference, read by ' : ''}${r.module})`;
   const failure = firstFailure(r);
   if (r.corrupt) {
     if (failure) {

@@ -31,7 +31,7 @@ end
 -- Field order is fixed so that the file reads the same on every run.
 local ORDER = { "kind", "module", "id", "corrupt", "version", "time", "msecs", "clockseq", "node", "namespace",
     "name", "uuid1", "uuid6", "typeid", "payload", "prefix", "uuid", "layout", "epoch", "units", "machine", "seq",
-    "counter", "letter", "salt", "entropy", "fingerprint", "valid" }
+    "counter", "letter", "salt", "entropy", "fingerprint", "valid", "random", "pid", "origin" }
 
 local function emit(record)
     record.module = module_name
@@ -298,4 +298,49 @@ if reference then
         count = count + 1
     end
     assert(count > 0, "no CUID2 in " .. reference)
+end
+
+---------------------------------------------------------------------------
+-- ObjectId and XID: the process-wide generators, generators at the ends of
+-- the time range and across a counter wrap, bytes; then the IDs the npm
+-- references minted (NPM_REFS, spec/npm/objectid_xid_refs.mjs), as mintid
+-- reads them: check.mjs has the reference read the same fields.
+local function objectid_record(id, origin)
+    local v = assert(mintid.parse_objectid(id))
+    return { kind = "objectid", id = tostring(v), time = v:time(), random = hex(v:bytes():sub(5, 9)),
+        counter = v:counter(), origin = origin }
+end
+local function xid_record(id, origin)
+    local v = assert(mintid.parse_xid(id))
+    return { kind = "xid", id = tostring(v), time = v:time(), machine = hex(v:machine()), pid = v:pid(),
+        counter = v:counter(), origin = origin }
+end
+for k = 1, 6 do
+    local o, x = objectid_record(mintid.objectid()), xid_record(mintid.xid())
+    emit(o)
+    emit(x)
+    if k == 1 then
+        corrupt(o)
+        corrupt(x)
+    end
+end
+for _, ms in ipairs({ 0, 999, 1350508407000, 1700000000123, 4294967295999 }) do
+    local near_wrap = function(n) return ("\171"):rep(n - 3) .. "\255\255\254" end
+    local o = mintid.objectid_generator { clock = function() return ms end, random = near_wrap }
+    local x = mintid.xid_generator { clock = function() return ms end, random = near_wrap, machine = "\1\2\3",
+        pid = ms % 65536 }
+    for _ = 1, 3 do
+        emit(objectid_record(assert(o:next())))
+        emit(xid_record(assert(x:next())))
+    end
+end
+emit(objectid_record(tostring(assert(mintid.objectid_from_bytes(("\255"):rep(12))))))
+emit(xid_record(tostring(assert(mintid.xid_from_bytes(("\255"):rep(11) .. "\254")))))
+local refs = os.getenv("NPM_REFS")
+if refs then
+    for line in assert(io.open(refs)):lines() do
+        local kind, id = line:match('^{"kind":"(%a+)","id":"(%w+)"}$')
+        assert(kind, "NPM_REFS: unexpected line " .. line)
+        emit((kind == "objectid" and objectid_record or xid_record)(id, "reference"))
+    end
 end

@@ -2,7 +2,7 @@
 # spec/npm/run.sh: the npm references read back what mintid mints (make
 # test-npm, and a stage of make test); prints TAP. Installs the references
 # (uuid, ksuid, typeid-js, @sapphire/snowflake, sonyflake, snowflake-id,
-# short-uuid, @paralleldrive/cuid2, pinned) into $BUILD/npm, never into the tree; has
+# short-uuid, @paralleldrive/cuid2, bson, xid-ts, pinned) into $BUILD/npm, never into the tree; has
 # spec/npm/mint.lua write IDs of every kind they read, with their fields,
 # through mintid on Lua $NPM_LUA and through resty.mintid on LuaJIT; then
 # spec/npm/check.mjs parses each with the references.
@@ -10,7 +10,7 @@ set -u
 BUILD=${BUILD:-build}
 NPM_LUA=${NPM_LUA:-5.4}
 REFERENCES="uuid@14.0.3 ksuid@3.0.0 typeid-js@1.2.0 @sapphire/snowflake@3.5.5 sonyflake@1.1.2 snowflake-id@1.1.0
-    short-uuid@6.0.3 @paralleldrive/cuid2@3.3.0"
+    short-uuid@6.0.3 @paralleldrive/cuid2@3.3.0 bson@7.3.4 xid-ts@1.3.0"
 dir=$BUILD/npm
 
 # fail MESSAGE [LOG]: one failing test, with the log as TAP comments
@@ -26,6 +26,12 @@ mkdir -p "$dir" || exit 1
 # shellcheck disable=SC2086 # one package a word
 npm install --prefix "$dir" --no-audit --no-fund --prefer-offline --loglevel=error $REFERENCES \
     >"$dir/install.log" 2>&1 || fail "npm install $REFERENCES" "$dir/install.log"
+
+# ObjectIds and XIDs the references mint, which mint.lua reads back (NPM_REFS)
+cp spec/npm/objectid_xid_refs.mjs "$dir/objectid_xid_refs.mjs" || exit 1
+node "$dir/objectid_xid_refs.mjs" >"$dir/refs.jsonl" 2>"$dir/refs.log" ||
+    fail "spec/npm/objectid_xid_refs.mjs" "$dir/refs.log"
+export NPM_REFS="$dir/refs.jsonl"
 
 ids=$dir/ids.jsonl
 # The reference's own CUID2s, for mint.lua to read back with is_cuid2.

@@ -671,6 +671,94 @@ return function(M, on)
     end
 
     ---------------------------------------------------------------------------
+    -- MongoDB ObjectId and XID: the defaults, generators (XID's machine and
+    -- pid options), parsing, values and their order, closing.
+    local OBJECTIDS = { "507f1f77bcf86cd799439011", "507F1F77BCF86CD799439011", ("f"):rep(24),
+        "507f1f77bcf86cd79943901z", "short", 5 }
+    local XIDS = { "9m4e2mr0ui3e8a215n4g", ("0"):rep(20), "9m4e2mr0ui3e8a215n4h", "9M4E2MR0UI3E8A215N4G", "x", 5 }
+    local MACHINES = { n = 4, nil, "abc", "ab", 5 }
+    local PIDS = { n = 5, nil, 0, 65535, 65536, -1 }
+    section("ObjectId and XID", function()
+        case("objectid and xid of the process-wide generators", function(h)
+            h.step("objectid()", function() return M.objectid() end, shape)
+            h.step("xid()", function() return M.xid() end, shape)
+        end)
+
+        for _, ctor in ipairs({ "objectid_generator", "xid_generator" }) do
+            case(ctor .. " with clock and random", function(h)
+                local opts = { clock = h.clock(), random = h.random() }
+                if ctor == "xid_generator" then opts.machine, opts.pid = "mid", h.pick({ 0, 4660, 65535 }) end
+                local g = h.use(h.see(M[ctor](h.opts(opts))))
+                local next = h.mint(function() return g:next() end)
+                h.step("next()", next)
+                h.step("next() again", next)
+                h.step("next_value()", function() return g:next_value() end)
+            end)
+
+            case(ctor .. " on the OS clock and pool", function(h)
+                local g = h.use(M[ctor]())
+                local next = h.mint(function() return g:next() end)
+                h.step("next()", next, shape)
+                h.step("next() again", next, shape)
+            end)
+
+            case(ctor .. ": tostring, __close, __gc and a closed one", function(h)
+                local g = h.see(M[ctor]())
+                local mt = getmetatable(g)
+                h.step("tostring(g)", function() return tostring(g) end, unaddressed)
+                h.step("getmetatable(g).__close(g)", function() return mt.__close(g) end)
+                h.step("g:next() once closed", function() return g:next() end)
+                h.step("getmetatable(g).__gc(g), again", function() return mt.__gc(g) end)
+            end)
+        end
+
+        case("objectid_generator and its first ID", function(h)
+            h.step("objectid_generator(opts):next()", function()
+                local g = h.use(M.objectid_generator(h.opts { clock = h.clock(), random = h.random() }))
+                return g:next()
+            end)
+        end)
+
+        case("xid_generator's options", function(h)
+            local machine, pid = h.pick(MACHINES), h.pick(PIDS)
+            h.step("xid_generator{ machine, pid }:next_value()", function()
+                local g = h.use(M.xid_generator(h.opts { machine = machine, pid = pid, clock = h.clock(),
+                    random = h.random() }))
+                return g:next_value()
+            end)
+        end)
+
+        case("ObjectId and XID values", function(h)
+            local o, x = h.pick(OBJECTIDS), h.pick(XIDS)
+            h.step("parse_objectid(text) and its methods", function()
+                local v, msg = M.parse_objectid(o)
+                if not v then return v, msg end
+                return v:bytes(), v:time(), v:iso(), v:counter(), tostring(v)
+            end)
+            h.step("parse_xid(text) and its methods", function()
+                local v, msg = M.parse_xid(x)
+                if not v then return v, msg end
+                return v:bytes(), v:time(), v:iso(), v:machine(), v:pid(), v:counter(), tostring(v)
+            end)
+            h.step("objectid_from_bytes(b12), xid_from_bytes(b12)", function()
+                return M.objectid_from_bytes(h.pick({ ALL_BYTES:sub(1, 12), "short", 12 })),
+                    M.xid_from_bytes(h.pick({ ALL_BYTES:sub(1, 12), "short" }))
+            end)
+        end)
+
+        for _, pair in ipairs({ { "ObjectId values", M.parse_objectid(OBJECTIDS[1]), M.parse_objectid(OBJECTIDS[3]) },
+            { "XID values", M.parse_xid(XIDS[2]), M.parse_xid(XIDS[1]) },
+            { "an ObjectId and an XID (< raises)", M.parse_objectid(OBJECTIDS[1]), M.parse_xid(XIDS[1]) } }) do
+            case(pair[1], function(h)
+                local a, b = h.pick({ pair[2], pair[3] }), h.pick({ pair[3], pair[2] })
+                h.step("a == b", function() return a == b end)
+                h.step("a < b", function() return a < b end)
+                h.step("a <= b", function() return a <= b end)
+            end)
+        end
+    end)
+
+    ---------------------------------------------------------------------------
     -- W3C Trace Context: ids from the pool, headers built and parsed.
     local T, P = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
     local TRACE_IDS = { n = 6, nil, T, T:upper(), ("0"):rep(32), "short", 5 }

@@ -15,6 +15,12 @@ typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[64];
 } mintid_ksuid_gen;
 typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[64];
+} mintid_objectid_gen;
+typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[64];
+} mintid_xid_gen;
+typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[512];
 } mintid_relative_gen;
 typedef struct {
@@ -46,6 +52,13 @@ void mintid_uuid7_gen_init(mintid_uuid7_gen *g);
 int mintid_uuid_time_gen_init(mintid_uuid_time_gen *g, unsigned version, const uint8_t *node,
     size_t node_len, int64_t clock_seq, char *err);
 void mintid_ksuid_gen_init(mintid_ksuid_gen *g);
+void mintid_objectid_encode(const uint8_t id[12], char out[24]);
+int mintid_objectid_decode(const char *text, size_t len, uint8_t out[12], char *err);
+void mintid_objectid_gen_init(mintid_objectid_gen *g);
+void mintid_xid_encode(const uint8_t id[12], char out[20]);
+int mintid_xid_decode(const char *text, size_t len, uint8_t out[12], char *err);
+int mintid_xid_gen_init(mintid_xid_gen *g, const uint8_t *machine, size_t machine_len, int64_t pid,
+    char *err);
 void mintid_relative_encode(const uint8_t id[16], char out[28]);
 void mintid_relative_prefix(uint32_t tag, char out[7]);
 int mintid_relative_decode(const char *text, size_t len, uint8_t out[16], char *err);
@@ -120,6 +133,8 @@ int mintid_uuid4_text(char out[36], char *err);
 int mintid_uuid1_text(char out[36], char *err);
 int mintid_uuid6_text(char out[36], char *err);
 int mintid_ksuid_text(char out[27], char *err);
+int mintid_objectid_text(char out[24], char *err);
+int mintid_xid_text(char out[20], char *err);
 int mintid_typeid_text(const char *prefix, size_t prefix_len, char out[90], char *err);
 int mintid_uuid3_text(const char *ns, size_t ns_len, const uint8_t *name, size_t name_len,
     char out[36], char *err);
@@ -135,6 +150,8 @@ int mintid_relative_gen_next_text(mintid_relative_gen *g, const uint8_t *key, si
 int mintid_snowflake_gen_next_text(mintid_snowflake_gen *g, char out[20], char *err);
 int mintid_uuid_time_gen_next_text(mintid_uuid_time_gen *g, char out[36], char *err);
 int mintid_ksuid_gen_next_text(mintid_ksuid_gen *g, char out[27], char *err);
+int mintid_objectid_gen_next_text(mintid_objectid_gen *g, char out[24], char *err);
+int mintid_xid_gen_next_text(mintid_xid_gen *g, char out[20], char *err);
 int mintid_typeid_gen_next_text(mintid_uuid7_gen *g, const char *prefix, size_t prefix_len,
     char out[90], char *err);
 int mintid_ulid_to_uuid_text(const char *text, size_t len, char out[36], char *err);
@@ -153,6 +170,8 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_uuid7_gen",
         "mintid_uuid_time_gen",
         "mintid_ksuid_gen",
+        "mintid_objectid_gen",
+        "mintid_xid_gen",
         "mintid_relative_gen",
         "mintid_snowflake_layout",
         "mintid_snowflake_gen",
@@ -172,6 +191,12 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_uuid7_gen_init",
         "mintid_uuid_time_gen_init",
         "mintid_ksuid_gen_init",
+        "mintid_objectid_encode",
+        "mintid_objectid_decode",
+        "mintid_objectid_gen_init",
+        "mintid_xid_encode",
+        "mintid_xid_decode",
+        "mintid_xid_gen_init",
         "mintid_relative_encode",
         "mintid_relative_prefix",
         "mintid_relative_decode",
@@ -227,6 +252,8 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_uuid1_text",
         "mintid_uuid6_text",
         "mintid_ksuid_text",
+        "mintid_objectid_text",
+        "mintid_xid_text",
         "mintid_typeid_text",
         "mintid_uuid3_text",
         "mintid_uuid5_text",
@@ -238,6 +265,8 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_snowflake_gen_next_text",
         "mintid_uuid_time_gen_next_text",
         "mintid_ksuid_gen_next_text",
+        "mintid_objectid_gen_next_text",
+        "mintid_xid_gen_next_text",
         "mintid_typeid_gen_next_text",
         "mintid_ulid_to_uuid_text",
         "mintid_uuid_to_ulid_text",
@@ -270,6 +299,8 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_NANOID_DEFAULT_SIZE = 21,
         MINTID_NANOID_MAX_SIZE = 1048576,
         MINTID_NANOID_SPEC_SIZE = 384,
+        MINTID_OBJECTID_GEN_SIZE = 64,
+        MINTID_OBJECTID_TEXT_LEN = 24,
         MINTID_OK = 0,
         MINTID_RELATIVE_GEN_SIZE = 512,
         MINTID_RELATIVE_PREFIX_LEN = 7,
@@ -289,5 +320,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_UUID7_GEN_SIZE = 64,
         MINTID_UUID_TEXT_LEN = 36,
         MINTID_UUID_TIME_GEN_SIZE = 64,
+        MINTID_XID_GEN_SIZE = 64,
+        MINTID_XID_TEXT_LEN = 20,
     },
 }

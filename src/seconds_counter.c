@@ -1,0 +1,73 @@
+/*
+ * seconds_counter.c: the rule MongoDB ObjectIds and XIDs share (SPEC
+ * "ObjectId", "XID"): 32-bit big-endian Unix seconds in bytes 0..3 that
+ * never go back within one generator, and a 24-bit big-endian counter in
+ * bytes 9..11 that starts at a random value and adds 1 per ID, 0xFFFFFF
+ * wrapping to 0. The five bytes between are each kind's own (objectid.c,
+ * xid.c). Unlike the monotonic rule (monotonic.c) the counter is drawn once
+ * per process, not per time unit, and never overflows: the seconds and the
+ * process identity keep IDs apart, as the references do.
+ */
+#include <inttypes.h>
+
+#include "internal.h"
+
+#define COUNTER_MASK UINT32_C(0xFFFFFF)
+
+void mintid_seconds_counter_init(mintid_seconds_counter *st)
+{
+    st->last_s = -1; /* a new state: its first step takes a drawn start */
+    st->counter = 0;
+    st->generation = mintid_os_fork_generation();
+}
+
+int mintid_seconds_counter_fresh(const mintid_seconds_counter *st, uint32_t generation)
+{
+    /* A forked child must not continue its parent's counter (nor, for an
+     * ObjectId, its random bytes): it starts again, as a new state does. */
+    return st->last_s < 0 || st->generation != generation;
+}
+
+int mintid_seconds_clock_ms(int64_t *now_ms, char *err)
+{
+    int64_t s = 0;
+    int rc = mintid_os_clock_s(&s, err);
+
+    /* Whole seconds are all these IDs hold: the coarse clock is a few ns a
+     * reading where the precise one is tens, most of an ID's cost. */
+    if (rc == MINTID_OK)
+        *now_ms = s > INT64_MAX / 1000 ? INT64_MAX : s < INT64_MIN / 1000 ? INT64_MIN : s * 1000;
+    return rc;
+}
+
+int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t *seconds, char *err)
+{
+    /* floor(now_ms / 1000): C's division truncates toward zero, the floor
+     * for every ms >= 0; a negative ms is refused either way, but its
+     * message names the second it falls in. */
+    int64_t s = now_ms / 1000 - (now_ms % 1000 < 0);
+
+    if (s < 0 || s > INT64_C(0xFFFFFFFF))
+        return mintid_fail(err, MINTID_ERANGE, "%s timestamp %" PRId64 " out of range 0..4294967295", kind, s);
+    *seconds = s;
+    return MINTID_OK;
+}
+
+void mintid_seconds_counter_step(mintid_seconds_counter *st, int64_t seconds, uint32_t generation,
+                                 const uint8_t start[3], uint8_t out[12])
+{
+    if (mintid_seconds_counter_fresh(st, generation)) {
+        st->counter = (uint32_t)start[0] << 16 | (uint32_t)start[1] << 8 | start[2];
+        st->generation = generation;
+    } else {
+        st->counter = (st->counter + 1) & COUNTER_MASK;
+    }
+    /* A clock set back keeps the last second, so one generator's IDs
+     * increase until its counter wraps within a second. */
+    if (seconds > st->last_s)
+        st->last_s = seconds;
+    mintid_store_be32(out, (uint32_t)st->last_s);
+    out[9] = (uint8_t)(st->counter >> 16);
+    out[10] = (uint8_t)(st->counter >> 8);
+    out[11] = (uint8_t)st->counter;
+}
