@@ -1,0 +1,390 @@
+/*
+ * sqids.c: Sqids (SPEC "Sqids"), the algorithm of the specification's
+ * reference (sqids-spec src/index.ts) over bytes: the same shuffle, offset,
+ * separators, min_length padding, blocklist filtering and re-encoding, with
+ * 64-bit unsigned numbers. Symbols are ASCII bytes (the reference refuses
+ * multibyte ones), so an alphabet has at most 128 of them and every
+ * working copy of it fits on the stack: encoding allocates nothing.
+ *
+ * The blocklist check is the reference's isBlockedId, made fast: a word can
+ * only match where the ID's two lowercased bytes at that place begin it, so
+ * the words are bucketed by a hash of their first two bytes and each place
+ * of the ID looks at one bucket (the reference scans every word).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_SYMBOLS 128
+#define BUCKETS     256
+#define NO_SYMBOL   0xFF
+
+MINTID_INTERNAL_DATA const char mintid_sqids_default_alphabet[63] =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/* A word of the filtered blocklist: its lowercased bytes at off from the
+ * start of the encoder's memory. */
+typedef struct {
+    uint32_t off;
+    uint32_t len;
+    uint32_t has_digit; /* the reference's /\d/: such a word matches at either end only */
+} sqids_word;
+
+typedef struct {
+    uint8_t alphabet[MAX_SYMBOLS]; /* shuffled once, as the reference's constructor does */
+    uint8_t pos[MAX_SYMBOLS];      /* byte -> its place in alphabet, NO_SYMBOL if none */
+    uint32_t n;                    /* symbols, 3..128 */
+    uint32_t min_length;           /* 0..255 */
+    uint32_t n_words;
+    uint32_t bucket[BUCKETS + 1];  /* words of bucket b: [bucket[b], bucket[b + 1]) */
+    uint64_t size;                 /* the whole memory, words included */
+} sqids_state;
+MINTID_OPAQUE_STATE(mintid_sqids, sqids_state, sqids_state_of)
+
+static inline uint8_t lower(uint8_t c)
+{
+    return c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
+}
+
+static inline unsigned bucket_of(uint8_t a, uint8_t b)
+{
+    return (unsigned)(a * 31u + b) & (BUCKETS - 1);
+}
+
+static inline const sqids_word *words_of(const sqids_state *st)
+{
+    return (const sqids_word *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids));
+}
+
+/* The reference's consistent shuffle, in place. */
+static void shuffle(uint8_t *w, uint32_t n)
+{
+    uint32_t i, j;
+
+    for (i = 0, j = n - 1; j > 0; i++, j--) {
+        uint32_t r = (i * j + w[i] + w[j]) % n;
+        uint8_t t = w[i];
+        w[i] = w[r];
+        w[r] = t;
+    }
+}
+
+/* ---- construction -------------------------------------------------------- */
+
+/* Word i of the given list, or of the default one when words is NULL. */
+static const uint8_t *word_at(const uint8_t *const *words, const size_t *lens, size_t i, size_t *len)
+{
+    if (words == NULL) {
+        *len = strlen(mintid_sqids_default_words[i]);
+        return (const uint8_t *)mintid_sqids_default_words[i];
+    }
+    *len = lens[i];
+    return words[i];
+}
+
+/* The reference's filter: at least 3 symbols, each one, lowercased, a
+ * symbol of the lowercased alphabet (allowed[]). */
+static int word_kept(const uint8_t allowed[256], const uint8_t *w, size_t len)
+{
+    size_t i;
+
+    if (len < 3)
+        return 0;
+    for (i = 0; i < len; i++)
+        if (!allowed[lower(w[i])])
+            return 0;
+    return 1;
+}
+
+static void allowed_of(const uint8_t *alphabet, size_t alen, uint8_t allowed[256])
+{
+    size_t i;
+
+    memset(allowed, 0, 256);
+    for (i = 0; i < alen; i++)
+        allowed[lower(alphabet[i])] = 1;
+}
+
+size_t mintid_sqids_size(const uint8_t *alphabet, size_t alen, const uint8_t *const *words,
+                         const size_t *word_lens, size_t n_words)
+{
+    uint8_t allowed[256];
+    size_t i, size = sizeof(mintid_sqids);
+
+    if (words == NULL)
+        n_words = MINTID_SQIDS_DEFAULT_WORDS;
+    allowed_of(alphabet, alen, allowed);
+    for (i = 0; i < n_words; i++) {
+        size_t len;
+        const uint8_t *w = word_at(words, word_lens, i, &len);
+        if (word_kept(allowed, w, len))
+            size += sizeof(sqids_word) + len;
+    }
+    return size;
+}
+
+static int check_alphabet(const uint8_t *alphabet, size_t alen, char *err)
+{
+    uint8_t seen[MAX_SYMBOLS];
+    size_t i;
+
+    for (i = 0; i < alen; i++)
+        if (alphabet[i] >= MAX_SYMBOLS)
+            return mintid_fail(err, MINTID_EARG, "alphabet cannot contain multibyte characters");
+    if (alen < 3)
+        return mintid_fail(err, MINTID_EARG, "alphabet must have at least 3 symbols, got %zu", alen);
+    memset(seen, 0, sizeof seen);
+    for (i = 0; i < alen; i++) {
+        if (seen[alphabet[i]])
+            return mintid_fail(err, MINTID_EARG, "alphabet must contain unique characters, '%c' repeats",
+                               alphabet[i] >= 32 && alphabet[i] < 127 ? alphabet[i] : '?');
+        seen[alphabet[i]] = 1;
+    }
+    return MINTID_OK;
+}
+
+int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, size_t alen, int64_t min_length,
+                      const uint8_t *const *words, const size_t *word_lens, size_t n_words, char *err)
+{
+    sqids_state *st = sqids_state_of(s);
+    uint8_t allowed[256];
+    sqids_word *table;
+    size_t i, need, kept = 0, off;
+    int rc = check_alphabet(alphabet, alen, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    if (min_length < 0 || min_length > MINTID_SQIDS_MAX_MIN_LENGTH)
+        return mintid_fail(err, MINTID_EARG, "min_length must be 0..%d, got %" PRId64,
+                           MINTID_SQIDS_MAX_MIN_LENGTH, min_length);
+    need = mintid_sqids_size(alphabet, alen, words, word_lens, n_words);
+    if (size < need)
+        return mintid_fail(err, MINTID_EARG, "sqids encoder needs %zu bytes, got %zu", need, size);
+    if (need > UINT32_MAX)
+        return mintid_fail(err, MINTID_EARG, "sqids blocklist of %zu bytes is too large", need);
+    if (words == NULL)
+        n_words = MINTID_SQIDS_DEFAULT_WORDS;
+
+    memset(st, 0, sizeof *st);
+    memcpy(st->alphabet, alphabet, alen);
+    st->n = (uint32_t)alen;
+    shuffle(st->alphabet, st->n);
+    memset(st->pos, NO_SYMBOL, sizeof st->pos);
+    for (i = 0; i < alen; i++)
+        st->pos[st->alphabet[i]] = (uint8_t)i;
+    st->min_length = (uint32_t)min_length;
+    st->size = need;
+
+    /* The words by bucket, a counting sort: count, then each bucket's end,
+     * then each word placed below its bucket's end, which leaves every
+     * bucket[b] at its start. */
+    allowed_of(alphabet, alen, allowed);
+    for (i = 0; i < n_words; i++) {
+        size_t len;
+        const uint8_t *w = word_at(words, word_lens, i, &len);
+        if (word_kept(allowed, w, len)) {
+            st->bucket[bucket_of(lower(w[0]), lower(w[1]))]++;
+            kept++;
+        }
+    }
+    for (i = 1; i <= BUCKETS; i++)
+        st->bucket[i] += st->bucket[i - 1];
+    st->n_words = (uint32_t)kept;
+    table = (sqids_word *)(void *)((uint8_t *)s + sizeof(mintid_sqids));
+    off = sizeof(mintid_sqids) + kept * sizeof(sqids_word);
+    for (i = 0; i < n_words; i++) {
+        size_t len, k;
+        const uint8_t *w = word_at(words, word_lens, i, &len);
+        uint8_t *to = (uint8_t *)s + off;
+        sqids_word *e;
+        if (!word_kept(allowed, w, len))
+            continue;
+        e = &table[--st->bucket[bucket_of(lower(w[0]), lower(w[1]))]];
+        e->off = (uint32_t)off;
+        e->len = (uint32_t)len;
+        e->has_digit = 0;
+        for (k = 0; k < len; k++) {
+            to[k] = lower(w[k]);
+            if (to[k] >= '0' && to[k] <= '9')
+                e->has_digit = 1;
+        }
+        off += len;
+    }
+    return MINTID_OK;
+}
+
+/* ---- encoding ------------------------------------------------------------ */
+
+/* Symbols of v in base b (at least 1). */
+static size_t digits_of(uint64_t v, uint32_t b)
+{
+    size_t d = 1;
+
+    while (v >= b) {
+        v /= b;
+        d++;
+    }
+    return d;
+}
+
+size_t mintid_sqids_encoded_len(const mintid_sqids *s, const uint64_t *numbers, size_t n)
+{
+    const sqids_state *st = sqids_state_of_const(s);
+    size_t i, len;
+
+    if (n == 0)
+        return 0;
+    len = n; /* the prefix and n - 1 separators */
+    for (i = 0; i < n; i++)
+        len += digits_of(numbers[i], st->n - 1);
+    return len > st->min_length ? len : st->min_length;
+}
+
+static inline int same_lowered(const uint8_t *id, const uint8_t *word, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        if (lower(id[i]) != word[i])
+            return 0;
+    return 1;
+}
+
+/* The reference's isBlockedId: a word of at most 3 symbols, or any word
+ * against an ID of at most 3, must be the whole ID; a word with a digit
+ * must begin or end it; any other word may be anywhere. */
+static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
+{
+    const sqids_word *table = words_of(st);
+    const uint8_t *base = (const uint8_t *)st;
+    size_t i;
+
+    if (st->n_words == 0 || len < 3)
+        return 0;
+    for (i = 0; i + 3 <= len; i++) {
+        unsigned b = bucket_of(lower(id[i]), lower(id[i + 1]));
+        uint32_t k;
+        for (k = st->bucket[b]; k < st->bucket[b + 1]; k++) {
+            const sqids_word *w = &table[k];
+            if (w->len > len - i)
+                continue;
+            if (len <= 3 || w->len <= 3) {
+                if (i != 0 || w->len != len)
+                    continue;
+            } else if (w->has_digit && i != 0 && i + w->len != len) {
+                continue;
+            }
+            if (same_lowered(id + i, base + w->off, w->len))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* One attempt of the reference's encodeNumbers, at this increment. */
+static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t n, uint32_t increment,
+                          uint8_t *out)
+{
+    uint8_t w[MAX_SYMBOLS], digits[64];
+    uint32_t a = st->n, offset, k;
+    uint64_t sum = n % a;
+    size_t i, len = 0;
+
+    for (i = 0; i < n; i++)
+        sum = (sum + st->alphabet[numbers[i] % a] + i % a) % a;
+    offset = (uint32_t)((sum + increment) % a);
+    /* The alphabet rotated to start at offset, then reversed: its first
+     * symbol is the prefix, which ends the reversed copy. */
+    for (k = 0; k < a; k++)
+        w[k] = st->alphabet[(offset + a - 1 - k) % a];
+    out[len++] = w[a - 1];
+    for (i = 0; i < n; i++) {
+        uint64_t v = numbers[i];
+        size_t d = 0;
+        do {
+            digits[d++] = w[1 + v % (a - 1)];
+            v /= a - 1;
+        } while (v > 0);
+        while (d > 0)
+            out[len++] = digits[--d];
+        if (i + 1 < n) {
+            out[len++] = w[0];
+            shuffle(w, a);
+        }
+    }
+    if (st->min_length > len) {
+        out[len++] = w[0];
+        while (st->min_length > len) {
+            size_t take = st->min_length - len;
+            shuffle(w, a);
+            if (take > a)
+                take = a;
+            memcpy(out + len, w, take);
+            len += take;
+        }
+    }
+    return len;
+}
+
+int mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n, char *out, char *err)
+{
+    const sqids_state *st = sqids_state_of_const(s);
+    uint32_t increment;
+
+    if (n > MINTID_SQIDS_MAX_NUMBERS)
+        return mintid_fail(err, MINTID_EARG, "sqids: at most %d numbers, got %zu", MINTID_SQIDS_MAX_NUMBERS, n);
+    if (n == 0)
+        return 0;
+    /* The reference tries increments 0..n symbols, then gives up. */
+    for (increment = 0; increment <= st->n; increment++) {
+        size_t len = encode_once(st, numbers, n, increment, (uint8_t *)out);
+        if (!blocked(st, (const uint8_t *)out, len))
+            return (int)len;
+    }
+    return mintid_fail(err, MINTID_EOVERFLOW, "sqids: reached max attempts to re-generate the ID");
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+int mintid_sqids_decode(const mintid_sqids *s, const char *text, size_t len, uint64_t max, uint64_t *out,
+                        char *err)
+{
+    const sqids_state *st = sqids_state_of_const(s);
+    const uint8_t *id = (const uint8_t *)text, *end = id + len;
+    uint8_t w[MAX_SYMBOLS], at[MAX_SYMBOLS];
+    uint32_t a = st->n, offset, k;
+    int count = 0;
+    size_t i;
+
+    if (len == 0 || len > (size_t)INT32_MAX)
+        return 0;
+    for (i = 0; i < len; i++)
+        if (id[i] >= MAX_SYMBOLS || st->pos[id[i]] == NO_SYMBOL)
+            return 0;
+    offset = st->pos[id[0]];
+    for (k = 0; k < a; k++)
+        w[k] = st->alphabet[(offset + a - 1 - k) % a];
+    id++;
+    while (id < end) {
+        const uint8_t *sep = (const uint8_t *)memchr(id, w[0], (size_t)(end - id));
+        const uint8_t *chunk_end = sep != NULL ? sep : end;
+        uint64_t v = 0;
+        if (chunk_end == id)
+            return count; /* two separators in a row: the rest is padding */
+        for (k = 0; k < a; k++)
+            at[w[k]] = (uint8_t)k;
+        for (; id < chunk_end; id++) {
+            uint64_t digit = at[*id] - 1u; /* the chunk holds no separator, w[0] */
+            if (digit > max || v > (max - digit) / (a - 1))
+                return mintid_fail(err, MINTID_ERANGE, "sqids: number above %" PRIu64, max);
+            v = v * (a - 1) + digit;
+        }
+        out[count++] = v;
+        if (sep != NULL) {
+            shuffle(w, a);
+            id = sep + 1;
+        }
+    }
+    return count;
+}
