@@ -210,6 +210,7 @@ size_t mintid_abi_sizeof(const char *type_name)
         { "mintid_ksuid_gen", sizeof(mintid_ksuid_gen) },
         { "mintid_fence", sizeof(mintid_fence) },
         { "mintid_snowflake_layout", sizeof(mintid_snowflake_layout) },
+        { "mintid_sqids", sizeof(mintid_sqids) },
     };
     size_t i;
 

@@ -9,7 +9,16 @@
  * Number.MAX_SAFE_INTEGER). A text whose numbers pass that bound is no ID
  * an encoder here makes: decode gives {} for it.
  */
+#include <stdio.h>
+
 #include "lua_binding.h"
+
+/* An array's length, read raw (no __len runs in the middle of a call). */
+#if LUA_VERSION_NUM < 502
+#define raw_length(L, idx) lua_objlen((L), (idx))
+#else
+#define raw_length(L, idx) lua_rawlen((L), (idx))
+#endif
 
 #define SQIDS_TNAME "mintid.Sqids"
 /* The stack's share of a call: up to this many numbers, symbols. */
@@ -32,6 +41,30 @@ static void *scratch(lua_State *L, void *stack_room, size_t stack_size, size_t n
     return compat_newuserdatauv(L, n * size, 0);
 }
 
+/* A number as a message shows it: an integer-valued double of 64 bits or
+ * fewer in full (2^53 is 9007199254740992, not 9.007199254741e+15). */
+static const char *describe_number(lua_State *L, int idx)
+{
+    char buf[32];
+    lua_Number v;
+
+    if (lua_type(L, idx) != LUA_TNUMBER)
+        return mintid_lua_describe(L, idx);
+#if LUA_VERSION_NUM >= 503
+    if (lua_isinteger(L, idx))
+        return mintid_lua_describe(L, idx);
+#endif
+    v = lua_tonumber(L, idx);
+    /* NaN fails both; every double of 2^63 or more is an integer */
+    if (!(v > -18446744073709551616.0 && v < 18446744073709551616.0))
+        return mintid_lua_describe(L, idx);
+    if (v > -9223372036854775808.0 && v < 9223372036854775808.0 && (lua_Number)(int64_t)v != v)
+        return mintid_lua_describe(L, idx);
+    snprintf(buf, sizeof buf, "%.0f", (double)v);
+    lua_pushstring(L, buf);
+    return lua_tostring(L, -1);
+}
+
 static int opt_error(lua_State *L, const char *name, const char *what, const char *got)
 {
     return luaL_argerror(L, 1, lua_pushfstring(L, "%s must be %s, got %s", name, what, got));
@@ -48,7 +81,7 @@ static size_t opt_blocklist(lua_State *L, int idx, const uint8_t *const **words,
 
     if (lua_type(L, idx) != LUA_TTABLE)
         opt_error(L, "blocklist", "an array of strings", luaL_typename(L, idx));
-    n = (size_t)lua_rawlen(L, idx);
+    n = (size_t)raw_length(L, idx);
     w = (const uint8_t **)compat_newuserdatauv(L, (n + 1) * (sizeof *w + sizeof *l), 0);
     l = (size_t *)(void *)(w + n + 1);
     for (i = 0; i < n; i++) {
@@ -128,7 +161,7 @@ static int sqids_encode(lua_State *L)
     int rc;
 
     luaL_checktype(L, 2, LUA_TTABLE);
-    n = (size_t)lua_rawlen(L, 2);
+    n = (size_t)raw_length(L, 2);
     if (n > MINTID_SQIDS_MAX_NUMBERS)
         return luaL_argerror(L, 2, lua_pushfstring(L, "at most %d numbers, got %d", MINTID_SQIDS_MAX_NUMBERS,
                                                    (int)n));
@@ -140,7 +173,7 @@ static int sqids_encode(lua_State *L)
             char max[MINTID_LUA_INT_TEXT_SIZE];
             return luaL_argerror(L, 2, lua_pushfstring(L, "numbers[%d] must be an integer 0..%s, got %s",
                                                        (int)i + 1, mintid_lua_i64str(max, MINTID_LUA_MAX_EXACT),
-                                                       mintid_lua_describe(L, -1)));
+                                                       describe_number(L, -1)));
         }
         numbers[i] = (uint64_t)v;
         lua_pop(L, 1);

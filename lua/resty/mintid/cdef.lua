@@ -29,6 +29,9 @@ typedef struct {
 typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[384];
 } mintid_nanoid_spec;
+typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[2048];
+} mintid_sqids;
 const char *mintid_strerror(int code);
 void mintid_ulid_encode(const uint8_t id[16], char out[26]);
 int mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err);
@@ -93,6 +96,16 @@ int mintid_nanoid_spec_init(mintid_nanoid_spec *s, const uint8_t *alphabet, size
     int64_t size, char *err);
 size_t mintid_nanoid_spec_size(const mintid_nanoid_spec *s);
 int mintid_nanoid_valid(const mintid_nanoid_spec *s, const char *text, size_t len);
+size_t mintid_sqids_size(const uint8_t *alphabet, size_t alen, const uint8_t *const *words,
+    const size_t *word_lens, size_t n_words);
+int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, size_t alen,
+    int64_t min_length, const uint8_t *const *words, const size_t *word_lens, size_t n_words,
+    char *err);
+size_t mintid_sqids_encoded_len(const mintid_sqids *s, const uint64_t *numbers, size_t n);
+int mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n, char *out,
+    char *err);
+int mintid_sqids_decode(const mintid_sqids *s, const char *text, size_t len, uint64_t max,
+    uint64_t *out, char *err);
 int mintid_iso_text(int64_t ms, char out[24], char *err);
 const char *mintid_kind_of(const char *text, size_t len, char *err);
 int mintid_ulid_text(char out[26], char *err);
@@ -139,6 +152,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_snowflake_gen",
         "mintid_fence",
         "mintid_nanoid_spec",
+        "mintid_sqids",
     },
     functions = {
         "mintid_strerror",
@@ -189,6 +203,11 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_nanoid_spec_init",
         "mintid_nanoid_spec_size",
         "mintid_nanoid_valid",
+        "mintid_sqids_size",
+        "mintid_sqids_init",
+        "mintid_sqids_encoded_len",
+        "mintid_sqids_encode",
+        "mintid_sqids_decode",
         "mintid_iso_text",
         "mintid_kind_of",
         "mintid_ulid_text",
@@ -247,6 +266,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_SNOWFLAKE_GEN_SIZE = 64,
         MINTID_SNOWFLAKE_LAYOUT_SIZE = 32,
         MINTID_SPAN_ID_TEXT_LEN = 16,
+        MINTID_SQIDS_SIZE = 2048,
         MINTID_TRACEPARENT_LEN = 55,
         MINTID_TRACE_ID_TEXT_LEN = 32,
         MINTID_TYPEID_SUFFIX_LEN = 26,
