@@ -25,8 +25,19 @@
 #define STACK_NUMBERS 32
 #define STACK_TEXT    512
 
+/* The encoder at 1: a userdata of either metatable, this module's (upvalue
+ * 1 of every method) or resty.mintid's (upvalue 2); anything else raises
+ * as luaL_checkudata does. */
 static const mintid_sqids *check_sqids(lua_State *L)
 {
+    void *p = lua_touserdata(L, 1);
+
+    if (p != NULL && lua_getmetatable(L, 1)) {
+        int ours = lua_rawequal(L, -1, lua_upvalueindex(2));
+        lua_pop(L, 1);
+        if (ours)
+            return (const mintid_sqids *)p;
+    }
     return (const mintid_sqids *)luaL_checkudata(L, 1, SQIDS_TNAME);
 }
 
@@ -147,7 +158,10 @@ static int m_sqids(lua_State *L)
     if (mintid_sqids_init((mintid_sqids *)s, size, (const uint8_t *)alphabet, alen, min_length, words, lens,
                           n_words, err) != MINTID_OK)
         return luaL_argerror(L, 1, err);
-    luaL_setmetatable(L, SQIDS_TNAME);
+    /* the constructor's upvalue: the metatable of this module's objects,
+     * or of resty.mintid's */
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_setmetatable(L, -2);
     return 1;
 }
 
@@ -218,11 +232,38 @@ static int sqids_tostring(lua_State *L)
 static const luaL_Reg sqids_meta[] = { { "__tostring", sqids_tostring }, { NULL, NULL } };
 static const luaL_Reg sqids_methods[] = { { "encode", sqids_encode }, { "decode", sqids_decode }, { NULL, NULL } };
 
+/* Two metatables of one kind: this module's, registered as SQIDS_TNAME,
+ * and resty.mintid's (_ffi.sqids_meta), whose methods that module replaces
+ * with FFI ones that hand any unusual call to these. Both have every method
+ * with the two as upvalues, so either accepts an object of either. */
 void mintid_lua_open_sqids(lua_State *L, int module, int ffi)
 {
-    mintid_lua_new_class(L, module, SQIDS_TNAME, sqids_meta, sqids_methods, "sqids", m_sqids);
-    /* resty.mintid serves the methods through the FFI on objects of this
-     * metatable, and hands it anything else. */
-    luaL_getmetatable(L, SQIDS_TNAME);
+    int mt, ffi_mt, target;
+
+    luaL_newmetatable(L, SQIDS_TNAME);
+    mt = lua_gettop(L);
+    lua_newtable(L);
+    ffi_mt = lua_gettop(L);
+    lua_pushliteral(L, SQIDS_TNAME);
+    lua_setfield(L, ffi_mt, "__name");
+    for (target = mt; target <= ffi_mt; target++) {
+        lua_pushvalue(L, target);
+        lua_pushvalue(L, mt);
+        lua_pushvalue(L, ffi_mt);
+        luaL_setfuncs(L, sqids_meta, 2);
+        lua_newtable(L);
+        lua_pushvalue(L, mt);
+        lua_pushvalue(L, ffi_mt);
+        luaL_setfuncs(L, sqids_methods, 2);
+        lua_setfield(L, -2, "__index");
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, mt);
+    lua_pushcclosure(L, m_sqids, 1);
+    lua_setfield(L, module, "sqids");
+    lua_pushvalue(L, ffi_mt);
+    lua_pushcclosure(L, m_sqids, 1);
+    lua_setfield(L, ffi, "sqids");
     lua_setfield(L, ffi, "sqids_meta");
+    lua_pop(L, 1);
 }

@@ -6,10 +6,11 @@
  * multibyte ones), so an alphabet has at most 128 of them and every
  * working copy of it fits on the stack: encoding allocates nothing.
  *
- * The blocklist check is the reference's isBlockedId, made fast: a word can
- * only match where the ID's two lowercased bytes at that place begin it, so
- * the words are bucketed by a hash of their first two bytes and each place
- * of the ID looks at one bucket (the reference scans every word).
+ * The blocklist check is the reference's isBlockedId, made fast: a word (of
+ * 3 bytes or more) can only match where the ID's three lowercased bytes at
+ * that place begin it, so the words are bucketed by a hash of their first
+ * three and each place of the ID looks at one bucket, most often empty (the
+ * reference scans every word at every call).
  */
 #include <inttypes.h>
 #include <string.h>
@@ -17,17 +18,18 @@
 #include "internal.h"
 
 #define MAX_SYMBOLS 128
-#define BUCKETS     256
+#define BUCKETS     4096 /* for the 560 default words: mostly 0 or 1 a bucket */
 #define NO_SYMBOL   0xFF
 
 MINTID_INTERNAL_DATA const char mintid_sqids_default_alphabet[63] =
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 /* A word of the filtered blocklist: its lowercased bytes at off from the
- * start of the encoder's memory. */
+ * start of the encoder's memory, the first three also in key. */
 typedef struct {
     uint32_t off;
     uint32_t len;
+    uint32_t key;
     uint32_t has_digit; /* the reference's /\d/: such a word matches at either end only */
 } sqids_word;
 
@@ -36,8 +38,16 @@ typedef struct {
     uint8_t pos[MAX_SYMBOLS];      /* byte -> its place in alphabet, NO_SYMBOL if none */
     uint32_t n;                    /* symbols, 3..128 */
     uint32_t min_length;           /* 0..255 */
-    uint32_t n_words;
-    uint32_t bucket[BUCKETS + 1];  /* words of bucket b: [bucket[b], bucket[b + 1]) */
+    /* Division without a divide instruction (the hot path's cost): x / n
+     * for the shuffle's x < 2^15 is (x * n_magic) >> 32, x / (n - 1) for
+     * x < 2^26 is (x * digit_magic) >> 33, both exact (sqids_magic says
+     * why); a number is cut into chunks of digits_per_chunk digits below
+     * chunk = (n - 1)^digits_per_chunk <= 2^26 by 64-bit divisions. */
+    uint64_t n_magic, digit_magic, chunk;
+    uint32_t digits_per_chunk;
+    uint32_t n_words;              /* after the state when not 0: uint32_t bucket[BUCKETS + 1] (the
+                                    * words of bucket b are [bucket[b], bucket[b + 1])), the
+                                    * sqids_word table, the words' bytes */
     uint64_t size;                 /* the whole memory, words included */
 } sqids_state;
 MINTID_OPAQUE_STATE(mintid_sqids, sqids_state, sqids_state_of)
@@ -47,23 +57,47 @@ static inline uint8_t lower(uint8_t c)
     return c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
 }
 
-static inline unsigned bucket_of(uint8_t a, uint8_t b)
+/* The three lowercased bytes at p, and their bucket. */
+static inline uint32_t key_of(const uint8_t *p)
 {
-    return (unsigned)(a * 31u + b) & (BUCKETS - 1);
+    return (uint32_t)lower(p[0]) | (uint32_t)lower(p[1]) << 8 | (uint32_t)lower(p[2]) << 16;
+}
+
+static inline uint32_t bucket_of(uint32_t key)
+{
+    return (key * UINT32_C(2654435761)) >> 20; /* Fibonacci hashing to 12 bits */
+}
+
+static inline const uint32_t *buckets_of(const sqids_state *st)
+{
+    return (const uint32_t *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids));
 }
 
 static inline const sqids_word *words_of(const sqids_state *st)
 {
-    return (const sqids_word *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids));
+    return (const sqids_word *)(const void *)(buckets_of(st) + BUCKETS + 1);
+}
+
+/*
+ * ceil(2^s / d) for the divisions of sqids_state: with m = ceil(2^s / d),
+ * m * d = 2^s + e with 0 <= e < d, and (x * m) >> s = floor(x / d + x * e
+ * / (d * 2^s)), which is floor(x / d) whenever x * e < 2^s. The shuffle's
+ * x < 2^15 and e < n <= 128 (s = 32); a chunk's x < 2^26 and e < 127
+ * (s = 33): both hold, with the products below 2^64.
+ */
+static uint64_t sqids_magic(unsigned s, uint32_t d)
+{
+    return ((UINT64_C(1) << s) + d - 1) / d;
 }
 
 /* The reference's consistent shuffle, in place. */
-static void shuffle(uint8_t *w, uint32_t n)
+static void shuffle(const sqids_state *st, uint8_t *w)
 {
-    uint32_t i, j;
+    uint32_t i, j, n = st->n;
 
     for (i = 0, j = n - 1; j > 0; i++, j--) {
-        uint32_t r = (i * j + w[i] + w[j]) % n;
+        uint32_t x = i * j + w[i] + w[j];
+        uint32_t r = x - (uint32_t)((x * st->n_magic) >> 32) * n;
         uint8_t t = w[i];
         w[i] = w[r];
         w[r] = t;
@@ -110,7 +144,7 @@ size_t mintid_sqids_size(const uint8_t *alphabet, size_t alen, const uint8_t *co
                          const size_t *word_lens, size_t n_words)
 {
     uint8_t allowed[256];
-    size_t i, size = sizeof(mintid_sqids);
+    size_t i, kept = 0, size = sizeof(mintid_sqids);
 
     if (words == NULL)
         n_words = MINTID_SQIDS_DEFAULT_WORDS;
@@ -118,10 +152,12 @@ size_t mintid_sqids_size(const uint8_t *alphabet, size_t alen, const uint8_t *co
     for (i = 0; i < n_words; i++) {
         size_t len;
         const uint8_t *w = word_at(words, word_lens, i, &len);
-        if (word_kept(allowed, w, len))
+        if (word_kept(allowed, w, len)) {
             size += sizeof(sqids_word) + len;
+            kept++;
+        }
     }
-    return size;
+    return kept > 0 ? size + (BUCKETS + 1) * sizeof(uint32_t) : size;
 }
 
 static int check_alphabet(const uint8_t *alphabet, size_t alen, char *err)
@@ -149,6 +185,7 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
 {
     sqids_state *st = sqids_state_of(s);
     uint8_t allowed[256];
+    uint32_t *bucket;
     sqids_word *table;
     size_t i, need, kept = 0, off;
     int rc = check_alphabet(alphabet, alen, err);
@@ -169,7 +206,15 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     memset(st, 0, sizeof *st);
     memcpy(st->alphabet, alphabet, alen);
     st->n = (uint32_t)alen;
-    shuffle(st->alphabet, st->n);
+    st->n_magic = sqids_magic(32, st->n);
+    st->digit_magic = sqids_magic(33, st->n - 1);
+    st->chunk = st->n - 1;
+    st->digits_per_chunk = 1;
+    while (st->chunk * (st->n - 1) <= (UINT64_C(1) << 26)) {
+        st->chunk *= st->n - 1;
+        st->digits_per_chunk++;
+    }
+    shuffle(st, st->alphabet);
     memset(st->pos, NO_SYMBOL, sizeof st->pos);
     for (i = 0; i < alen; i++)
         st->pos[st->alphabet[i]] = (uint8_t)i;
@@ -183,16 +228,23 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     for (i = 0; i < n_words; i++) {
         size_t len;
         const uint8_t *w = word_at(words, word_lens, i, &len);
-        if (word_kept(allowed, w, len)) {
-            st->bucket[bucket_of(lower(w[0]), lower(w[1]))]++;
-            kept++;
-        }
+        kept += word_kept(allowed, w, len);
+    }
+    st->n_words = (uint32_t)kept;
+    if (kept == 0)
+        return MINTID_OK;
+    bucket = (uint32_t *)(void *)((uint8_t *)s + sizeof(mintid_sqids));
+    memset(bucket, 0, (BUCKETS + 1) * sizeof *bucket);
+    for (i = 0; i < n_words; i++) {
+        size_t len;
+        const uint8_t *w = word_at(words, word_lens, i, &len);
+        if (word_kept(allowed, w, len))
+            bucket[bucket_of(key_of(w))]++;
     }
     for (i = 1; i <= BUCKETS; i++)
-        st->bucket[i] += st->bucket[i - 1];
-    st->n_words = (uint32_t)kept;
-    table = (sqids_word *)(void *)((uint8_t *)s + sizeof(mintid_sqids));
-    off = sizeof(mintid_sqids) + kept * sizeof(sqids_word);
+        bucket[i] += bucket[i - 1];
+    table = (sqids_word *)(void *)(bucket + BUCKETS + 1);
+    off = (size_t)((uint8_t *)(table + kept) - (uint8_t *)s);
     for (i = 0; i < n_words; i++) {
         size_t len, k;
         const uint8_t *w = word_at(words, word_lens, i, &len);
@@ -200,9 +252,10 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
         sqids_word *e;
         if (!word_kept(allowed, w, len))
             continue;
-        e = &table[--st->bucket[bucket_of(lower(w[0]), lower(w[1]))]];
+        e = &table[--bucket[bucket_of(key_of(w))]];
         e->off = (uint32_t)off;
         e->len = (uint32_t)len;
+        e->key = key_of(w);
         e->has_digit = 0;
         for (k = 0; k < len; k++) {
             to[k] = lower(w[k]);
@@ -217,7 +270,7 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
 /* ---- encoding ------------------------------------------------------------ */
 
 /* Symbols of v in base b (at least 1). */
-static size_t digits_of(uint64_t v, uint32_t b)
+static size_t digit_count(uint64_t v, uint32_t b)
 {
     size_t d = 1;
 
@@ -237,7 +290,7 @@ size_t mintid_sqids_encoded_len(const mintid_sqids *s, const uint64_t *numbers, 
         return 0;
     len = n; /* the prefix and n - 1 separators */
     for (i = 0; i < n; i++)
-        len += digits_of(numbers[i], st->n - 1);
+        len += digit_count(numbers[i], st->n - 1);
     return len > st->min_length ? len : st->min_length;
 }
 
@@ -256,18 +309,20 @@ static inline int same_lowered(const uint8_t *id, const uint8_t *word, size_t le
  * must begin or end it; any other word may be anywhere. */
 static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
 {
-    const sqids_word *table = words_of(st);
+    const uint32_t *bucket;
+    const sqids_word *table;
     const uint8_t *base = (const uint8_t *)st;
     size_t i;
 
     if (st->n_words == 0 || len < 3)
         return 0;
+    bucket = buckets_of(st);
+    table = words_of(st);
     for (i = 0; i + 3 <= len; i++) {
-        unsigned b = bucket_of(lower(id[i]), lower(id[i + 1]));
-        uint32_t k;
-        for (k = st->bucket[b]; k < st->bucket[b + 1]; k++) {
+        uint32_t key = key_of(id + i), b = bucket_of(key), k;
+        for (k = bucket[b]; k < bucket[b + 1]; k++) {
             const sqids_word *w = &table[k];
-            if (w->len > len - i)
+            if (w->key != key || w->len > len - i)
                 continue;
             if (len <= 3 || w->len <= 3) {
                 if (i != 0 || w->len != len)
@@ -275,49 +330,77 @@ static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
             } else if (w->has_digit && i != 0 && i + w->len != len) {
                 continue;
             }
-            if (same_lowered(id + i, base + w->off, w->len))
+            if (same_lowered(id + i + 3, base + w->off + 3, w->len - 3))
                 return 1;
         }
     }
     return 0;
 }
 
-/* One attempt of the reference's encodeNumbers, at this increment. */
+/* The digits of v in base n - 1, least significant first, to d: returns
+ * how many (at least 1). */
+static size_t digits_of_number(const sqids_state *st, uint64_t v, uint8_t d[64])
+{
+    uint32_t b = st->n - 1, x, k;
+    size_t count = 0;
+
+    while (v >= st->chunk) {
+        uint64_t q = v / st->chunk;
+        x = (uint32_t)(v - q * st->chunk);
+        for (k = 0; k < st->digits_per_chunk; k++) {
+            uint32_t y = (uint32_t)((x * st->digit_magic) >> 33);
+            d[count++] = (uint8_t)(x - y * b);
+            x = y;
+        }
+        v = q;
+    }
+    x = (uint32_t)v;
+    do {
+        uint32_t y = (uint32_t)((x * st->digit_magic) >> 33);
+        d[count++] = (uint8_t)(x - y * b);
+        x = y;
+    } while (x > 0);
+    return count;
+}
+
+/* One attempt of the reference's encodeNumbers, at this increment. Its
+ * working alphabet starts as the shuffled one rotated to offset and
+ * reversed, w[k] = alphabet[(offset - 1 - k) mod n]: read in place for the
+ * first number, copied only when a shuffle comes. */
 static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t n, uint32_t increment,
                           uint8_t *out)
 {
     uint8_t w[MAX_SYMBOLS], digits[64];
-    uint32_t a = st->n, offset, k;
+    uint32_t a = st->n, offset, k, at;
     uint64_t sum = n % a;
-    size_t i, len = 0;
+    size_t i, d, len = 0;
 
     for (i = 0; i < n; i++)
         sum = (sum + st->alphabet[numbers[i] % a] + i % a) % a;
     offset = (uint32_t)((sum + increment) % a);
-    /* The alphabet rotated to start at offset, then reversed: its first
-     * symbol is the prefix, which ends the reversed copy. */
-    for (k = 0; k < a; k++)
-        w[k] = st->alphabet[(offset + a - 1 - k) % a];
-    out[len++] = w[a - 1];
-    for (i = 0; i < n; i++) {
-        uint64_t v = numbers[i];
-        size_t d = 0;
-        do {
-            digits[d++] = w[1 + v % (a - 1)];
-            v /= a - 1;
-        } while (v > 0);
+    out[len++] = st->alphabet[offset];
+    /* digit v is w[1 + v] = alphabet[(offset - 2 - v) mod n] */
+    d = digits_of_number(st, numbers[0], digits);
+    while (d > 0) {
+        at = offset + a - 2 - digits[--d];
+        out[len++] = st->alphabet[at >= a ? at - a : at];
+    }
+    if (n == 1 && st->min_length <= len)
+        return len;
+    for (k = 0, at = offset + a - 1; k < a; k++, at--)
+        w[k] = st->alphabet[at >= a ? at - a : at];
+    for (i = 1; i < n; i++) {
+        out[len++] = w[0];
+        shuffle(st, w);
+        d = digits_of_number(st, numbers[i], digits);
         while (d > 0)
-            out[len++] = digits[--d];
-        if (i + 1 < n) {
-            out[len++] = w[0];
-            shuffle(w, a);
-        }
+            out[len++] = w[1 + digits[--d]];
     }
     if (st->min_length > len) {
         out[len++] = w[0];
         while (st->min_length > len) {
             size_t take = st->min_length - len;
-            shuffle(w, a);
+            shuffle(st, w);
             if (take > a)
                 take = a;
             memcpy(out + len, w, take);
@@ -352,8 +435,8 @@ int mintid_sqids_decode(const mintid_sqids *s, const char *text, size_t len, uin
 {
     const sqids_state *st = sqids_state_of_const(s);
     const uint8_t *id = (const uint8_t *)text, *end = id + len;
-    uint8_t w[MAX_SYMBOLS], at[MAX_SYMBOLS];
-    uint32_t a = st->n, offset, k;
+    uint8_t w[MAX_SYMBOLS], place[MAX_SYMBOLS];
+    uint32_t a = st->n, offset, k, at;
     int count = 0;
     size_t i;
 
@@ -363,8 +446,8 @@ int mintid_sqids_decode(const mintid_sqids *s, const char *text, size_t len, uin
         if (id[i] >= MAX_SYMBOLS || st->pos[id[i]] == NO_SYMBOL)
             return 0;
     offset = st->pos[id[0]];
-    for (k = 0; k < a; k++)
-        w[k] = st->alphabet[(offset + a - 1 - k) % a];
+    for (k = 0, at = offset + a - 1; k < a; k++, at--)
+        w[k] = st->alphabet[at >= a ? at - a : at];
     id++;
     while (id < end) {
         const uint8_t *sep = (const uint8_t *)memchr(id, w[0], (size_t)(end - id));
@@ -373,16 +456,16 @@ int mintid_sqids_decode(const mintid_sqids *s, const char *text, size_t len, uin
         if (chunk_end == id)
             return count; /* two separators in a row: the rest is padding */
         for (k = 0; k < a; k++)
-            at[w[k]] = (uint8_t)k;
+            place[w[k]] = (uint8_t)k;
         for (; id < chunk_end; id++) {
-            uint64_t digit = at[*id] - 1u; /* the chunk holds no separator, w[0] */
+            uint64_t digit = place[*id] - 1u; /* the chunk holds no separator, w[0] */
             if (digit > max || v > (max - digit) / (a - 1))
                 return mintid_fail(err, MINTID_ERANGE, "sqids: number above %" PRIu64, max);
             v = v * (a - 1) + digit;
         }
         out[count++] = v;
         if (sep != NULL) {
-            shuffle(w, a);
+            shuffle(st, w);
             id = sep + 1;
         }
     }
