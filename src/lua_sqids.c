@@ -225,7 +225,7 @@ static int sqids_decode(lua_State *L)
 
 static int sqids_tostring(lua_State *L)
 {
-    lua_pushfstring(L, SQIDS_TNAME ": %p", lua_topointer(L, 1));
+    lua_pushfstring(L, SQIDS_TNAME " (%p)", lua_topointer(L, 1));
     return 1;
 }
 

@@ -466,46 +466,44 @@ end)
 
 ---------------------------------------------------------------------------
 -- Sqids: the C module's encoders with the FFI metatable (_ffi.sqids_meta),
--- whose encode and decode run the core on the object's memory (the core's
--- encoder itself). A call the FFI does not serve as plainly (more than
--- SQIDS_NUMBERS numbers or symbols, a value that is no number in range, a
--- wrong self, an error) goes to the C method, which does it or raises the
--- exact error.
+-- whose encode runs the core on the object's memory (the core's encoder
+-- itself). A call it does not serve as plainly (more than SQIDS_NUMBERS
+-- numbers, a value that is no number in range, a wrong self, an error)
+-- goes to the C method, which does it or raises the exact error. decode
+-- stays the C method: its result is a table the C API builds as fast, and
+-- a buffer of numbers read back would have to outlive the table's
+-- allocation (a finalizer's call there would overwrite it).
 do
     local mt = F.sqids_meta
-    local c_encode, c_decode = mt.__index.encode, mt.__index.decode
-    local encode, decode = C.mintid_sqids_encode, C.mintid_sqids_decode
+    local c_encode = mt.__index.encode
+    local encode = C.mintid_sqids_encode
     local sqids_p = ffi_typeof("const mintid_sqids *")
     local MAX = F.max_exact
     -- 16 numbers of at most 54 symbols (2^53 in base 2), 15 separators and
     -- the prefix, or 255 of min_length: within the text buffer.
     local SQIDS_NUMBERS, SQIDS_TEXT = 16, 1024
-    local numbers_buf = ffi_new("uint64_t[?]", 64)
+    local numbers_buf = ffi_new("uint64_t[?]", SQIDS_NUMBERS)
     local text_buf = ffi_new("char[?]", SQIDS_TEXT)
     local rawget = rawget
 
     function mt.__index.encode(...)
         local s, numbers = ...
-        if getmetatable(s) ~= mt or type(numbers) ~= "table" then return c_encode(...) end
+        if getmetatable(s) ~= mt or type(numbers) ~= "table" or type(MAX) ~= "number" then
+            return c_encode(...)
+        end
         local n = #numbers
-        if n > SQIDS_NUMBERS or type(MAX) ~= "number" then return c_encode(...) end
+        if n > SQIDS_NUMBERS then return c_encode(...) end
+        -- The cast allocates (a finalizer may encode meanwhile): done before
+        -- the numbers are written; nothing from there to the read allocates.
+        local st = ffi_cast(sqids_p, s)
         for i = 1, n do
             local v = rawget(numbers, i)
             if type(v) ~= "number" or not (v >= 0 and v <= MAX) or v % 1 ~= 0 then return c_encode(...) end
             numbers_buf[i - 1] = v
         end
-        local len = encode(ffi_cast(sqids_p, s), numbers_buf, n, text_buf, nil)
+        local len = encode(st, numbers_buf, n, text_buf, nil)
         if len < 0 then return c_encode(...) end
         return ffi_string(text_buf, len)
-    end
-
-    function mt.__index.decode(...)
-        local s, text = ...
-        if getmetatable(s) ~= mt or type(text) ~= "string" or #text > 64 then return c_decode(...) end
-        local n = decode(ffi_cast(sqids_p, s), text, #text, MAX, numbers_buf, nil)
-        local out = {}
-        for i = 1, n do out[i] = tonumber(numbers_buf[i - 1]) end
-        return out
     end
 
     M.sqids = F.sqids
