@@ -9,7 +9,7 @@
 BUILD=${BUILD:-build}
 FUZZ_SECONDS=${FUZZ_SECONDS:-25}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-5}
-FUZZ_TARGETS=${FUZZ_TARGETS:-ulid_decode uuid_decode relative_decode snowflake_decode ksuid_decode typeid_decode traceparent_decode nanoid roundtrip generators}
+FUZZ_TARGETS=${FUZZ_TARGETS:-ulid_decode uuid_decode relative_decode snowflake_decode ksuid_decode typeid_decode traceparent_decode nanoid roundtrip generators sqids_decode}
 mkdir -p "$BUILD/fuzz/artifacts" "$BUILD/fuzz/logs"
 n=0
 failed=0

@@ -5,7 +5,8 @@
 FUZZ_CC      ?= clang
 # Per target: 11 targets at 25 s keep the stage at its 4.5 minutes.
 FUZZ_SECONDS ?= 25
-FUZZ_TARGETS = ulid_decode uuid_decode relative_decode snowflake_decode snowflake_layout ksuid_decode typeid_decode traceparent_decode nanoid roundtrip generators
+FUZZ_TARGETS = ulid_decode uuid_decode relative_decode snowflake_decode snowflake_layout ksuid_decode typeid_decode traceparent_decode nanoid roundtrip generators \
+               sqids_decode
 FUZZ_FLAGS   = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_OBJ     = $(CORE_SRC:src/%.c=$(BUILD)/fuzz/core/%.o)
 FUZZ_BINS    = $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
