@@ -26,19 +26,19 @@
 #define STACK_TEXT    512
 
 /* The encoder at 1: a userdata of either metatable, this module's (upvalue
- * 1 of every method) or resty.mintid's (upvalue 2); anything else raises
- * as luaL_checkudata does. */
+ * 1 of every method) or resty.mintid's (upvalue 2), told apart with no
+ * look-up by name; anything else raises as luaL_checkudata does. */
 static const mintid_sqids *check_sqids(lua_State *L)
 {
     void *p = lua_touserdata(L, 1);
 
     if (p != NULL && lua_getmetatable(L, 1)) {
-        int ours = lua_rawequal(L, -1, lua_upvalueindex(2));
+        int ours = lua_rawequal(L, -1, lua_upvalueindex(1)) || lua_rawequal(L, -1, lua_upvalueindex(2));
         lua_pop(L, 1);
         if (ours)
             return (const mintid_sqids *)p;
     }
-    return (const mintid_sqids *)luaL_checkudata(L, 1, SQIDS_TNAME);
+    return (const mintid_sqids *)luaL_checkudata(L, 1, SQIDS_TNAME); /* raises */
 }
 
 /* Room of n items of size each: on the C stack when it fits there, else a
@@ -192,7 +192,9 @@ static int sqids_encode(lua_State *L)
         numbers[i] = (uint64_t)v;
         lua_pop(L, 1);
     }
-    len = mintid_sqids_encoded_len(s, numbers, n);
+    /* a number takes at most 64 symbols and a separator, and padding at
+     * most 255: the exact length only for a list that may not fit */
+    len = n <= (STACK_TEXT - 1) / 65 ? STACK_TEXT : mintid_sqids_encoded_len(s, numbers, n);
     text = (char *)scratch(L, stack_text, sizeof stack_text, len, 1);
     err[0] = '\0';
     rc = mintid_sqids_encode(s, numbers, n, text, err);

@@ -45,6 +45,9 @@ typedef struct {
      * chunk = (n - 1)^digits_per_chunk <= 2^26 by 64-bit divisions. */
     uint64_t n_magic, digit_magic, chunk;
     uint32_t digits_per_chunk;
+    uint64_t chunk_magic, n_magic64; /* v / chunk and v / n for any 64-bit v: quotient() */
+    uint32_t chunk_shift, n_shift;
+    uint64_t filter[BUCKETS / 64]; /* bit b: bucket b holds a word (a first look, in 512 bytes) */
     uint32_t n_words;              /* after the state when not 0: uint32_t bucket[BUCKETS + 1] (the
                                     * words of bucket b are [bucket[b], bucket[b + 1])), the
                                     * sqids_word table, the words' bytes */
@@ -88,6 +91,62 @@ static inline const sqids_word *words_of(const sqids_state *st)
 static uint64_t sqids_magic(unsigned s, uint32_t d)
 {
     return ((UINT64_C(1) << s) + d - 1) / d;
+}
+
+/* The high 64 bits of a * b. */
+static inline uint64_t mul_high(uint64_t a, uint64_t b)
+{
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef unsigned __int128 u128;
+    return (uint64_t)(((u128)a * b) >> 64);
+#else
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t p01 = a0 * b1, p10 = a1 * b0;
+    uint64_t mid = ((a0 * b0) >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    return a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#endif
+}
+
+/* v / d for every 64-bit v by the round-down method of Granlund and
+ * Montgomery (the "add" variant): with l = ceil(log2 d) and m =
+ * floor(2^64 (2^l - d) / d) + 1 (magic_of), t = mul_high(m, v) and the
+ * quotient is (t + ((v - t) >> 1)) >> (l - 1). */
+static inline uint64_t quotient(uint64_t magic, uint32_t shift, uint64_t v)
+{
+    uint64_t t = mul_high(magic, v);
+    return (t + ((v - t) >> 1)) >> shift;
+}
+
+static uint64_t magic_of(uint64_t d, uint32_t *shift)
+{
+    uint64_t rem, q = 0;
+    uint32_t l = 0, i;
+
+    while ((UINT64_C(1) << l) < d)
+        l++;
+    /* floor(2^64 (2^l - d) / d) by long division, one bit a step */
+    rem = (UINT64_C(1) << l) - d; /* < d <= 2^26 */
+    for (i = 0; i < 64; i++) {
+        rem <<= 1;
+        q <<= 1;
+        if (rem >= d) {
+            rem -= d;
+            q |= 1;
+        }
+    }
+    *shift = l - 1;
+    return q + 1;
+}
+
+static inline uint64_t chunk_quotient(const sqids_state *st, uint64_t v)
+{
+    return quotient(st->chunk_magic, st->chunk_shift, v);
+}
+
+/* v mod n, the symbols. */
+static inline uint32_t mod_n(const sqids_state *st, uint64_t v)
+{
+    return (uint32_t)(v - quotient(st->n_magic64, st->n_shift, v) * st->n);
 }
 
 /* The reference's consistent shuffle, in place. */
@@ -214,6 +273,8 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
         st->chunk *= st->n - 1;
         st->digits_per_chunk++;
     }
+    st->chunk_magic = magic_of(st->chunk, &st->chunk_shift);
+    st->n_magic64 = magic_of(st->n, &st->n_shift);
     shuffle(st, st->alphabet);
     memset(st->pos, NO_SYMBOL, sizeof st->pos);
     for (i = 0; i < alen; i++)
@@ -238,8 +299,11 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     for (i = 0; i < n_words; i++) {
         size_t len;
         const uint8_t *w = word_at(words, word_lens, i, &len);
-        if (word_kept(allowed, w, len))
-            bucket[bucket_of(key_of(w))]++;
+        if (word_kept(allowed, w, len)) {
+            uint32_t b = bucket_of(key_of(w));
+            bucket[b]++;
+            st->filter[b / 64] |= UINT64_C(1) << (b % 64);
+        }
     }
     for (i = 1; i <= BUCKETS; i++)
         bucket[i] += bucket[i - 1];
@@ -269,15 +333,18 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
 
 /* ---- encoding ------------------------------------------------------------ */
 
-/* Symbols of v in base b (at least 1). */
-static size_t digit_count(uint64_t v, uint32_t b)
+/* Symbols of v in base n - 1 (at least 1): whole chunks, then the rest. */
+static size_t digit_count(const sqids_state *st, uint64_t v)
 {
     size_t d = 1;
+    uint32_t x;
 
-    while (v >= b) {
-        v /= b;
-        d++;
+    while (v >= st->chunk) {
+        v = chunk_quotient(st, v);
+        d += st->digits_per_chunk;
     }
+    for (x = (uint32_t)v; x >= st->n - 1; d++)
+        x = (uint32_t)((x * st->digit_magic) >> 33);
     return d;
 }
 
@@ -290,7 +357,7 @@ size_t mintid_sqids_encoded_len(const mintid_sqids *s, const uint64_t *numbers, 
         return 0;
     len = n; /* the prefix and n - 1 separators */
     for (i = 0; i < n; i++)
-        len += digit_count(numbers[i], st->n - 1);
+        len += digit_count(st, numbers[i]);
     return len > st->min_length ? len : st->min_length;
 }
 
@@ -312,14 +379,20 @@ static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
     const uint32_t *bucket;
     const sqids_word *table;
     const uint8_t *base = (const uint8_t *)st;
+    uint32_t key;
     size_t i;
 
     if (st->n_words == 0 || len < 3)
         return 0;
     bucket = buckets_of(st);
     table = words_of(st);
+    key = key_of(id) << 8; /* each place shifts in one more byte */
     for (i = 0; i + 3 <= len; i++) {
-        uint32_t key = key_of(id + i), b = bucket_of(key), k;
+        uint32_t b, k;
+        key = key >> 8 | (uint32_t)lower(id[i + 2]) << 16;
+        b = bucket_of(key);
+        if (!(st->filter[b / 64] >> (b % 64) & 1))
+            continue;
         for (k = bucket[b]; k < bucket[b + 1]; k++) {
             const sqids_word *w = &table[k];
             if (w->key != key || w->len > len - i)
@@ -345,7 +418,7 @@ static size_t digits_of_number(const sqids_state *st, uint64_t v, uint8_t d[64])
     size_t count = 0;
 
     while (v >= st->chunk) {
-        uint64_t q = v / st->chunk;
+        uint64_t q = chunk_quotient(st, v);
         x = (uint32_t)(v - q * st->chunk);
         for (k = 0; k < st->digits_per_chunk; k++) {
             uint32_t y = (uint32_t)((x * st->digit_magic) >> 33);
@@ -371,13 +444,21 @@ static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t
                           uint8_t *out)
 {
     uint8_t w[MAX_SYMBOLS], digits[64];
-    uint32_t a = st->n, offset, k, at;
-    uint64_t sum = n % a;
+    uint32_t a = st->n, offset, k, at, i_mod = 0;
     size_t i, d, len = 0;
 
-    for (i = 0; i < n; i++)
-        sum = (sum + st->alphabet[numbers[i] % a] + i % a) % a;
-    offset = (uint32_t)((sum + increment) % a);
+    /* (n + sum of alphabet[v % n] + i) mod n, kept below n as it goes */
+    offset = mod_n(st, n);
+    for (i = 0; i < n; i++) {
+        offset += st->alphabet[mod_n(st, numbers[i])] + i_mod;
+        while (offset >= a)
+            offset -= a;
+        if (++i_mod == a)
+            i_mod = 0;
+    }
+    offset += increment % (a + 1); /* increment <= n */
+    while (offset >= a)
+        offset -= a;
     out[len++] = st->alphabet[offset];
     /* digit v is w[1 + v] = alphabet[(offset - 2 - v) mod n] */
     d = digits_of_number(st, numbers[0], digits);
