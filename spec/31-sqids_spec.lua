@@ -247,14 +247,20 @@ describe("Sqids", function()
         end)
 
         it("raises on bad options with one clear line", function()
-            raises("bad argument #1 to 'sqids' (alphabet cannot contain multibyte characters)", function() mintid.sqids({ alphabet = "ab\200" }) end)
-            raises("bad argument #1 to 'sqids' (alphabet must have at least 3 symbols, got 0)", function() mintid.sqids({ alphabet = "" }) end)
-            raises("bad argument #1 to 'sqids' (alphabet must contain unique characters, 'b' repeats)", function() mintid.sqids({ alphabet = "abcb" }) end)
+            raises("bad argument #1 to 'sqids' (alphabet cannot contain multibyte characters)",
+                function() mintid.sqids({ alphabet = "ab\200" }) end)
+            raises("bad argument #1 to 'sqids' (alphabet must have at least 3 symbols, got 0)",
+                function() mintid.sqids({ alphabet = "" }) end)
+            raises("bad argument #1 to 'sqids' (alphabet must contain unique characters, 'b' repeats)",
+                function() mintid.sqids({ alphabet = "abcb" }) end)
             raises("bad argument #1 to 'sqids' (min_length must be an integer, got 1.5)", function() mintid.sqids({ min_length = 1.5 }) end)
-            raises("bad argument #1 to 'sqids' (min_length must be an integer, got string)", function() mintid.sqids({ min_length = "3" }) end)
+            raises("bad argument #1 to 'sqids' (min_length must be an integer, got string)",
+                function() mintid.sqids({ min_length = "3" }) end)
             raises("bad argument #1 to 'sqids' (alphabet must be a string, got number)", function() mintid.sqids({ alphabet = 123 }) end)
-            raises("bad argument #1 to 'sqids' (blocklist must be an array of strings, got string)", function() mintid.sqids({ blocklist = "abc" }) end)
-            raises("bad argument #1 to 'sqids' (blocklist[2] must be a string, got number)", function() mintid.sqids({ blocklist = { "abc", 1 } }) end)
+            raises("bad argument #1 to 'sqids' (blocklist must be an array of strings, got string)",
+                function() mintid.sqids({ blocklist = "abc" }) end)
+            raises("bad argument #1 to 'sqids' (blocklist[2] must be a string, got number)",
+                function() mintid.sqids({ blocklist = { "abc", 1 } }) end)
             raises("bad argument #1 to 'sqids' (unknown option 'minLength')", function() mintid.sqids({ minLength = 3 }) end)
             raises("bad argument #1 to 'sqids' (option names must be strings, got number)", function() mintid.sqids({ 3 }) end)
             raises("bad argument #1 to 'sqids' (table expected, got string)", function() mintid.sqids("abc") end)
