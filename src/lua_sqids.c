@@ -76,7 +76,7 @@ static const char *describe_number(lua_State *L, int idx)
     return lua_tostring(L, -1);
 }
 
-static int opt_error(lua_State *L, const char *name, const char *what, const char *got)
+static int sqids_opt_error(lua_State *L, const char *name, const char *what, const char *got)
 {
     return luaL_argerror(L, 1, lua_pushfstring(L, "%s must be %s, got %s", name, what, got));
 }
@@ -91,7 +91,7 @@ static size_t opt_blocklist(lua_State *L, int idx, const uint8_t *const **words,
     size_t *l;
 
     if (lua_type(L, idx) != LUA_TTABLE)
-        opt_error(L, "blocklist", "an array of strings", luaL_typename(L, idx));
+        sqids_opt_error(L, "blocklist", "an array of strings", luaL_typename(L, idx));
     n = (size_t)raw_length(L, idx);
     w = (const uint8_t **)compat_newuserdatauv(L, (n + 1) * (sizeof *w + sizeof *l), 0);
     l = (size_t *)(void *)(w + n + 1);
@@ -100,7 +100,7 @@ static size_t opt_blocklist(lua_State *L, int idx, const uint8_t *const **words,
         if (lua_type(L, -1) != LUA_TSTRING) {
             char name[40];
             snprintf(name, sizeof name, "blocklist[%d]", (int)i + 1);
-            opt_error(L, name, "a string", luaL_typename(L, -1));
+            sqids_opt_error(L, name, "a string", luaL_typename(L, -1));
         }
         w[i] = (const uint8_t *)lua_tolstring(L, -1, &l[i]);
         lua_pop(L, 1);
@@ -132,7 +132,7 @@ static int m_sqids(lua_State *L)
             const char *key;
             lua_pop(L, 1);
             if (lua_type(L, -1) != LUA_TSTRING)
-                opt_error(L, "option names", "strings", luaL_typename(L, -1));
+                sqids_opt_error(L, "option names", "strings", luaL_typename(L, -1));
             key = lua_tostring(L, -1);
             for (i = 0; known[i] != NULL; i++)
                 if (strcmp(known[i], key) == 0)
@@ -144,11 +144,11 @@ static int m_sqids(lua_State *L)
             lua_getfield(L, 1, known[i]);
         if (!lua_isnil(L, 2)) {
             if (lua_type(L, 2) != LUA_TSTRING)
-                opt_error(L, "alphabet", "a string", luaL_typename(L, 2));
+                sqids_opt_error(L, "alphabet", "a string", luaL_typename(L, 2));
             alphabet = lua_tolstring(L, 2, &alen);
         }
         if (!lua_isnil(L, 3) && !compat_toint64(L, 3, &min_length))
-            opt_error(L, "min_length", "an integer", mintid_lua_describe(L, 3));
+            sqids_opt_error(L, "min_length", "an integer", mintid_lua_describe(L, 3));
         if (!lua_isnil(L, 4))
             n_words = opt_blocklist(L, 4, &words, &lens);
     }

@@ -22,6 +22,7 @@
 #include "lua_generators.c"
 #include "lua_defaults.c"
 #include "lua_trace.c"
+#include "lua_sqids.c"
 #include "lua_lock_file.c"
 
 #include <stdlib.h>
@@ -155,6 +156,8 @@ static const char script_chunk[] =
     "assert(m.traceparent('4bf92f3577b34da6a3ce929d0e0e4736', nil, 1)); assert(m.traceparent('x') == nil)\n"
     "assert(m.parse_traceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01') == '4bf92f3577b34da6a3ce929d0e0e4736')\n"
     "assert(m.parse_traceparent('nope') == nil)\n"
+    "local sq = m.sqids({ min_length = 8, blocklist = { 'abc' } }); assert(#sq:encode({ 1, 2 }) >= 8)\n"
+    "assert(sq:decode(sq:encode({ 7 }))[1] == 7); assert(tostring(sq))\n"
     "local f = m._lease_fence(); assert(f:hold(4, 30, 0, {})); assert(f:state()); assert(f:machine_id())\n"
     "assert(tostring(f)); assert(m.snowflake_generator({ lease = { _fence = f }, epoch = 1288834974657 }):next())\n"
     "assert(f:drop('lost')); assert(m._lock_file('/nonexistent-dir-of-mintid/x', false) == false)\n"

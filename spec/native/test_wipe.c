@@ -20,6 +20,7 @@
 #include "lua_generators.c"
 #include "lua_defaults.c"
 #include "lua_trace.c"
+#include "lua_sqids.c"
 #include "lua_lock_file.c"
 
 #include <stddef.h>
