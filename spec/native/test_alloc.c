@@ -156,15 +156,13 @@ static const char script_chunk[] =
     "assert(m.traceparent('4bf92f3577b34da6a3ce929d0e0e4736', nil, 1)); assert(m.traceparent('x') == nil)\n"
     "assert(m.parse_traceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01') == '4bf92f3577b34da6a3ce929d0e0e4736')\n"
     "assert(m.parse_traceparent('nope') == nil)\n"
-    "local sq = m.sqids({ min_length = 8, blocklist = { 'abc' } }); assert(#sq:encode({ 1, 2 }) >= 8)\n"
-    "assert(sq:decode(sq:encode({ 7 }))[1] == 7); assert(tostring(sq))\n"
     "local f = m._lease_fence(); assert(f:hold(4, 30, 0, {})); assert(f:state()); assert(f:machine_id())\n"
     "assert(tostring(f)); assert(m.snowflake_generator({ lease = { _fence = f }, epoch = 1288834974657 }):next())\n"
     "assert(f:drop('lost')); assert(m._lock_file('/nonexistent-dir-of-mintid/x', false) == false)\n"
-    "LAYOUTS()\n";
+    "LAYOUTS(); SQIDS()\n";
 
-/* The Snowflake layouts' calls, a function the script ends with (one
- * string literal stays within C99's 4095 characters). */
+/* The Snowflake layouts' calls and Sqids', functions the script ends with
+ * (one string literal stays within C99's 4095 characters). */
 static const char layouts_chunk[] =
     "function LAYOUTS()\n"
     "  local m = MINTID\n"
@@ -173,6 +171,11 @@ static const char layouts_chunk[] =
     "  assert(m.parse_snowflake(assert(m.snowflake_generator({ layout = L, machine_id = 3 }):next()), L))\n"
     "  assert(m.parse_snowflake('414234261491552820', 'sonyflake'))\n"
     "  assert(select(2, m._lease_fence('twitter'):layout()))\n"
+    "end\n"
+    "function SQIDS()\n"
+    "  local m = MINTID\n"
+    "  local sq = m.sqids({ min_length = 8, blocklist = { 'abc' } }); assert(#sq:encode({ 1, 2 }) >= 8)\n"
+    "  assert(sq:decode(sq:encode({ 7 }))[1] == 7); assert(tostring(sq))\n"
     "end\n";
 
 /* With failing disarmed: each generator against its twin advanced by the
