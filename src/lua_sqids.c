@@ -127,19 +127,7 @@ static int m_sqids(lua_State *L)
     lua_settop(L, 1);
     if (!lua_isnil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
-        lua_pushnil(L);
-        while (lua_next(L, 1)) {
-            const char *key;
-            lua_pop(L, 1);
-            if (lua_type(L, -1) != LUA_TSTRING)
-                sqids_opt_error(L, "option names", "strings", luaL_typename(L, -1));
-            key = lua_tostring(L, -1);
-            for (i = 0; known[i] != NULL; i++)
-                if (strcmp(known[i], key) == 0)
-                    break;
-            if (known[i] == NULL)
-                luaL_argerror(L, 1, lua_pushfstring(L, "unknown option '%s'", key));
-        }
+        mintid_lua_check_option_names(L, known);
         for (i = 0; known[i] != NULL; i++)
             lua_getfield(L, 1, known[i]);
         if (!lua_isnil(L, 2)) {
