@@ -42,7 +42,8 @@ typedef struct {
      * for the shuffle's x < 2^15 is (x * n_magic) >> 32, x / (n - 1) for
      * x < 2^26 is (x * digit_magic) >> 33, both exact (sqids_magic says
      * why); a number is cut into chunks of digits_per_chunk digits below
-     * chunk = (n - 1)^digits_per_chunk <= 2^26 by 64-bit divisions. */
+     * chunk = (n - 1)^digits_per_chunk <= 2^26 by multiply-high
+     * divisions (quotient). */
     uint64_t n_magic, digit_magic, chunk;
     uint32_t digits_per_chunk;
     uint64_t chunk_magic, n_magic64; /* v / chunk and v / n for any 64-bit v: quotient() */
