@@ -11,11 +11,12 @@ CORE_SRC = src/error.c src/hex.c src/base32.c src/monotonic.c src/ulid.c src/uui
            src/base62.c src/ksuid.c src/short_uuid.c src/seconds_counter.c src/objectid.c src/xid.c src/os_hostid.c \
            src/typeid.c src/trace.c src/kind.c src/iso.c \
            src/sha256.c src/sha3.c src/cuid2.c src/relative.c src/fence.c src/lock_file.c src/snowflake_layout.c src/snowflake.c src/nanoid.c \
+           src/sqids.c src/sqids_blocklist.c \
            src/chacha20.c src/chacha20_simd.c src/random.c src/default.c src/abi.c \
            src/os_posix.c src/os_win32.c
 CORE_HDR = src/mintid.h src/internal.h
 BIND_SRC = src/lua_mintid.c src/lua_helpers.c src/lua_layout.c src/lua_values.c src/lua_fence.c src/lua_hooks.c src/lua_generators.c \
-           src/lua_defaults.c src/lua_trace.c src/lua_short_uuid.c src/lua_lock_file.c
+           src/lua_defaults.c src/lua_trace.c src/lua_short_uuid.c src/lua_sqids.c src/lua_lock_file.c
 BIND_HDR = src/lua_helpers.h src/lua_values.h src/lua_fence.h src/lua_hooks.h src/lua_generators.h \
            src/lua_binding.h src/lua_compat.h src/lua_int64.h
 # The Lua files installed with the module, as modules named by their path

@@ -88,6 +88,7 @@ local function ffi_floor_of(len)
 end
 local floors = {}
 for _, len in ipairs({ 16, 19, 21, 24, 26, 27, 28, 31, 32, 36, 55 }) do
+for _, len in ipairs({ 10, 16, 19, 21, 26, 27, 28, 31, 32, 36, 55 }) do
    -- called as each row calls mintid: a Lua function calling it through its module table
    assert(fresh["fresh" .. len], "no floor of that length")
    floors[len] = { c = assert(load("local fresh = ...; return function() return fresh.fresh" .. len .. "() end"))(fresh),
@@ -137,6 +138,18 @@ local function leased(m)
 end
 local leased_f, leased_c = leased(resty), leased(mintid)
 
+-- Sqids: a number below 2^53 (9 symbols and the prefix), a new one each
+-- call, in one table the loop refills.
+local function sqids_encoder(m)
+   local s, numbers, n = m.sqids(), { 0 }, 2 ^ 53 - 1
+   return function()
+      n = n - 1
+      numbers[1] = n
+      return s:encode(numbers)
+   end
+end
+local sqids_f, sqids_c = sqids_encoder(resty), sqids_encoder(mintid)
+
 local ULID, UUID, REL = mintid.ulid(), mintid.uuid7(), rel_c:next("customer-42")
 local SNOW = snowflakes(mintid)()
 local TRACEPARENT = mintid.traceparent(nil, nil, 1)
@@ -173,6 +186,7 @@ local rows = {
    { "traceparent()", function() return resty.traceparent() end, function() return mintid.traceparent() end, 55 },
    { "parse_traceparent(header)", function() return resty.parse_traceparent(TRACEPARENT) end,
       function() return mintid.parse_traceparent(TRACEPARENT) end, 32 },
+   { "sqids():encode({ 53-bit number })", sqids_f, sqids_c, 10 },
    { "parse_ulid(text)", function() return resty.parse_ulid(ULID) end, function() return mintid.parse_ulid(ULID) end },
    { "parse_uuid(text)", function() return resty.parse_uuid(UUID) end, function() return mintid.parse_uuid(UUID) end },
    { "parse_relative(text)", function() return resty.parse_relative(REL) end,

@@ -29,7 +29,7 @@ static uint64_t calls;
         return 1;                                         \
     }
 /* The lengths of the IDs make bench times (and the 16 of a span-id). */
-#define LENGTHS(X) X(16) X(19) X(20) X(21) X(24) X(26) X(27) X(28) X(31) X(32) X(36) X(55)
+#define LENGTHS(X) X(10) X(12) X(16) X(19) X(20) X(21) X(24) X(26) X(27) X(28) X(31) X(32) X(36) X(55)
 LENGTHS(FRESH)
 
 /* Not a floor: fresh21's string with the counter at its end, its lowest

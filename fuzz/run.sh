@@ -7,9 +7,9 @@
 # $BUILD/fuzz/artifacts/<target>-crash-<sha1> (or -timeout-, -leak-) and the
 # end of the target's output is shown.
 BUILD=${BUILD:-build}
-FUZZ_SECONDS=${FUZZ_SECONDS:-17}
+FUZZ_SECONDS=${FUZZ_SECONDS:-16}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-5}
-FUZZ_TARGETS=${FUZZ_TARGETS:-ulid_decode uuid_decode relative_decode snowflake_decode ksuid_decode short_uuid_decode objectid_decode xid_decode typeid_decode traceparent_decode nanoid roundtrip generators cuid2}
+FUZZ_TARGETS=${FUZZ_TARGETS:-ulid_decode uuid_decode relative_decode snowflake_decode snowflake_layout ksuid_decode short_uuid_decode objectid_decode xid_decode typeid_decode traceparent_decode nanoid roundtrip generators cuid2 sqids_decode}
 mkdir -p "$BUILD/fuzz/artifacts" "$BUILD/fuzz/logs"
 n=0
 failed=0

@@ -177,6 +177,20 @@ def cuid2(t):
     return seeds
 
 
+def sqids(t):
+    """The encoder's number (fuzz/sqids_decode.c: 0 the default one), then
+    the text: the IDs of the default encoder, and the spec's texts."""
+    seeds = []
+    for r in rows(t, "sqids.txt"):
+        if r["alphabet_hex"] == "6162636465666768696a6b6c6d6e6f707172737475767778797a4142434445464748494a4b4c4d4e4f505152535455565758595a30313233343536373839" and r["id_hex"] not in ("-", "error:max-attempts"):
+            seeds.append(b"\x00" + hexbytes(r["id_hex"]))
+    for r in rows(t, "sqids_spec.txt"):
+        if r["alphabet"] == "-" and r["op"] in ("both", "decode"):
+            seeds.append(b"\x00" + r["id"].encode())
+    seeds += [b"\x01" + b"0123456789abcdef", b"\x02" + b"abcabc", b"\x03" + bytes(range(128))]
+    return seeds
+
+
 def main():
     testdata, out = sys.argv[1], sys.argv[2]
     targets = decoders(testdata)
@@ -186,6 +200,7 @@ def main():
     targets["generators"] = generators(testdata)
     targets["cuid2"] = cuid2(testdata)
     targets["snowflake_layout"] = snowflake_layout(testdata)
+    targets["sqids_decode"] = sqids(testdata)
     for target, seeds in targets.items():
         d = os.path.join(out, target)
         os.makedirs(d, exist_ok=True)

@@ -124,6 +124,7 @@ local ERROR_SPECS = {
     trace_id = ignores(5, {}), span_id = ignores(5, {}),
     traceparent = bad_data("invalid trace-id: length 4, want 32", "nope"),
     parse_traceparent = bad_data("invalid traceparent: length 4, want at least 55", "nope"),
+    sqids = raises(1, "min_length must be 0..255, got 256", { min_length = 256 }),
 
     _lease_fence = raises(1, "layout: unknown layout preset 'nope'", "nope"),
     snowflake_layout = raises(1, "layout: unknown layout preset 'nope'", "nope"),

@@ -166,7 +166,8 @@ local function discover(documented_names)
         -- name), not an API.
         if f ~= "_ffi" then names["mintid." .. f] = true end
         local fn = mintid[f]
-        if type(f) == "string" and f:match("_generator$") and type(fn) == "function" then
+        -- a Sqids encoder has methods and options as a generator has
+        if type(f) == "string" and (f:match("_generator$") or f == "sqids") and type(fn) == "function" then
             local base = base_options(fn)
             local g = fn(base)
             for m in pairs(methods_of(g, cands)) do names[f .. ":" .. m] = true end

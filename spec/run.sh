@@ -292,8 +292,8 @@ stage "leases: doc/fleet.md's nginx.conf as printed" env BUILD="$BUILD" sh spec/
 # setup and generation), a round trip through every encoder, and a generator
 # target that feeds the ULID, UUIDv7, relative and Snowflake generators
 # arbitrary clock readings and random bytes and checks the monotonic rules;
-# each runs for FUZZ_SECONDS (default 25) with ASan and UBSan, seeded from
+# each runs for FUZZ_SECONDS (default 16) with ASan and UBSan, seeded from
 # testdata/; a crash, a failed property or a hang fails it, and the input is
 # kept in build/fuzz/artifacts/.
-stage "fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-25} s" sh fuzz/run.sh
+stage "fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-16} s" sh fuzz/run.sh
 finish

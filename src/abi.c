@@ -250,6 +250,7 @@ size_t mintid_abi_sizeof(const char *type_name)
         { "mintid_fence", sizeof(mintid_fence) },
         { "mintid_snowflake_layout", sizeof(mintid_snowflake_layout) },
         { "mintid_short_uuid_alphabet", sizeof(mintid_short_uuid_alphabet) },
+        { "mintid_sqids", sizeof(mintid_sqids) },
     };
     size_t i;
 

@@ -1033,6 +1033,11 @@ MINTID_INTERNAL int mintid_nanoid_map_by(int impl, const mintid_nanoid_state *s,
 MINTID_INTERNAL int  mintid_nanoid_generate(const mintid_nanoid_state *s, mintid_random_fn rnd, void *ctx,
                                             uint8_t *out, char *err);
 
+/* ==== sqids.c, sqids_blocklist.c ======================================== */
+#define MINTID_SQIDS_DEFAULT_WORDS 560
+MINTID_INTERNAL const char *const mintid_sqids_default_words[MINTID_SQIDS_DEFAULT_WORDS];
+MINTID_INTERNAL const char mintid_sqids_default_alphabet[63];
+
 /* ==== uuid_time.c: UUIDv1 and v6 ========================================== */
 /* uuid_time.c: Gregorian-time UUIDs v1 and v6 (60-bit 100-ns ticks since
  * 1582-10-15). */

@@ -33,6 +33,12 @@ MINTID_INTERNAL void mintid_lua_open_trace(lua_State *L, int module);
  * in the table at ffi. */
 MINTID_INTERNAL void mintid_lua_open_short_uuid(lua_State *L, int module, int ffi);
 
+/* ---- Sqids (lua_sqids.c) ------------------------------------------------- */
+
+/* sqids in the module table at module; its metatable, for resty.mintid's
+ * methods, in the table at ffi. */
+MINTID_INTERNAL void mintid_lua_open_sqids(lua_State *L, int module, int ffi);
+
 /* ---- lock files (lua_lock_file.c) ---------------------------------------- */
 
 /* mintid._lock_file and the lock file metatable (lua_lock_file.c). */

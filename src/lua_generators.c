@@ -214,20 +214,7 @@ static void gen_options(lua_State *L, const char *const known[])
     lua_settop(L, 1);
     if (!lua_isnil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
-        lua_pushnil(L);
-        while (lua_next(L, 1)) {
-            const char *key;
-            size_t len;
-            lua_pop(L, 1);
-            if (lua_type(L, -1) != LUA_TSTRING)
-                opt_error(L, "strings", "option names", luaL_typename(L, -1));
-            key = lua_tolstring(L, -1, &len);
-            for (i = 0; known[i] != NULL; i++)
-                if (strlen(known[i]) == len && memcmp(known[i], key, len) == 0)
-                    break;
-            if (known[i] == NULL)
-                luaL_argerror(L, 1, lua_pushfstring(L, "unknown option '%s'", key));
-        }
+        mintid_lua_check_option_names(L, known);
     }
     for (i = 0; known[i] != NULL; i++) {
         if (lua_isnil(L, 1))

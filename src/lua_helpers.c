@@ -81,6 +81,29 @@ const char *mintid_lua_check_typeid_prefix(lua_State *L, int arg, size_t *len)
     return prefix;
 }
 
+/* Raises unless every key of the options table at 1 is a string of known
+ * (NULL-terminated), read raw: a misspelt option silently ignored would
+ * make a wrong object. */
+void mintid_lua_check_option_names(lua_State *L, const char *const known[])
+{
+    int i;
+
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        const char *key;
+        size_t len;
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            luaL_argerror(L, 1, lua_pushfstring(L, "option names must be strings, got %s", luaL_typename(L, -1)));
+        key = lua_tolstring(L, -1, &len);
+        for (i = 0; known[i] != NULL; i++)
+            if (strlen(known[i]) == len && memcmp(known[i], key, len) == 0)
+                break;
+        if (known[i] == NULL)
+            luaL_argerror(L, 1, lua_pushfstring(L, "unknown option '%s'", key));
+    }
+}
+
 /* _ffi.fail(rc, message): what this module's functions do with the status
  * rc of a core call and its message ("" for the status's own words), for
  * resty.mintid to tail-call, so that a raised error names the same place. */

@@ -84,6 +84,10 @@ MINTID_INTERNAL void mintid_lua_new_class(lua_State *L, int module, const char *
  * never reach its key. */
 MINTID_INTERNAL void mintid_lua_push_weak_keys(lua_State *L, const char *name);
 
+/* Raises unless every key of the options table at 1 is a string of known
+ * (NULL-terminated): "unknown option 'x'", naming argument 1. */
+MINTID_INTERNAL void mintid_lua_check_option_names(lua_State *L, const char *const known[]);
+
 /* _ffi.fail(rc, message): what this module's functions do with the status
  * rc of a core call and its message ("" for the status's own words), for
  * resty.mintid to tail-call, so that a raised error names the same place. */

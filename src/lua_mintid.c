@@ -47,6 +47,7 @@ MINTID_API int luaopen_mintid(lua_State *L)
     mintid_lua_open_defaults(L, module, ffi);
     mintid_lua_open_trace(L, module);
     mintid_lua_open_short_uuid(L, module, ffi);
+    mintid_lua_open_sqids(L, module, ffi);
     mintid_lua_open_fence(L, module);
     mintid_lua_open_lock_file(L, module);
     lua_setfield(L, module, "_ffi");

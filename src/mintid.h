@@ -57,6 +57,9 @@
  *     CUID2     mintid_cuid2_gen_init(length, fingerprint) +
  *               mintid_cuid2_gen_next_text -> up to char[32] (returns the
  *               length); mintid_cuid2_text from a process-wide one
+ *     Sqids     mintid_sqids_init(alphabet, min_length, blocklist) in
+ *               mintid_sqids_size() bytes + mintid_sqids_encode(numbers)
+ *               -> char[mintid_sqids_encoded_len]; mintid_sqids_decode
  *   Sizes: MINTID_ULID_TEXT_LEN, MINTID_UUID_TEXT_LEN,
  *   MINTID_RELATIVE_TEXT_LEN, MINTID_RELATIVE_PREFIX_LEN,
  *   MINTID_SNOWFLAKE_DECIMAL_MAX; add 1 for a NUL of your own.
@@ -176,6 +179,7 @@ extern "C" {
 #define MINTID_FENCE_SIZE         128
 #define MINTID_SNOWFLAKE_LAYOUT_SIZE 32
 #define MINTID_CUID2_GEN_SIZE     320
+#define MINTID_SQIDS_SIZE         2048
 
 /* One-line name of a status code ("invalid ID"); err says more. */
 MINTID_API const char *mintid_strerror(int code);
@@ -463,6 +467,39 @@ MINTID_API int mintid_cuid2_text(int64_t length, char out[32], char *err);
 /* 1 when text is a CUID2 as the reference's isCuid says: min_len <= len <=
  * max_len, a letter a-z, then one or more of 0-9 a-z; else 0. */
 MINTID_API int mintid_cuid2_valid(const char *text, size_t len, int64_t min_len, int64_t max_len);
+
+/* ---- Sqids (SPEC "Sqids") ------------------------------------------------ */
+#define MINTID_SQIDS_MAX_MIN_LENGTH 255
+#define MINTID_SQIDS_MAX_NUMBERS    1048576 /* per ID: a longer list is a misuse */
+/* An encoder: the alphabet shuffled, min_length and the blocklist filtered
+ * for the alphabet, made once. It lives in mintid_sqids_size() bytes of the
+ * caller's (aligned to 8): a mintid_sqids followed by its blocklist; it
+ * keeps no pointer into them, so the memory may be moved or copied whole. */
+typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_SQIDS_SIZE]; } mintid_sqids;
+/* words NULL: the default blocklist (n_words ignored); else n_words words
+ * of word_lens[i] bytes (n_words 0: no blocklist). */
+MINTID_API size_t mintid_sqids_size(const uint8_t *alphabet, size_t alen, const uint8_t *const *words,
+                                    const size_t *word_lens, size_t n_words);
+/* EARG, as the reference throws: an alphabet with a byte above 127
+ * (multibyte), of fewer than 3 symbols or repeating one; min_length
+ * outside 0..255; size below mintid_sqids_size() of the same arguments. */
+MINTID_API int  mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, size_t alen,
+                                  int64_t min_length, const uint8_t *const *words, const size_t *word_lens,
+                                  size_t n_words, char *err);
+/* The length of the ID of n numbers (0 for none); every attempt the
+ * blocklist makes has this length. */
+MINTID_API size_t mintid_sqids_encoded_len(const mintid_sqids *s, const uint64_t *numbers, size_t n);
+/* The ID of n numbers to out (mintid_sqids_encoded_len bytes): returns its
+ * length, or EARG for more than MAX_NUMBERS numbers, or EOVERFLOW when
+ * every re-encoding held a blocked word ("reached max attempts"). */
+MINTID_API int  mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n, char *out,
+                                    char *err);
+/* The numbers of text to out (room for len numbers: each takes a symbol
+ * at least): returns their count, 0 for text that is no ID of s (empty, a
+ * symbol outside the alphabet); ERANGE when a number is above max (a
+ * caller's bound: no encoder of it made that text). */
+MINTID_API int  mintid_sqids_decode(const mintid_sqids *s, const char *text, size_t len, uint64_t max,
+                                    uint64_t *out, char *err);
 
 /* ---- RFC 3339 time (iso.c) ----------------------------------------------- */
 /* "2024-01-02T03:04:05.678Z": a Unix ms time in UTC with milliseconds, in

@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import os
 import random
+import re
 import sys
 import uuid
 
@@ -962,6 +963,11 @@ def self_check_formats():
     for _, text, prefix, u in TYPEID_UPSTREAM_VALID:
         b = bytes.fromhex(u.replace("-", ""))
         assert typeid_decode(text.encode()) == (prefix.encode(), b) and typeid_text(prefix, b) == text, text
+    # The Sqids spec's own tests (tests/encoding.test.ts, blocklist.test.ts).
+    assert Sqids().encode([1, 2, 3]) == b"86Rf07" and Sqids().decode(b"86Rf07") == [1, 2, 3]
+    assert Sqids().encode([4572721]) == b"JExTR" and Sqids(blocklist=[]).encode([4572721]) == b"aho1e"
+    assert Sqids(min_length=62).encode([1, 2, 3]) == b"86Rf07xd4zBmiJXQG6otHEbew02c3PWsUOLZxADhCpKj7aVFv9I8RquYrNlSTM"
+    assert len(sqids_default_words()) == 560
 
 
 def self_check():
@@ -2561,6 +2567,171 @@ def short_uuid_alphabet_file():
     return ["alphabet_hex", "error"], rows
 
 
+# Sqids (SPEC.md "Sqids"): written from the rule, over bytes and Python's
+# unbounded integers. The default blocklist is the data file the module
+# ships (src/sqids_blocklist.c, the spec's blocklist.json), read as data.
+
+SQIDS_DEFAULT_ALPHABET = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def sqids_default_words():
+    with open(os.path.join(HERE, "..", "src", "sqids_blocklist.c"), encoding="ascii") as f:
+        body = f.read().split("= {", 1)[1]
+    return [w.encode() for w in re.findall(r'"([^"]*)"', body)]
+
+
+def sqids_shuffle(chars):
+    chars = bytearray(chars)
+    i, j, n = 0, len(chars) - 1, len(chars)
+    while j > 0:
+        r = (i * j + chars[i] + chars[j]) % n
+        chars[i], chars[r] = chars[r], chars[i]
+        i, j = i + 1, j - 1
+    return bytes(chars)
+
+
+class Sqids:
+    def __init__(self, alphabet=SQIDS_DEFAULT_ALPHABET, min_length=0, blocklist=None):
+        if any(c > 127 for c in alphabet):
+            raise IdError("arg", "multibyte")
+        if len(alphabet) < 3 or len(set(alphabet)) != len(alphabet) or not 0 <= min_length <= 255:
+            raise IdError("arg", "alphabet or min_length")
+        lowered = set(alphabet.lower())
+        words = sqids_default_words() if blocklist is None else blocklist
+        self.blocklist = set(w.lower() for w in words if len(w) >= 3 and all(c in lowered for c in w.lower()))
+        self.alphabet = sqids_shuffle(alphabet)
+        self.min_length = min_length
+
+    def blocked(self, sid):
+        sid = sid.lower()
+        for w in self.blocklist:
+            if len(w) > len(sid):
+                continue
+            if len(sid) <= 3 or len(w) <= 3:
+                if sid == w:
+                    return True
+            elif any(c in b"0123456789" for c in w):
+                if sid.startswith(w) or sid.endswith(w):
+                    return True
+            elif w in sid:
+                return True
+        return False
+
+    def encode(self, numbers, increment=0):
+        if not numbers:
+            return b""
+        a = self.alphabet
+        if increment > len(a):
+            raise IdError("max-attempts", "reached max attempts")
+        offset = (sum(a[v % len(a)] + i for i, v in enumerate(numbers)) + len(numbers)) % len(a)
+        offset = (offset + increment) % len(a)
+        work = a[offset:] + a[:offset]
+        out = bytearray(work[:1])
+        work = work[::-1]
+        for i, v in enumerate(numbers):
+            digits, base = bytearray(), work[1:]
+            while True:
+                digits.insert(0, base[v % len(base)])
+                v //= len(base)
+                if v == 0:
+                    break
+            out += digits
+            if i < len(numbers) - 1:
+                out += work[:1]
+                work = sqids_shuffle(work)
+        if len(out) < self.min_length:
+            out += work[:1]
+            while len(out) < self.min_length:
+                work = sqids_shuffle(work)
+                out += work[:min(self.min_length - len(out), len(work))]
+        if self.blocked(bytes(out)):
+            return self.encode(numbers, increment + 1)
+        return bytes(out)
+
+    def decode(self, sid):
+        if not sid or any(c not in self.alphabet for c in sid):
+            return []
+        offset = self.alphabet.index(sid[0])
+        work = (self.alphabet[offset:] + self.alphabet[:offset])[::-1]
+        rest, numbers = sid[1:], []
+        while rest:
+            chunk, sep, after = rest.partition(work[:1])
+            if not chunk:
+                break
+            v = 0
+            for c in chunk:
+                v = v * (len(work) - 1) + work[1:].index(c)
+            numbers.append(v)
+            if sep:
+                work = sqids_shuffle(work)
+            rest = after
+        return numbers
+
+
+def sqids_random_alphabet(rng):
+    kind = rng.randrange(4)
+    if kind == 0:
+        return SQIDS_DEFAULT_ALPHABET
+    pool = list(range(33, 127)) if kind < 3 else list(range(128))
+    size = rng.choice([3, 4, 5, 10, 16, 36, 62, len(pool)]) if kind != 2 else rng.randrange(3, len(pool) + 1)
+    return bytes(rng.sample(pool, min(size, len(pool))))
+
+
+def sqids_random_numbers(rng, limit):
+    n = rng.choice([1, 1, 1, 2, 3, 5, 8])
+    return [rng.choice([rng.randrange(10), rng.randrange(1 << 20), rng.randrange(limit + 1), limit])
+            for _ in range(n)]
+
+
+def sqids_file():
+    rng = rng_for("sqids")
+    rows = ["# the alphabet's bytes as hex; blocklist `default`, `none`, or words as hex joined by `,`;",
+            "# numbers decimal joined by `,` (`-`: none); id_hex `-` for the empty text,",
+            "# `error:max-attempts` when every re-encoding held a blocked word"]
+    cases = [(SQIDS_DEFAULT_ALPHABET, 0, None, [1, 2, 3]), (SQIDS_DEFAULT_ALPHABET, 0, None, []),
+             (b"abc", 3, [b"cab", b"abc", b"bca"], [0]), (SQIDS_DEFAULT_ALPHABET, 255, None, [(1 << 63) - 1]),
+             (SQIDS_DEFAULT_ALPHABET, 0, None, [(1 << 53) - 1, (1 << 53), (1 << 63) - 1]),
+             (b"\x00\x01\x02\x7f", 10, [], [7, 0, 1 << 40])]
+    for _ in range(300):
+        alphabet = sqids_random_alphabet(rng)
+        min_length = rng.choice([0, 0, 0, 1, 5, 10, len(alphabet), rng.randrange(256), 255])
+        limit = (1 << 53) - 1 if rng.randrange(4) else (1 << 63) - 1
+        numbers = sqids_random_numbers(rng, limit)
+        blocklist = rng.choice([None, None, [], "derived"])
+        if blocklist == "derived":
+            # words cut from this encoder's own IDs, so that some do block
+            plain = Sqids(alphabet, min_length, [])
+            blocklist = []
+            for _ in range(rng.randrange(1, 6)):
+                sid = plain.encode(sqids_random_numbers(rng, limit) if rng.randrange(2) else numbers)
+                start = rng.randrange(len(sid))
+                word = sid[start:start + rng.randrange(1, 7)]
+                if rng.randrange(3) == 0:
+                    word = word.upper()
+                blocklist.append(word)
+            if rng.randrange(4) == 0:
+                blocklist.append(b"x\xffz")  # a byte outside any alphabet: filtered out
+        cases.append((alphabet, min_length, blocklist, numbers))
+    for alphabet, min_length, blocklist, numbers in cases:
+        s = Sqids(alphabet, min_length, blocklist)
+        try:
+            sid = s.encode(numbers)
+            assert s.decode(sid) == numbers
+            sid = sid.hex() if sid else "-"
+        except IdError as e:
+            assert e.kind == "max-attempts"
+            sid = "error:max-attempts"
+        if blocklist is None:
+            words = "default"
+        elif not blocklist:
+            words = "none"
+        else:
+            words = ",".join(w.hex() for w in blocklist)
+        rows.append((alphabet.hex(), str(min_length), words,
+                     ",".join(str(v) for v in numbers) if numbers else "-", sid))
+    return ["alphabet_hex", "min_length", "blocklist", "numbers", "id_hex"], rows
+
+
 FILES = [
     ("ulid.txt", ulid_file),
     ("uuid.txt", uuid_file),
@@ -2603,6 +2774,7 @@ FILES = [
     ("uuid_lenient.txt", uuid_lenient_file),
     ("sha3_512.txt", sha3_512_file),
     ("cuid2.txt", cuid2_file),
+    ("sqids.txt", sqids_file),
 ]
 
 

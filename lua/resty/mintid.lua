@@ -564,4 +564,49 @@ kind("nanoid_generator", function(mt, c)
     }
 end)
 
+---------------------------------------------------------------------------
+-- Sqids: the C module's encoders with the FFI metatable (_ffi.sqids_meta),
+-- whose encode runs the core on the object's memory (the core's encoder
+-- itself). A call it does not serve as plainly (more than SQIDS_NUMBERS
+-- numbers, a value that is no number in range, a wrong self, an error)
+-- goes to the C method, which does it or raises the exact error. decode
+-- stays the C method: its result is a table the C API builds as fast, and
+-- a buffer of numbers read back would have to outlive the table's
+-- allocation (a finalizer's call there would overwrite it).
+do
+    local mt = F.sqids_meta
+    local c_encode = mt.__index.encode
+    local encode = C.mintid_sqids_encode
+    local sqids_p = ffi_typeof("const mintid_sqids *")
+    local MAX = F.max_exact
+    -- 16 numbers of at most 54 symbols (2^53 in base 2), 15 separators and
+    -- the prefix, or 255 of min_length: within the text buffer.
+    local SQIDS_NUMBERS, SQIDS_TEXT = 16, 1024
+    local numbers_buf = ffi_new("uint64_t[?]", SQIDS_NUMBERS)
+    local text_buf = ffi_new("char[?]", SQIDS_TEXT)
+    local rawget = rawget
+
+    function mt.__index.encode(...)
+        local s, numbers = ...
+        if getmetatable(s) ~= mt or type(numbers) ~= "table" or type(MAX) ~= "number" then
+            return c_encode(...)
+        end
+        local n = #numbers
+        if n > SQIDS_NUMBERS then return c_encode(...) end
+        -- The cast allocates (a finalizer may encode meanwhile): done before
+        -- the numbers are written; nothing from there to the read allocates.
+        local st = ffi_cast(sqids_p, s)
+        for i = 1, n do
+            local v = rawget(numbers, i)
+            if type(v) ~= "number" or not (v >= 0 and v <= MAX) or v % 1 ~= 0 then return c_encode(...) end
+            numbers_buf[i - 1] = v
+        end
+        local len = encode(st, numbers_buf, n, text_buf, nil)
+        if len < 0 then return c_encode(...) end
+        return ffi_string(text_buf, len)
+    end
+
+    M.sqids = F.sqids
+end
+
 return M

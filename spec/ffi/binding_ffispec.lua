@@ -141,6 +141,7 @@ describe("resty.mintid (LuaJIT FFI)", function()
                 s = m.snowflake_generator(),
                 n = m.nanoid_generator(),
                 v4 = m.uuid4_generator(),
+                sq = m.sqids(),
             }
         end
         local cases = {
@@ -214,6 +215,21 @@ describe("resty.mintid (LuaJIT FFI)", function()
             function(o) local x = o.m.cuid2_generator { length = 1 } return x end,
             function(o) local x = o.m.cuid2_generator { fingerprint = "" } return x end,
             function(o) local x = o.m.cuid2_generator().next(o.u) return x end,
+            function(o) local x = o.sq:encode({ -1 }) return x end,
+            function(o) local x = o.sq:encode({ 1, 1.5 }) return x end,
+            function(o) local x = o.sq:encode({ 2 ^ 53 }) return x end,
+            function(o) local x = o.sq:encode({ ffi.new("int64_t", -1) }) return x end,
+            function(o) local x = o.sq:encode(5) return x end,
+            function(o) local x = o.sq.encode({}, { 1 }) return x end,
+            function(o) local x = o.sq.encode(o.u, { 1 }) return x end,
+            function(o) local x = o.sq:decode(5) return x end,
+            function(o) local x = o.m.sqids { alphabet = "ab" } return x end,
+            function(o) local x = o.m.sqids { min_length = 256 } return x end,
+            function(o) local x = o.m.sqids { nope = 1 } return x end,
+            function(o)
+                local x = o.m.sqids { alphabet = "abc", min_length = 3, blocklist = { "cab", "abc", "bca" } }:encode({ 0 })
+                return x
+            end,
         }
 
         it("are the C module's, word for word", function()
@@ -232,6 +248,27 @@ describe("resty.mintid (LuaJIT FFI)", function()
             local ok_f, msg_f = pcall(closed, f)
             assert.is_false(ok_c or ok_f)
             assert.are.equal(msg_c, msg_f)
+        end)
+
+        it("Sqids: the C module's text and numbers, through the FFI and past it", function()
+            math.randomseed(39)
+            local opts = { {}, { alphabet = "0123456789abcdef", min_length = 40 }, { blocklist = {} },
+                { alphabet = "abc", min_length = 255, blocklist = {} }, { blocklist = { "86u", "aho1e" } } }
+            for _, o in ipairs(opts) do
+                local c, f = mintid.sqids(o), resty.sqids(o)
+                assert.are_not.equal(getmetatable(c), getmetatable(f))
+                for _ = 1, 200 do
+                    local numbers = {}
+                    for i = 1, math.random(1, 20) do -- past the FFI's 16 numbers too
+                        numbers[i] = math.random(3) == 1 and math.random(0, 100) or math.floor(math.random() * 2 ^ 53)
+                    end
+                    local id = c:encode(numbers)
+                    assert.are.equal(id, f:encode(numbers))
+                    assert.are.equal(id, c.encode(f, numbers)) -- either method takes either object
+                    assert.are.same(c:decode(id), f:decode(id))
+                end
+                assert.are.equal(c:encode({ ffi.new("int64_t", 42) }), f:encode({ ffi.new("uint64_t", 42) }))
+            end
         end)
 
         it("integer keys, int64 cdata included, give the C module's tags", function()

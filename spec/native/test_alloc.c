@@ -23,6 +23,7 @@
 #include "lua_defaults.c"
 #include "lua_trace.c"
 #include "lua_short_uuid.c"
+#include "lua_sqids.c"
 #include "lua_lock_file.c"
 
 #include <stdlib.h>
@@ -162,10 +163,11 @@ static const char script_chunk[] =
     "assert(tostring(f)); assert(m.snowflake_generator({ lease = { _fence = f }, epoch = 1288834974657 }):next())\n"
     "assert(f:drop('lost')); assert(m._lock_file('/nonexistent-dir-of-mintid/x', false) == false)\n"
     "LAYOUTS()\n"
-    "OBJECTID_XID()\n";
+    "OBJECTID_XID()\n"
+    "SQIDS()\n";
 
-/* The Snowflake layouts' calls, a function the script ends with (one
- * string literal stays within C99's 4095 characters). */
+/* The Snowflake layouts' and short UUIDs' calls, a function the script ends
+ * with (one string literal stays within C99's 4095 characters). */
 static const char layouts_chunk[] =
     "function LAYOUTS()\n"
     "  local m = MINTID\n"
@@ -196,6 +198,11 @@ static const char objectid_xid_chunk[] =
     "  assert(p ~= o and p <= p and q ~= x and not (q < q))\n"
     "  assert(m.parse_objectid('nope') == nil); assert(m.parse_xid('nope') == nil)\n"
     "  assert(m.kind_of('9m4e2mr0ui3e8a215n4g') == 'xid')\n"
+    "end\n"
+    "function SQIDS()\n"
+    "  local m = MINTID\n"
+    "  local sq = m.sqids({ min_length = 8, blocklist = { 'abc' } }); assert(#sq:encode({ 1, 2 }) >= 8)\n"
+    "  assert(sq:decode(sq:encode({ 7 }))[1] == 7); assert(tostring(sq))\n"
     "end\n";
 
 /* With failing disarmed: each generator against its twin advanced by the

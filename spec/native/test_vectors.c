@@ -2033,6 +2033,77 @@ static void check_lock_file(void)
     remove(path);
 }
 
+/* ---- Sqids ---------------------------------------------------------------- */
+
+#define SQIDS_MAX_WORDS   16
+#define SQIDS_MAX_NUMBERS 32
+
+/* sqids.txt: alphabet_hex min_length blocklist numbers id_hex (README): the
+ * encoder of those options encodes the numbers to the ID, or reaches max
+ * attempts, and decodes the ID back to them. */
+static int sqids_row(const row *r)
+{
+    uint8_t alphabet[MAX_BYTES], words[SQIDS_MAX_WORDS][MAX_BYTES], want[MAX_BYTES];
+    const uint8_t *word_ptr[SQIDS_MAX_WORDS];
+    size_t word_len[SQIDS_MAX_WORDS], n_words = 0, n = 0, size, len;
+    uint64_t numbers[SQIDS_MAX_NUMBERS], back[MAX_BYTES];
+    int64_t min_length;
+    int alen = from_hex(r->col[0], alphabet), wlen, rc, ok;
+    char err[MINTID_ERRMSG_SIZE], id[MAX_BYTES], *p, *end;
+    mintid_sqids *s;
+
+    if (alen < 0 || !to_i64(r->col[1], &min_length))
+        return diag(r, "malformed row"), 0;
+    if (strcmp(r->col[2], "default") != 0 && strcmp(r->col[2], "none") != 0) {
+        for (p = r->col[2]; n_words < SQIDS_MAX_WORDS; p = end + 1) {
+            char hex[2 * MAX_BYTES + 1];
+            end = strchr(p, ',');
+            len = end != NULL ? (size_t)(end - p) : strlen(p);
+            if (len > 2 * MAX_BYTES)
+                return diag(r, "malformed word"), 0;
+            memcpy(hex, p, len);
+            hex[len] = '\0';
+            if ((wlen = from_hex(hex, words[n_words])) < 0)
+                return diag(r, "malformed word"), 0;
+            word_ptr[n_words] = words[n_words];
+            word_len[n_words++] = (size_t)wlen;
+            if (end == NULL)
+                break;
+        }
+    }
+    if (strcmp(r->col[3], "-") != 0)
+        for (p = r->col[3]; n < SQIDS_MAX_NUMBERS; p = end + 1) {
+            numbers[n++] = strtoull(p, &end, 10);
+            if (*end != ',')
+                break;
+        }
+    size = mintid_sqids_size(alphabet, (size_t)alen, strcmp(r->col[2], "default") == 0 ? NULL : word_ptr,
+                             word_len, n_words);
+    if ((s = (mintid_sqids *)malloc(size)) == NULL)
+        return diag(r, "out of memory"), 0;
+    err[0] = '\0';
+    if (mintid_sqids_init(s, size, alphabet, (size_t)alen, min_length,
+                          strcmp(r->col[2], "default") == 0 ? NULL : word_ptr, word_len, n_words, err) != MINTID_OK) {
+        printf("# %s:%d: init: %s\n", r->file, r->line, err);
+        free(s);
+        return 0;
+    }
+    len = mintid_sqids_encoded_len(s, numbers, n);
+    rc = len <= sizeof id ? mintid_sqids_encode(s, numbers, n, id, err) : MINTID_EARG;
+    if (strcmp(r->col[4], "error:max-attempts") == 0) {
+        ok = rc == MINTID_EOVERFLOW && strcmp(err, "sqids: reached max attempts to re-generate the ID") == 0;
+    } else {
+        int wn = strcmp(r->col[4], "-") == 0 ? 0 : from_hex(r->col[4], want);
+        ok = rc >= 0 && (size_t)rc == len && wn == rc && memcmp(id, want, (size_t)rc) == 0 &&
+             mintid_sqids_decode(s, id, (size_t)rc, UINT64_MAX, back, err) == (int)n &&
+             memcmp(back, numbers, n * sizeof numbers[0]) == 0;
+    }
+    free(s);
+    if (!ok)
+        printf("# %s:%d: encode gave %d, want %s\n", r->file, r->line, rc, r->col[4]);
+    return ok;
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -2092,6 +2163,7 @@ int main(int argc, char **argv)
         { "uuid_lenient.txt", "input canonical", uuid_lenient_row },
         { "sha3_512.txt", "message_hex digest_hex", sha3_512_row },
         { "cuid2.txt", "length fingerprint_hex times_ms draws_hex ids", cuid2_row },
+        { "sqids.txt", "alphabet_hex min_length blocklist numbers id_hex", sqids_row },
     };
     size_t i;
     int total = 0;

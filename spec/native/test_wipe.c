@@ -21,6 +21,7 @@
 #include "lua_defaults.c"
 #include "lua_trace.c"
 #include "lua_short_uuid.c"
+#include "lua_sqids.c"
 #include "lua_lock_file.c"
 
 #include <stddef.h>

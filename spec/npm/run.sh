@@ -2,7 +2,7 @@
 # spec/npm/run.sh: the npm references read back what mintid mints (make
 # test-npm, and a stage of make test); prints TAP. Installs the references
 # (uuid, ksuid, typeid-js, @sapphire/snowflake, sonyflake, snowflake-id,
-# short-uuid, @paralleldrive/cuid2, bson, xid-ts, pinned) into $BUILD/npm, never into the tree; has
+# short-uuid, @paralleldrive/cuid2, bson, xid-ts, sqids, pinned) into $BUILD/npm, never into the tree; has
 # spec/npm/mint.lua write IDs of every kind they read, with their fields,
 # through mintid on Lua $NPM_LUA and through resty.mintid on LuaJIT; then
 # spec/npm/check.mjs parses each with the references.
@@ -10,7 +10,7 @@ set -u
 BUILD=${BUILD:-build}
 NPM_LUA=${NPM_LUA:-5.4}
 REFERENCES="uuid@14.0.3 ksuid@3.0.0 typeid-js@1.2.0 @sapphire/snowflake@3.5.5 sonyflake@1.1.2 snowflake-id@1.1.0
-    short-uuid@6.0.3 @paralleldrive/cuid2@3.3.0 bson@7.3.4 xid-ts@1.3.0"
+    short-uuid@6.0.3 @paralleldrive/cuid2@3.3.0 bson@7.3.4 xid-ts@1.3.0 sqids@0.3.0"
 dir=$BUILD/npm
 
 # fail MESSAGE [LOG]: one failing test, with the log as TAP comments
@@ -49,6 +49,16 @@ LUA_PATH="lua/?.lua;;" LUA_CPATH="$BUILD/jit/?.so;;" MINTID_MODULE=resty.mintid 
 cp spec/npm/check.mjs "$dir/check.mjs" || exit 1
 node "$dir/check.mjs" "$ids"
 rc=$?
+
+# Sqids (spec/npm/sqids.lua, sqids.mjs): thousands of IDs of random option
+# sets, the reference's exact text; and the blocklist mintid ships.
+sqids=$dir/sqids.jsonl
+LUA_PATH="lua/?.lua;;" LUA_CPATH="$BUILD/$NPM_LUA/?.so;;" "lua$NPM_LUA" spec/npm/sqids.lua >"$sqids" 2>"$dir/mint.log" ||
+    fail "spec/npm/sqids.lua through mintid on lua$NPM_LUA" "$dir/mint.log"
+LUA_PATH="lua/?.lua;;" LUA_CPATH="$BUILD/jit/?.so;;" MINTID_MODULE=resty.mintid luajit spec/npm/sqids.lua \
+    >>"$sqids" 2>"$dir/mint.log" || fail "spec/npm/sqids.lua through resty.mintid on luajit" "$dir/mint.log"
+cp spec/npm/sqids.mjs "$dir/sqids.mjs" || exit 1
+node "$dir/sqids.mjs" "$sqids" src/sqids_blocklist.c || rc=1
 # Short UUIDs, both ways (spec/npm/short_uuid.sh)
 . spec/npm/short_uuid.sh
 [ "$rc" -eq 0 ] && [ "$short_uuid_rc" -eq 0 ]

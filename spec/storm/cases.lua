@@ -790,6 +790,46 @@ return function(M, on)
     end)
 
     ---------------------------------------------------------------------------
+    -- Sqids encoders: no state changes, so every step gives the calm result.
+    section("sqids", function()
+        local DEFAULT = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+        local LONG = {}
+        for i = 1, 40 do LONG[i] = i * 7919 end -- past the FFI's 16 numbers
+        local LISTS = { {}, { 1, 2, 3 }, { 0, 2 ^ 53 - 1 }, LONG, { -1 }, { 1.5 }, { "1" }, { 2 ^ 53 }, 5 }
+        if ffi then LISTS[#LISTS + 1] = { ffi.new("int64_t", 42), ffi.new("uint64_t", 7) } end
+        local TEXTS = { "86Rf07", "", "*", "aho1e", ("86Rf07"):rep(20), "zzzzzzzzzzzzzzzzzzzzzzzz", 5 }
+        -- a decoded array as text: a new table each call
+        local function listed(t)
+            if type(t) ~= "table" then return t end
+            local out = {}
+            for i, v in ipairs(t) do out[i] = tostring(v) end
+            return "{" .. table.concat(out, ",") .. "}"
+        end
+        case("encode and decode, with each option", function(h)
+            local opts = {
+                alphabet = h.pick({ n = 4, nil, DEFAULT, "0123456789abcdef", "abc" }),
+                min_length = h.pick({ n = 4, nil, 0, 10, 255 }),
+                blocklist = h.pick({ n = 3, nil, {}, { "86u", "aho1e", "sec" } }),
+            }
+            local s = h.see(M.sqids(h.opts(opts)))
+            local numbers, text = h.pick(LISTS), h.pick(TEXTS)
+            h.step("tostring(s)", function() return tostring(s) end, unaddressed)
+            h.step("s:encode(numbers)", function() return s:encode(numbers) end)
+            h.step("s:decode(text)", function() return s:decode(text) end, listed)
+            h.step("s:decode(s:encode({ 1, 2, 3 }))", function() return s:decode(s:encode({ 1, 2, 3 })) end, listed)
+            h.step("s:encode(numbers) again", function() return s:encode(numbers) end)
+        end)
+
+        case("bad options, and the reference's last attempt", function(h)
+            local bad = h.pick({ { alphabet = "ab" }, { alphabet = "aab" }, { alphabet = "\200bc" },
+                { min_length = 256 }, { min_length = 1.5 }, { blocklist = { "abc", 5 } }, { nope = 1 }, "x" })
+            h.step("sqids(bad options)", function() return M.sqids(h.opts(bad)) end, unaddressed)
+            local s = h.see(M.sqids { alphabet = "abc", min_length = 3, blocklist = { "cab", "abc", "bca" } })
+            h.step("s:encode({ 0 }): max attempts", function() return s:encode({ 0 }) end)
+        end)
+    end)
+
+    ---------------------------------------------------------------------------
     -- tostring, __close and __gc of every kind, through the metatable as a
     -- user would, and what a closed generator then does.
     section("closing and printing generators", function()

@@ -41,6 +41,9 @@ typedef struct {
 typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[320];
 } mintid_cuid2_gen;
+typedef struct {
+    __attribute__((aligned(8))) uint8_t opaque[2048];
+} mintid_sqids;
 const char *mintid_strerror(int code);
 void mintid_ulid_encode(const uint8_t id[16], char out[26]);
 int mintid_ulid_decode(const char *text, size_t len, uint8_t out[16], char *err);
@@ -125,6 +128,16 @@ int mintid_cuid2_gen_init(mintid_cuid2_gen *g, int64_t length, const uint8_t *fi
 int mintid_cuid2_gen_next_text(mintid_cuid2_gen *g, char out[32], char *err);
 int mintid_cuid2_text(int64_t length, char out[32], char *err);
 int mintid_cuid2_valid(const char *text, size_t len, int64_t min_len, int64_t max_len);
+size_t mintid_sqids_size(const uint8_t *alphabet, size_t alen, const uint8_t *const *words,
+    const size_t *word_lens, size_t n_words);
+int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, size_t alen,
+    int64_t min_length, const uint8_t *const *words, const size_t *word_lens, size_t n_words,
+    char *err);
+size_t mintid_sqids_encoded_len(const mintid_sqids *s, const uint64_t *numbers, size_t n);
+int mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n, char *out,
+    char *err);
+int mintid_sqids_decode(const mintid_sqids *s, const char *text, size_t len, uint64_t max,
+    uint64_t *out, char *err);
 int mintid_iso_text(int64_t ms, char out[24], char *err);
 const char *mintid_kind_of(const char *text, size_t len, char *err);
 int mintid_ulid_text(char out[26], char *err);
@@ -179,6 +192,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_nanoid_spec",
         "mintid_short_uuid_alphabet",
         "mintid_cuid2_gen",
+        "mintid_sqids",
     },
     functions = {
         "mintid_strerror",
@@ -244,6 +258,11 @@ size_t mintid_abi_sizeof(const char *type_name);
         "mintid_cuid2_gen_next_text",
         "mintid_cuid2_text",
         "mintid_cuid2_valid",
+        "mintid_sqids_size",
+        "mintid_sqids_init",
+        "mintid_sqids_encoded_len",
+        "mintid_sqids_encode",
+        "mintid_sqids_decode",
         "mintid_iso_text",
         "mintid_kind_of",
         "mintid_ulid_text",
@@ -312,6 +331,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_SNOWFLAKE_GEN_SIZE = 64,
         MINTID_SNOWFLAKE_LAYOUT_SIZE = 32,
         MINTID_SPAN_ID_TEXT_LEN = 16,
+        MINTID_SQIDS_SIZE = 2048,
         MINTID_TRACEPARENT_LEN = 55,
         MINTID_TRACE_ID_TEXT_LEN = 32,
         MINTID_TYPEID_SUFFIX_LEN = 26,

@@ -1,0 +1,555 @@
+/*
+ * sqids.c: Sqids (SPEC "Sqids"), the algorithm of the specification's
+ * reference (sqids-spec src/index.ts) over bytes: the same shuffle, offset,
+ * separators, min_length padding, blocklist filtering and re-encoding, with
+ * 64-bit unsigned numbers. Symbols are ASCII bytes (the reference refuses
+ * multibyte ones), so an alphabet has at most 128 of them and every
+ * working copy of it fits on the stack: encoding allocates nothing.
+ *
+ * The blocklist check is the reference's isBlockedId, made fast: a word (of
+ * 3 bytes or more) can only match where the ID's three lowercased bytes at
+ * that place begin it, so the words are bucketed by a hash of their first
+ * three and each place of the ID looks at one bucket, most often empty (the
+ * reference scans every word at every call).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_SYMBOLS 128
+#define BUCKETS     4096 /* for the 560 default words: mostly 0 or 1 a bucket */
+#define NO_SYMBOL   0xFF
+
+MINTID_INTERNAL_DATA const char mintid_sqids_default_alphabet[63] =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/* A word of the filtered blocklist: its lowercased bytes at off from the
+ * start of the encoder's memory, the first three also in key. */
+typedef struct {
+    uint32_t off;
+    uint32_t len;
+    uint32_t key;
+    uint32_t has_digit; /* the reference's /\d/: such a word matches at either end only */
+} sqids_word;
+
+typedef struct {
+    uint8_t alphabet[MAX_SYMBOLS]; /* shuffled once, as the reference's constructor does */
+    uint8_t pos[MAX_SYMBOLS];      /* byte -> its place in alphabet, NO_SYMBOL if none */
+    uint32_t n;                    /* symbols, 3..128 */
+    uint32_t min_length;           /* 0..255 */
+    /* Division without a divide instruction (the hot path's cost): x / n
+     * for the shuffle's x < 2^15 is (x * n_magic) >> 32, x / (n - 1) for
+     * x < 2^26 is (x * digit_magic) >> 33, both exact (sqids_magic says
+     * why); a number is cut into chunks of digits_per_chunk digits below
+     * chunk = (n - 1)^digits_per_chunk <= 2^26 by multiply-high
+     * divisions (quotient). */
+    uint64_t n_magic, digit_magic, chunk;
+    uint32_t digits_per_chunk;
+    uint64_t chunk_magic, n_magic64; /* v / chunk and v / n for any 64-bit v: quotient() */
+    uint32_t chunk_shift, n_shift;
+    uint64_t filter[BUCKETS / 64]; /* bit b: bucket b holds a word (a first look, in 512 bytes) */
+    uint32_t n_words;              /* after the state when not 0: uint32_t bucket[BUCKETS + 1] (the
+                                    * words of bucket b are [bucket[b], bucket[b + 1])), the
+                                    * sqids_word table, the words' bytes */
+    uint64_t size;                 /* the whole memory, words included */
+} sqids_state;
+MINTID_OPAQUE_STATE(mintid_sqids, sqids_state, sqids_state_of)
+
+static inline uint8_t lower(uint8_t c)
+{
+    return c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
+}
+
+/* The three lowercased bytes at p, and their bucket. */
+static inline uint32_t key_of(const uint8_t *p)
+{
+    return (uint32_t)lower(p[0]) | (uint32_t)lower(p[1]) << 8 | (uint32_t)lower(p[2]) << 16;
+}
+
+static inline uint32_t bucket_of(uint32_t key)
+{
+    return (key * UINT32_C(2654435761)) >> 20; /* Fibonacci hashing to 12 bits */
+}
+
+static inline const uint32_t *buckets_of(const sqids_state *st)
+{
+    return (const uint32_t *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids));
+}
+
+static inline const sqids_word *words_of(const sqids_state *st)
+{
+    return (const sqids_word *)(const void *)(buckets_of(st) + BUCKETS + 1);
+}
+
+/*
+ * ceil(2^s / d) for the divisions of sqids_state: with m = ceil(2^s / d),
+ * m * d = 2^s + e with 0 <= e < d, and (x * m) >> s = floor(x / d + x * e
+ * / (d * 2^s)), which is floor(x / d) whenever x * e < 2^s. The shuffle's
+ * x < 2^15 and e < n <= 128 (s = 32); a chunk's x < 2^26 and e < 127
+ * (s = 33): both hold, with the products below 2^64.
+ */
+static uint64_t sqids_magic(unsigned s, uint32_t d)
+{
+    return ((UINT64_C(1) << s) + d - 1) / d;
+}
+
+/* The high 64 bits of a * b. */
+static inline uint64_t mul_high(uint64_t a, uint64_t b)
+{
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef unsigned __int128 u128;
+    return (uint64_t)(((u128)a * b) >> 64);
+#else
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t p01 = a0 * b1, p10 = a1 * b0;
+    uint64_t mid = ((a0 * b0) >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    return a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#endif
+}
+
+/* v / d for every 64-bit v by the round-down method of Granlund and
+ * Montgomery (the "add" variant): with l = ceil(log2 d) and m =
+ * floor(2^64 (2^l - d) / d) + 1 (magic_of), t = mul_high(m, v) and the
+ * quotient is (t + ((v - t) >> 1)) >> (l - 1). */
+static inline uint64_t quotient(uint64_t magic, uint32_t shift, uint64_t v)
+{
+    uint64_t t = mul_high(magic, v);
+    return (t + ((v - t) >> 1)) >> shift;
+}
+
+static uint64_t magic_of(uint64_t d, uint32_t *shift)
+{
+    uint64_t rem, q = 0;
+    uint32_t l = 0, i;
+
+    while ((UINT64_C(1) << l) < d)
+        l++;
+    /* floor(2^64 (2^l - d) / d) by long division, one bit a step */
+    rem = (UINT64_C(1) << l) - d; /* < d <= 2^26 */
+    for (i = 0; i < 64; i++) {
+        rem <<= 1;
+        q <<= 1;
+        if (rem >= d) {
+            rem -= d;
+            q |= 1;
+        }
+    }
+    *shift = l - 1;
+    return q + 1;
+}
+
+static inline uint64_t chunk_quotient(const sqids_state *st, uint64_t v)
+{
+    return quotient(st->chunk_magic, st->chunk_shift, v);
+}
+
+/* v mod n, the symbols. */
+static inline uint32_t mod_n(const sqids_state *st, uint64_t v)
+{
+    return (uint32_t)(v - quotient(st->n_magic64, st->n_shift, v) * st->n);
+}
+
+/* The reference's consistent shuffle, in place. */
+static void shuffle(const sqids_state *st, uint8_t *w)
+{
+    uint32_t i, j, n = st->n;
+
+    for (i = 0, j = n - 1; j > 0; i++, j--) {
+        uint32_t x = i * j + w[i] + w[j];
+        uint32_t r = x - (uint32_t)((x * st->n_magic) >> 32) * n;
+        uint8_t t = w[i];
+        w[i] = w[r];
+        w[r] = t;
+    }
+}
+
+/* ---- construction -------------------------------------------------------- */
+
+/* Word i of the given list, or of the default one when words is NULL. */
+static const uint8_t *word_at(const uint8_t *const *words, const size_t *lens, size_t i, size_t *len)
+{
+    if (words == NULL) {
+        *len = strlen(mintid_sqids_default_words[i]);
+        return (const uint8_t *)mintid_sqids_default_words[i];
+    }
+    *len = lens[i];
+    return words[i];
+}
+
+/* The reference's filter: at least 3 symbols, each one, lowercased, a
+ * symbol of the lowercased alphabet (allowed[]). */
+static int word_kept(const uint8_t allowed[256], const uint8_t *w, size_t len)
+{
+    size_t i;
+
+    if (len < 3)
+        return 0;
+    for (i = 0; i < len; i++)
+        if (!allowed[lower(w[i])])
+            return 0;
+    return 1;
+}
+
+static void allowed_of(const uint8_t *alphabet, size_t alen, uint8_t allowed[256])
+{
+    size_t i;
+
+    memset(allowed, 0, 256);
+    for (i = 0; i < alen; i++)
+        allowed[lower(alphabet[i])] = 1;
+}
+
+size_t mintid_sqids_size(const uint8_t *alphabet, size_t alen, const uint8_t *const *words,
+                         const size_t *word_lens, size_t n_words)
+{
+    uint8_t allowed[256];
+    size_t i, kept = 0, size = sizeof(mintid_sqids);
+
+    if (words == NULL)
+        n_words = MINTID_SQIDS_DEFAULT_WORDS;
+    allowed_of(alphabet, alen, allowed);
+    for (i = 0; i < n_words; i++) {
+        size_t len;
+        const uint8_t *w = word_at(words, word_lens, i, &len);
+        if (word_kept(allowed, w, len)) {
+            size += sizeof(sqids_word) + len;
+            kept++;
+        }
+    }
+    return kept > 0 ? size + (BUCKETS + 1) * sizeof(uint32_t) : size;
+}
+
+static int check_alphabet(const uint8_t *alphabet, size_t alen, char *err)
+{
+    uint8_t seen[MAX_SYMBOLS];
+    size_t i;
+
+    for (i = 0; i < alen; i++)
+        if (alphabet[i] >= MAX_SYMBOLS)
+            return mintid_fail(err, MINTID_EARG, "alphabet cannot contain multibyte characters");
+    if (alen < 3)
+        return mintid_fail(err, MINTID_EARG, "alphabet must have at least 3 symbols, got %zu", alen);
+    memset(seen, 0, sizeof seen);
+    for (i = 0; i < alen; i++) {
+        if (seen[alphabet[i]])
+            return mintid_fail(err, MINTID_EARG, "alphabet must contain unique characters, '%c' repeats",
+                               alphabet[i] >= 32 && alphabet[i] < 127 ? alphabet[i] : '?');
+        seen[alphabet[i]] = 1;
+    }
+    return MINTID_OK;
+}
+
+int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, size_t alen, int64_t min_length,
+                      const uint8_t *const *words, const size_t *word_lens, size_t n_words, char *err)
+{
+    sqids_state *st = sqids_state_of(s);
+    uint8_t allowed[256];
+    uint32_t *bucket;
+    sqids_word *table;
+    size_t i, need, kept = 0, off;
+    int rc = check_alphabet(alphabet, alen, err);
+
+    if (rc != MINTID_OK)
+        return rc;
+    if (min_length < 0 || min_length > MINTID_SQIDS_MAX_MIN_LENGTH)
+        return mintid_fail(err, MINTID_EARG, "min_length must be 0..%d, got %" PRId64,
+                           MINTID_SQIDS_MAX_MIN_LENGTH, min_length);
+    need = mintid_sqids_size(alphabet, alen, words, word_lens, n_words);
+    if (size < need)
+        return mintid_fail(err, MINTID_EARG, "sqids encoder needs %zu bytes, got %zu", need, size);
+    if (need > UINT32_MAX)
+        return mintid_fail(err, MINTID_EARG, "sqids blocklist of %zu bytes is too large", need);
+    if (words == NULL)
+        n_words = MINTID_SQIDS_DEFAULT_WORDS;
+
+    memset(st, 0, sizeof *st);
+    memcpy(st->alphabet, alphabet, alen);
+    st->n = (uint32_t)alen;
+    st->n_magic = sqids_magic(32, st->n);
+    st->digit_magic = sqids_magic(33, st->n - 1);
+    st->chunk = st->n - 1;
+    st->digits_per_chunk = 1;
+    while (st->chunk * (st->n - 1) <= (UINT64_C(1) << 26)) {
+        st->chunk *= st->n - 1;
+        st->digits_per_chunk++;
+    }
+    st->chunk_magic = magic_of(st->chunk, &st->chunk_shift);
+    st->n_magic64 = magic_of(st->n, &st->n_shift);
+    shuffle(st, st->alphabet);
+    memset(st->pos, NO_SYMBOL, sizeof st->pos);
+    for (i = 0; i < alen; i++)
+        st->pos[st->alphabet[i]] = (uint8_t)i;
+    st->min_length = (uint32_t)min_length;
+    st->size = need;
+
+    /* The words by bucket, a counting sort: count, then each bucket's end,
+     * then each word placed below its bucket's end, which leaves every
+     * bucket[b] at its start. */
+    allowed_of(alphabet, alen, allowed);
+    for (i = 0; i < n_words; i++) {
+        size_t len;
+        const uint8_t *w = word_at(words, word_lens, i, &len);
+        kept += word_kept(allowed, w, len);
+    }
+    st->n_words = (uint32_t)kept;
+    if (kept == 0)
+        return MINTID_OK;
+    bucket = (uint32_t *)(void *)((uint8_t *)s + sizeof(mintid_sqids));
+    memset(bucket, 0, (BUCKETS + 1) * sizeof *bucket);
+    for (i = 0; i < n_words; i++) {
+        size_t len;
+        const uint8_t *w = word_at(words, word_lens, i, &len);
+        if (word_kept(allowed, w, len)) {
+            uint32_t b = bucket_of(key_of(w));
+            bucket[b]++;
+            st->filter[b / 64] |= UINT64_C(1) << (b % 64);
+        }
+    }
+    for (i = 1; i <= BUCKETS; i++)
+        bucket[i] += bucket[i - 1];
+    table = (sqids_word *)(void *)(bucket + BUCKETS + 1);
+    off = (size_t)((uint8_t *)(table + kept) - (uint8_t *)s);
+    for (i = 0; i < n_words; i++) {
+        size_t len, k;
+        const uint8_t *w = word_at(words, word_lens, i, &len);
+        uint8_t *to = (uint8_t *)s + off;
+        sqids_word *e;
+        if (!word_kept(allowed, w, len))
+            continue;
+        e = &table[--bucket[bucket_of(key_of(w))]];
+        e->off = (uint32_t)off;
+        e->len = (uint32_t)len;
+        e->key = key_of(w);
+        e->has_digit = 0;
+        for (k = 0; k < len; k++) {
+            to[k] = lower(w[k]);
+            if (to[k] >= '0' && to[k] <= '9')
+                e->has_digit = 1;
+        }
+        off += len;
+    }
+    return MINTID_OK;
+}
+
+/* ---- encoding ------------------------------------------------------------ */
+
+/* Symbols of v in base n - 1 (at least 1): whole chunks, then the rest. */
+static size_t digit_count(const sqids_state *st, uint64_t v)
+{
+    size_t d = 1;
+    uint32_t x;
+
+    while (v >= st->chunk) {
+        v = chunk_quotient(st, v);
+        d += st->digits_per_chunk;
+    }
+    for (x = (uint32_t)v; x >= st->n - 1; d++)
+        x = (uint32_t)((x * st->digit_magic) >> 33);
+    return d;
+}
+
+size_t mintid_sqids_encoded_len(const mintid_sqids *s, const uint64_t *numbers, size_t n)
+{
+    const sqids_state *st = sqids_state_of_const(s);
+    size_t i, len;
+
+    if (n == 0)
+        return 0;
+    len = n; /* the prefix and n - 1 separators */
+    for (i = 0; i < n; i++)
+        len += digit_count(st, numbers[i]);
+    return len > st->min_length ? len : st->min_length;
+}
+
+static inline int same_lowered(const uint8_t *id, const uint8_t *word, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        if (lower(id[i]) != word[i])
+            return 0;
+    return 1;
+}
+
+/* The reference's isBlockedId: a word of at most 3 symbols, or any word
+ * against an ID of at most 3, must be the whole ID; a word with a digit
+ * must begin or end it; any other word may be anywhere. */
+static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
+{
+    const uint32_t *bucket;
+    const sqids_word *table;
+    const uint8_t *base = (const uint8_t *)st;
+    uint32_t key;
+    size_t i;
+
+    if (st->n_words == 0 || len < 3)
+        return 0;
+    bucket = buckets_of(st);
+    table = words_of(st);
+    key = key_of(id) << 8; /* each place shifts in one more byte */
+    for (i = 0; i + 3 <= len; i++) {
+        uint32_t b, k;
+        key = key >> 8 | (uint32_t)lower(id[i + 2]) << 16;
+        b = bucket_of(key);
+        if (!(st->filter[b / 64] >> (b % 64) & 1))
+            continue;
+        for (k = bucket[b]; k < bucket[b + 1]; k++) {
+            const sqids_word *w = &table[k];
+            if (w->key != key || w->len > len - i)
+                continue;
+            if (len <= 3 || w->len <= 3) {
+                if (i != 0 || w->len != len)
+                    continue;
+            } else if (w->has_digit && i != 0 && i + w->len != len) {
+                continue;
+            }
+            if (same_lowered(id + i + 3, base + w->off + 3, w->len - 3))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The digits of v in base n - 1, least significant first, to d: returns
+ * how many (at least 1). */
+static size_t digits_of_number(const sqids_state *st, uint64_t v, uint8_t d[64])
+{
+    uint32_t b = st->n - 1, x, k;
+    size_t count = 0;
+
+    while (v >= st->chunk) {
+        uint64_t q = chunk_quotient(st, v);
+        x = (uint32_t)(v - q * st->chunk);
+        for (k = 0; k < st->digits_per_chunk; k++) {
+            uint32_t y = (uint32_t)((x * st->digit_magic) >> 33);
+            d[count++] = (uint8_t)(x - y * b);
+            x = y;
+        }
+        v = q;
+    }
+    x = (uint32_t)v;
+    do {
+        uint32_t y = (uint32_t)((x * st->digit_magic) >> 33);
+        d[count++] = (uint8_t)(x - y * b);
+        x = y;
+    } while (x > 0);
+    return count;
+}
+
+/* One attempt of the reference's encodeNumbers, at this increment. Its
+ * working alphabet starts as the shuffled one rotated to offset and
+ * reversed, w[k] = alphabet[(offset - 1 - k) mod n]: read in place for the
+ * first number, copied only when a shuffle comes. */
+static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t n, uint32_t increment,
+                          uint8_t *out)
+{
+    uint8_t w[MAX_SYMBOLS], digits[64];
+    uint32_t a = st->n, offset, k, at, i_mod = 0;
+    size_t i, d, len = 0;
+
+    /* (n + sum of alphabet[v % n] + i) mod n, kept below n as it goes */
+    offset = mod_n(st, n);
+    for (i = 0; i < n; i++) {
+        offset += st->alphabet[mod_n(st, numbers[i])] + i_mod;
+        while (offset >= a)
+            offset -= a;
+        if (++i_mod == a)
+            i_mod = 0;
+    }
+    offset += increment % (a + 1); /* increment <= n */
+    while (offset >= a)
+        offset -= a;
+    out[len++] = st->alphabet[offset];
+    /* digit v is w[1 + v] = alphabet[(offset - 2 - v) mod n] */
+    d = digits_of_number(st, numbers[0], digits);
+    while (d > 0) {
+        at = offset + a - 2 - digits[--d];
+        out[len++] = st->alphabet[at >= a ? at - a : at];
+    }
+    if (n == 1 && st->min_length <= len)
+        return len;
+    for (k = 0, at = offset + a - 1; k < a; k++, at--)
+        w[k] = st->alphabet[at >= a ? at - a : at];
+    for (i = 1; i < n; i++) {
+        out[len++] = w[0];
+        shuffle(st, w);
+        d = digits_of_number(st, numbers[i], digits);
+        while (d > 0)
+            out[len++] = w[1 + digits[--d]];
+    }
+    if (st->min_length > len) {
+        out[len++] = w[0];
+        while (st->min_length > len) {
+            size_t take = st->min_length - len;
+            shuffle(st, w);
+            if (take > a)
+                take = a;
+            memcpy(out + len, w, take);
+            len += take;
+        }
+    }
+    return len;
+}
+
+int mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n, char *out, char *err)
+{
+    const sqids_state *st = sqids_state_of_const(s);
+    uint32_t increment;
+
+    if (n > MINTID_SQIDS_MAX_NUMBERS)
+        return mintid_fail(err, MINTID_EARG, "sqids: at most %d numbers, got %zu", MINTID_SQIDS_MAX_NUMBERS, n);
+    if (n == 0)
+        return 0;
+    /* The reference tries increments 0..n symbols, then gives up. */
+    for (increment = 0; increment <= st->n; increment++) {
+        size_t len = encode_once(st, numbers, n, increment, (uint8_t *)out);
+        if (!blocked(st, (const uint8_t *)out, len))
+            return (int)len;
+    }
+    return mintid_fail(err, MINTID_EOVERFLOW, "sqids: reached max attempts to re-generate the ID");
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+int mintid_sqids_decode(const mintid_sqids *s, const char *text, size_t len, uint64_t max, uint64_t *out,
+                        char *err)
+{
+    const sqids_state *st = sqids_state_of_const(s);
+    const uint8_t *id = (const uint8_t *)text, *end = id + len;
+    uint8_t w[MAX_SYMBOLS], place[MAX_SYMBOLS];
+    uint32_t a = st->n, offset, k, at;
+    int count = 0;
+    size_t i;
+
+    if (len == 0 || len > (size_t)INT32_MAX)
+        return 0;
+    for (i = 0; i < len; i++)
+        if (id[i] >= MAX_SYMBOLS || st->pos[id[i]] == NO_SYMBOL)
+            return 0;
+    offset = st->pos[id[0]];
+    for (k = 0, at = offset + a - 1; k < a; k++, at--)
+        w[k] = st->alphabet[at >= a ? at - a : at];
+    id++;
+    while (id < end) {
+        const uint8_t *sep = (const uint8_t *)memchr(id, w[0], (size_t)(end - id));
+        const uint8_t *chunk_end = sep != NULL ? sep : end;
+        uint64_t v = 0;
+        if (chunk_end == id)
+            return count; /* two separators in a row: the rest is padding */
+        for (k = 0; k < a; k++)
+            place[w[k]] = (uint8_t)k;
+        for (; id < chunk_end; id++) {
+            uint64_t digit = place[*id] - 1u; /* the chunk holds no separator, w[0] */
+            if (digit > max || v > (max - digit) / (a - 1))
+                return mintid_fail(err, MINTID_ERANGE, "sqids: number above %" PRIu64, max);
+            v = v * (a - 1) + digit;
+        }
+        out[count++] = v;
+        if (sep != NULL) {
+            shuffle(st, w);
+            id = sep + 1;
+        }
+    }
+    return count;
+}
