@@ -87,8 +87,7 @@ local function ffi_floor_of(len)
    end
 end
 local floors = {}
-for _, len in ipairs({ 16, 19, 21, 24, 26, 27, 28, 31, 32, 36, 55 }) do
-for _, len in ipairs({ 10, 16, 19, 21, 26, 27, 28, 31, 32, 36, 55 }) do
+for _, len in ipairs({ 10, 16, 19, 21, 24, 26, 27, 28, 31, 32, 36, 55 }) do
    -- called as each row calls mintid: a Lua function calling it through its module table
    assert(fresh["fresh" .. len], "no floor of that length")
    floors[len] = { c = assert(load("local fresh = ...; return function() return fresh.fresh" .. len .. "() end"))(fresh),
