@@ -164,6 +164,7 @@ static const char script_chunk[] =
     "assert(f:drop('lost')); assert(m._lock_file('/nonexistent-dir-of-mintid/x', false) == false)\n"
     "LAYOUTS()\n"
     "OBJECTID_XID()\n"
+    "CUID2()\n"
     "SQIDS()\n";
 
 /* The Snowflake layouts' and short UUIDs' calls, a function the script ends
@@ -181,7 +182,8 @@ static const char layouts_chunk[] =
     "  assert(m.parse_short_uuid(('0'):rep(128), '01')); assert(m.parse_short_uuid('nope') == nil)\n"
     "end\n";
 
-/* The ObjectId and XID calls, a function of their own (as LAYOUTS). */
+/* The ObjectId and XID calls, CUID2's and Sqids', functions of their own
+ * (as LAYOUTS). */
 static const char objectid_xid_chunk[] =
     "function OBJECTID_XID()\n"
     "  local m, G, DONE = MINTID, G, DONE\n"
@@ -198,6 +200,12 @@ static const char objectid_xid_chunk[] =
     "  assert(p ~= o and p <= p and q ~= x and not (q < q))\n"
     "  assert(m.parse_objectid('nope') == nil); assert(m.parse_xid('nope') == nil)\n"
     "  assert(m.kind_of('9m4e2mr0ui3e8a215n4g') == 'xid')\n"
+    "end\n"
+    "function CUID2()\n"
+    "  local m = MINTID\n"
+    "  assert(#m.cuid2() == 24); assert(#m.cuid2(2) == 2); assert(m.is_cuid2(m.cuid2(32)))\n"
+    "  local g = m.cuid2_generator({ length = 10, fingerprint = 'host' }); assert(#g:next() == 10)\n"
+    "  assert(m.cuid2_generator():next()); assert(tostring(g))\n"
     "end\n"
     "function SQIDS()\n"
     "  local m = MINTID\n"
