@@ -1171,6 +1171,7 @@ typedef struct {
     int64_t last_s;      /* Unix seconds; -1 for a new state */
     uint32_t counter;    /* the last ID's */
     uint32_t generation; /* the process the counter belongs to */
+    uint32_t first;      /* the counter of the first ID in second last_s */
 } mintid_seconds_counter;
 MINTID_INTERNAL void mintid_seconds_counter_init(mintid_seconds_counter *st);
 /* 1 when the next step takes a drawn start: a new state, or a process
@@ -1179,10 +1180,13 @@ MINTID_INTERNAL int mintid_seconds_counter_fresh(const mintid_seconds_counter *s
 /* floor(now_ms / 1000), or ERANGE "<kind> timestamp <s> out of range
  * 0..4294967295". */
 MINTID_INTERNAL int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t *seconds, char *err);
-/* The step (it cannot fail): seconds from mintid_seconds_of, start read
- * only when fresh; writes out[0..4) and out[9..12). */
-MINTID_INTERNAL void mintid_seconds_counter_step(mintid_seconds_counter *st, int64_t seconds, uint32_t generation,
-                                                 const uint8_t start[3], uint8_t out[12]);
+/* The step: seconds from mintid_seconds_of, start read only when fresh;
+ * writes out[0..4) and out[9..12). EOVERFLOW "<kind> counter exhausted
+ * ..." (the state unchanged) when the counter would come back to the
+ * first of its second: 2^24 IDs in one second, the next would repeat. */
+MINTID_INTERNAL int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, int64_t seconds,
+                                                uint32_t generation, const uint8_t start[3], uint8_t out[12],
+                                                char *err);
 /* The OS clock at these kinds' resolution (mintid_os_clock_s), in ms for
  * their steps: the default generators and the ABI's calls read this one. */
 MINTID_INTERNAL int mintid_seconds_clock_ms(int64_t *now_ms, char *err);

@@ -67,7 +67,9 @@ int mintid_objectid_gen_next(mintid_objectid_state *g, int64_t now_ms, mintid_ra
             return rc;
         memcpy(g->random, drawn, RANDOM_BYTES);
     }
-    mintid_seconds_counter_step(&g->sc, s, generation, drawn + RANDOM_BYTES, out);
+    rc = mintid_seconds_counter_step(&g->sc, "ObjectId", s, generation, drawn + RANDOM_BYTES, out, err);
+    if (rc != MINTID_OK)
+        return rc;
     memcpy(out + 4, g->random, RANDOM_BYTES);
     return MINTID_OK;
 }

@@ -5,8 +5,9 @@
  * bytes 9..11 that starts at a random value and adds 1 per ID, 0xFFFFFF
  * wrapping to 0. The five bytes between are each kind's own (objectid.c,
  * xid.c). Unlike the monotonic rule (monotonic.c) the counter is drawn once
- * per process, not per time unit, and never overflows: the seconds and the
- * process identity keep IDs apart, as the references do.
+ * per process, not per time unit, and wraps: the seconds and the process
+ * identity keep IDs apart, as the references do, until 2^24 IDs in one
+ * second would bring the counter back to that second's first ID.
  */
 #include <inttypes.h>
 
@@ -53,14 +54,28 @@ int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t *seconds, char *
     return MINTID_OK;
 }
 
-void mintid_seconds_counter_step(mintid_seconds_counter *st, int64_t seconds, uint32_t generation,
-                                 const uint8_t start[3], uint8_t out[12])
+int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, int64_t seconds, uint32_t generation,
+                                const uint8_t start[3], uint8_t out[12], char *err)
 {
     if (mintid_seconds_counter_fresh(st, generation)) {
         st->counter = (uint32_t)start[0] << 16 | (uint32_t)start[1] << 8 | start[2];
+        st->first = st->counter;
         st->generation = generation;
-    } else {
+    } else if (seconds > st->last_s) {
         st->counter = (st->counter + 1) & COUNTER_MASK;
+        st->first = st->counter;
+    } else {
+        /* The same second (or a clock set back, which keeps it): after 2^24
+         * IDs the counter comes back to this second's first, and the ID
+         * would repeat it byte for byte. The references wrap and repeat;
+         * this generator refuses until its second moves on. */
+        uint32_t next = (st->counter + 1) & COUNTER_MASK;
+
+        if (next == st->first)
+            return mintid_fail(err, MINTID_EOVERFLOW,
+                               "%s counter exhausted: 16777216 IDs in second %" PRId64 ", wait for the next",
+                               kind, st->last_s);
+        st->counter = next;
     }
     /* A clock set back keeps the last second, so one generator's IDs
      * increase until its counter wraps within a second. */
@@ -70,4 +85,5 @@ void mintid_seconds_counter_step(mintid_seconds_counter *st, int64_t seconds, ui
     out[9] = (uint8_t)(st->counter >> 16);
     out[10] = (uint8_t)(st->counter >> 8);
     out[11] = (uint8_t)st->counter;
+    return MINTID_OK;
 }

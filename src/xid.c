@@ -217,7 +217,9 @@ int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rn
         if (!g->pid_given)
             g->pid = mintid_xid_process_pid();
     }
-    mintid_seconds_counter_step(&g->sc, s, generation, start, out);
+    rc = mintid_seconds_counter_step(&g->sc, "XID", s, generation, start, out, err);
+    if (rc != MINTID_OK)
+        return rc;
     memcpy(out + 4, g->machine, sizeof g->machine);
     out[7] = (uint8_t)(g->pid >> 8);
     out[8] = (uint8_t)g->pid;

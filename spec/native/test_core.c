@@ -2,7 +2,7 @@
  * test_core.c: native checks of the core's SHA-256, HMAC-SHA-256, relative-ID tags,
  * the random pool's reseed bound and the bounded wait of a Snowflake generator on the OS clock, printed as TAP;
  * then MD5 and SHA-1 on inputs too long for a vector file, and the error paths of the
- * UUID v1/v6, KSUID and TypeID core.
+ * UUID v1/v6, KSUID and TypeID core, and the ObjectId and XID counter's bound.
  * Usage: test_core [testdata-dir]
  *
  * The vector files are checked, and the published FIPS 180-4 and RFC 4231
@@ -832,6 +832,56 @@ static void check_typeid_errors(void)
           "typeid_encode: a bad prefix is EARG; the empty prefix gives the bare suffix");
 }
 
+static int fixed_start(void *ctx, uint8_t *buf, size_t n)
+{
+    (void)ctx;
+    memset(buf, 0xAB, n);
+    return 0;
+}
+
+/* 2^24 IDs of one second take every counter once; the next would repeat
+ * the second's first ID byte for byte, so the generator refuses (the
+ * state unchanged) until its second moves on, even on a clock set back. */
+static void check_seconds_counter_exhausted(void)
+{
+    char err[MINTID_ERRMSG_SIZE];
+    uint8_t id[12], first[12];
+    mintid_objectid_gen o, obefore;
+    mintid_xid_gen x;
+    const int64_t t = INT64_C(1700000000000);
+    uint32_t i;
+    int ok = 1, rc;
+
+    mintid_objectid_gen_init(&o);
+    for (i = 0; i < (UINT32_C(1) << 24) && ok; i++) {
+        ok = mintid_objectid_gen_next(mintid_objectid_state_of(&o), t + (i & 511), fixed_start, NULL, id, err) ==
+             MINTID_OK;
+        if (i == 0)
+            memcpy(first, id, sizeof id);
+    }
+    check(ok, "objectid_gen_next: 2^24 IDs in one second, every one made");
+    memcpy(&obefore, &o, sizeof o);
+    err[0] = '\0';
+    rc = mintid_objectid_gen_next(mintid_objectid_state_of(&o), t + 999, fixed_start, NULL, id, err);
+    check(rc == MINTID_EOVERFLOW && memcmp(&o, &obefore, sizeof o) == 0 &&
+              strcmp(err, "ObjectId counter exhausted: 16777216 IDs in second 1700000000, wait for the next") == 0,
+          "objectid_gen_next: the next ID of that second is EOVERFLOW, the state unchanged (%s)", err);
+    rc = mintid_objectid_gen_next(mintid_objectid_state_of(&o), t - 5000, fixed_start, NULL, id, err);
+    check(rc == MINTID_EOVERFLOW, "objectid_gen_next: a clock set back keeps the second, and the refusal");
+    rc = mintid_objectid_gen_next(mintid_objectid_state_of(&o), t + 1000, fixed_start, NULL, id, err);
+    check(rc == MINTID_OK && memcmp(id, first, 4) > 0 && memcmp(id + 9, first + 9, 3) == 0,
+          "objectid_gen_next: the next second goes on, its counter where the last second's began");
+
+    mintid_xid_gen_init(&x, (const uint8_t *)"mid", 3, 7, NULL);
+    for (i = 0, ok = 1; i < (UINT32_C(1) << 24) && ok; i++)
+        ok = mintid_xid_gen_next(mintid_xid_state_of(&x), t, fixed_start, NULL, id, err) == MINTID_OK;
+    err[0] = '\0';
+    rc = mintid_xid_gen_next(mintid_xid_state_of(&x), t, fixed_start, NULL, id, err);
+    check(ok && rc == MINTID_EOVERFLOW &&
+              strcmp(err, "XID counter exhausted: 16777216 IDs in second 1700000000, wait for the next") == 0,
+          "xid_gen_next: 2^24 IDs in one second, then EOVERFLOW (%s)", err);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -853,6 +903,7 @@ int main(int argc, char **argv)
     check_uuid_time_errors();
     check_ksuid_errors();
     check_typeid_errors();
+    check_seconds_counter_exhausted();
 
     return tap_done();
 }
