@@ -261,7 +261,8 @@ describe("XID", function()
 
     describe("properties", function()
         it("a generator's XIDs strictly increase, as bytes and as text, while its counter does not wrap", function()
-            local g = mintid.xid_generator { random = zeros }
+            -- an identity of its own: its own counter, from the start zeros gives
+            local g = mintid.xid_generator { machine = "abc", pid = 1, random = zeros }
             h.assert_strictly_increasing(function() return g:next() end, 20000, XID_PATTERN, "xid_generator")
         end)
 
@@ -278,6 +279,23 @@ describe("XID", function()
             local v = g:next_value()
             assert.are.equal(first:machine(), v:machine())
             assert.are.equal(first:pid(), v:pid())
+        end)
+
+        it("generators of the process's identity take xid()'s counter: interleaved, + 1 each, no ID twice", function()
+            -- apart, their counters would meet and give one ID twice
+            local g1, g2 = mintid.xid_generator(), mintid.xid_generator { clock = constant(S0) }
+            local prev = mintid.parse_xid(mintid.xid())
+            local seen = {}
+            for i = 1, 3000 do
+                local text = i % 3 == 0 and mintid.xid() or i % 3 == 1 and g1:next() or g2:next()
+                local v = mintid.parse_xid(text)
+                assert(v:counter() == (prev:counter() + 1) % 16777216, "counter not + 1 at " .. i .. ": " .. text)
+                assert(not seen[text], "an XID twice: " .. text)
+                seen[text], prev = true, v
+            end
+            -- an identity given is the caller's: its own counter
+            local own = mintid.xid_generator { machine = prev:machine(), pid = prev:pid(), random = zeros }
+            assert.are.equal(0, own:next_value():counter())
         end)
 
         it("the machine id is SHA-256 of the platform's id as rs/xid reads it (Linux: /etc/machine-id)", function()

@@ -144,6 +144,17 @@ static object_gen objects[OBJECT_COUNT] = {
     OBJECT_GENERATORS(OBJECT_STATE)
 };
 
+/* The process's one XID counter (mintid_default_xid_counter): taken under
+ * its own lock, after a generator's (the default XID's) when both are
+ * held, and with every other lock across fork(). */
+static struct {
+    mintid_lock lock;
+    int drawn;           /* under lock: start drawn in process generation */
+    uint32_t generation;
+    uint32_t start;
+    uint64_t tickets;
+} xid_counter = { MINTID_LOCK_INIT, 0, 0, 0, 0 };
+
 /* SPEC's default Nano ID (the default alphabet, 21 symbols): no state to
  * guard, set once by default_setup and only read after. */
 static mintid_nanoid_spec nanoid_spec;
@@ -156,8 +167,9 @@ static int default_ready; /* set (release) by default_setup: no pthread_once per
  * generator's state records its process and its next step in a forked
  * child draws afresh (monotonic.c). A child made without the handlers
  * (raw clone) has the same fresh start; only a lock's state is then
- * whatever the parent's other threads left it in, as with any lock. No
- * other lock is ever taken while one of these is held. */
+ * whatever the parent's other threads left it in, as with any lock. The
+ * XID counter's lock is the one taken while another (the default XID's) is
+ * held, and it is taken last. */
 static void default_prepare(void)
 {
     int i;
@@ -166,12 +178,14 @@ static void default_prepare(void)
         mintid_lock_take(&gens[i].step.s.lock);
     for (i = 0; i < OBJECT_COUNT; i++)
         mintid_lock_take(&objects[i].s.lock);
+    mintid_lock_take(&xid_counter.lock);
 }
 
 static void default_unlock(void)
 {
     int i;
 
+    mintid_lock_release(&xid_counter.lock);
     for (i = OBJECT_COUNT - 1; i >= 0; i--)
         mintid_lock_release(&objects[i].s.lock);
     for (i = DEFAULT_COUNT - 1; i >= 0; i--)
@@ -183,6 +197,33 @@ static void default_setup(void)
     mintid_nanoid_spec_default(&nanoid_spec, NULL); /* cannot fail */
     mintid_os_atfork(default_prepare, default_unlock, default_unlock);
     MINTID_STORE_RELEASE(&default_ready, 1);
+}
+
+int mintid_default_xid_counter(uint32_t generation, mintid_random_fn rnd, void *ctx, uint64_t *ticket,
+                               uint32_t *counter, char *err)
+{
+    uint8_t start[3];
+    int rc = MINTID_OK;
+
+    if (!MINTID_LOAD_ACQUIRE(&default_ready))
+        mintid_run_once(&default_once, default_setup);
+    mintid_lock_take(&xid_counter.lock);
+    if (!xid_counter.drawn || xid_counter.generation != generation) {
+        /* A forked child's pid is its own, its counter new as well. */
+        rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
+        if (rc == MINTID_OK) {
+            xid_counter.start = (uint32_t)start[0] << 16 | (uint32_t)start[1] << 8 | start[2];
+            xid_counter.tickets = 0;
+            xid_counter.generation = generation;
+            xid_counter.drawn = 1;
+        }
+    }
+    if (rc == MINTID_OK) {
+        *ticket = xid_counter.tickets++;
+        *counter = (xid_counter.start + (uint32_t)*ticket) & UINT32_C(0xFFFFFF);
+    }
+    mintid_lock_release(&xid_counter.lock);
+    return rc;
 }
 
 static int default_next(default_gen *g, uint8_t *out, char *err)

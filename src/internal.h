@@ -1172,6 +1172,7 @@ typedef struct {
     uint32_t counter;    /* the last ID's */
     uint32_t generation; /* the process the counter belongs to */
     uint32_t first;      /* the counter of the first ID in second last_s */
+    uint64_t first_ticket; /* shared counters: the ticket of that first ID */
 } mintid_seconds_counter;
 MINTID_INTERNAL void mintid_seconds_counter_init(mintid_seconds_counter *st);
 /* 1 when the next step takes a drawn start: a new state, or a process
@@ -1187,6 +1188,14 @@ MINTID_INTERNAL int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t 
 MINTID_INTERNAL int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, int64_t seconds,
                                                 uint32_t generation, const uint8_t start[3], uint8_t out[12],
                                                 char *err);
+/* The same step with a counter taken from a counter shared by many
+ * generators (xid.c's process counter): ticket the shared counter's count
+ * of values taken, counter its value. EOVERFLOW, as above, once 2^24
+ * tickets have passed since this generator's first ID of its second: a
+ * counter value could then come back within that second. */
+MINTID_INTERNAL int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *kind, int64_t seconds,
+                                                       uint32_t generation, uint64_t ticket, uint32_t counter,
+                                                       uint8_t out[12], char *err);
 /* The OS clock at these kinds' resolution (mintid_os_clock_s), in ms for
  * their steps: the default generators and the ABI's calls read this one. */
 MINTID_INTERNAL int mintid_seconds_clock_ms(int64_t *now_ms, char *err);
@@ -1206,12 +1215,21 @@ typedef struct {
     mintid_seconds_counter sc;
     uint8_t machine[3];
     uint8_t pid_given; /* else pid is the process's, again in a forked child */
+    uint8_t shares;    /* the process's identity: the process's one counter */
     uint16_t pid;
 } mintid_xid_state;
 MINTID_OPAQUE_STATE(mintid_xid_gen, mintid_xid_state, mintid_xid_state_of)
-/* 3 bytes drawn from rnd on a fresh state (the start). */
+/* 3 bytes drawn from rnd on a fresh state (the start), or for the process
+ * counter (default.c) when it has none in this process yet. */
 MINTID_INTERNAL int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rnd, void *ctx,
                                         uint8_t out[12], char *err);
+/* default.c: the one XID counter of this process (rs/xid has one per
+ * process), which every generator of the process's identity takes its
+ * counter from, so that two of them never give one ID: its start drawn
+ * from rnd at its first use in a process (a forked child's too); ticket
+ * the count of values taken before this one. */
+MINTID_INTERNAL int mintid_default_xid_counter(uint32_t generation, mintid_random_fn rnd, void *ctx,
+                                               uint64_t *ticket, uint32_t *counter, char *err);
 MINTID_INTERNAL uint32_t mintid_crc32_ieee(const uint8_t *p, size_t n);
 /* This process's machine id and process id as rs/xid works them out. */
 MINTID_INTERNAL int mintid_xid_process_machine(uint8_t machine[3], char *err);

@@ -243,6 +243,8 @@ MINTID_API int  mintid_xid_decode(const char *text, size_t len, uint8_t out[12],
 typedef struct { MINTID_ALIGNED uint8_t opaque[MINTID_XID_GEN_SIZE]; } mintid_xid_gen;
 /* machine NULL for this host's (rs/xid's rule, xid.c), else machine_len 3;
  * pid -1 for this process's (again in a forked child), else 0..65535.
+ * With both the process's, the generator takes its counter from the
+ * process's one counter, as the default does (rs/xid has one per process).
  * EARG otherwise; ERANDOM when the host has no id and no randomness. */
 MINTID_API int  mintid_xid_gen_init(mintid_xid_gen *g, const uint8_t *machine, size_t machine_len, int64_t pid,
                                     char *err);

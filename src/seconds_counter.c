@@ -19,6 +19,8 @@ void mintid_seconds_counter_init(mintid_seconds_counter *st)
 {
     st->last_s = -1; /* a new state: its first step takes a drawn start */
     st->counter = 0;
+    st->first = 0;
+    st->first_ticket = 0;
     st->generation = mintid_os_fork_generation();
 }
 
@@ -79,6 +81,30 @@ int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, in
     }
     /* A clock set back keeps the last second, so one generator's IDs
      * increase until its counter wraps within a second. */
+    if (seconds > st->last_s)
+        st->last_s = seconds;
+    mintid_store_be32(out, (uint32_t)st->last_s);
+    out[9] = (uint8_t)(st->counter >> 16);
+    out[10] = (uint8_t)(st->counter >> 8);
+    out[11] = (uint8_t)st->counter;
+    return MINTID_OK;
+}
+
+int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *kind, int64_t seconds,
+                                       uint32_t generation, uint64_t ticket, uint32_t counter, uint8_t out[12],
+                                       char *err)
+{
+    if (mintid_seconds_counter_fresh(st, generation) || seconds > st->last_s) {
+        st->first_ticket = ticket;
+        st->generation = generation;
+    } else if (ticket - st->first_ticket >= (UINT64_C(1) << 24)) {
+        /* Other generators took the values between: 2^24 tickets since this
+         * second's first, and this value may be one of its own again. */
+        return mintid_fail(err, MINTID_EOVERFLOW,
+                           "%s counter exhausted: 16777216 IDs in second %" PRId64 ", wait for the next", kind,
+                           st->last_s);
+    }
+    st->counter = counter & COUNTER_MASK;
     if (seconds > st->last_s)
         st->last_s = seconds;
     mintid_store_be32(out, (uint32_t)st->last_s);

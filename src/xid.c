@@ -192,6 +192,7 @@ int mintid_xid_gen_init(mintid_xid_gen *pub, const uint8_t *machine, size_t mach
     mintid_seconds_counter_init(&g->sc);
     memcpy(g->machine, m, sizeof m);
     g->pid_given = pid >= 0;
+    g->shares = machine == NULL && pid < 0;
     g->pid = g->pid_given ? (uint16_t)pid : 0;
     return MINTID_OK;
 }
@@ -210,14 +211,28 @@ int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rn
     /* In a new process (a forked child) the pid is its own and the counter
      * starts afresh: a child whose pid matched its parent's in the low 16
      * bits must not continue the parent's counter either. */
-    if (mintid_seconds_counter_fresh(&g->sc, generation)) {
-        rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
+    if (g->shares) {
+        /* Generators of the process's identity share its one counter:
+         * apart, two of them would give one ID once their counters met. */
+        uint64_t ticket = 0;
+        uint32_t counter = 0;
+
+        rc = mintid_default_xid_counter(generation, rnd, ctx, &ticket, &counter, err);
         if (rc != MINTID_OK)
             return rc;
-        if (!g->pid_given)
+        if (mintid_seconds_counter_fresh(&g->sc, generation))
             g->pid = mintid_xid_process_pid();
+        rc = mintid_seconds_counter_step_shared(&g->sc, "XID", s, generation, ticket, counter, out, err);
+    } else {
+        if (mintid_seconds_counter_fresh(&g->sc, generation)) {
+            rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
+            if (rc != MINTID_OK)
+                return rc;
+            if (!g->pid_given)
+                g->pid = mintid_xid_process_pid();
+        }
+        rc = mintid_seconds_counter_step(&g->sc, "XID", s, generation, start, out, err);
     }
-    rc = mintid_seconds_counter_step(&g->sc, "XID", s, generation, start, out, err);
     if (rc != MINTID_OK)
         return rc;
     memcpy(out + 4, g->machine, sizeof g->machine);

@@ -882,6 +882,37 @@ static void check_seconds_counter_exhausted(void)
           "xid_gen_next: 2^24 IDs in one second, then EOVERFLOW (%s)", err);
 }
 
+static uint32_t be24_of(const uint8_t *p) { return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]; }
+
+/* Two generators of the process's identity share one counter: 2^24 values
+ * taken by one since the other's first ID of a second, and the other's
+ * next ID in that second could repeat its first: refused. */
+static void check_xid_shared_counter(void)
+{
+    char err[MINTID_ERRMSG_SIZE];
+    uint8_t a[12], b[12], id[12];
+    mintid_xid_gen g1, g2, before;
+    const int64_t t = INT64_C(1700000000000);
+    uint32_t i;
+    int ok, rc;
+
+    ok = mintid_xid_gen_init(&g1, NULL, 0, -1, err) == MINTID_OK && mintid_xid_gen_init(&g2, NULL, 0, -1, err) == MINTID_OK;
+    ok = ok && mintid_xid_gen_next(mintid_xid_state_of(&g1), t, fixed_start, NULL, a, err) == MINTID_OK &&
+         mintid_xid_gen_next(mintid_xid_state_of(&g2), t, fixed_start, NULL, b, err) == MINTID_OK;
+    check(ok && ((be24_of(a + 9) + 1) & 0xFFFFFF) == be24_of(b + 9),
+          "xid_gen_next: two generators of the process's identity take consecutive values of one counter");
+    for (i = 0; i < (UINT32_C(1) << 24) - 1 && ok; i++)
+        ok = mintid_xid_gen_next(mintid_xid_state_of(&g2), t + 1000, fixed_start, NULL, id, err) == MINTID_OK;
+    memcpy(&before, &g1, sizeof g1);
+    err[0] = '\0';
+    rc = mintid_xid_gen_next(mintid_xid_state_of(&g1), t, fixed_start, NULL, id, err);
+    check(ok && rc == MINTID_EOVERFLOW && memcmp(&before, &g1, sizeof g1) == 0 &&
+              strcmp(err, "XID counter exhausted: 16777216 IDs in second 1700000000, wait for the next") == 0,
+          "xid_gen_next: 2^24 values taken by another since a generator's first of its second: EOVERFLOW (%s)", err);
+    rc = mintid_xid_gen_next(mintid_xid_state_of(&g1), t + 2000, fixed_start, NULL, id, err);
+    check(rc == MINTID_OK && memcmp(id + 9, a + 9, 3) != 0, "xid_gen_next: the next second goes on");
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -904,6 +935,7 @@ int main(int argc, char **argv)
     check_ksuid_errors();
     check_typeid_errors();
     check_seconds_counter_exhausted();
+    check_xid_shared_counter();
 
     return tap_done();
 }
