@@ -56,7 +56,7 @@ static size_t u64_base36(uint64_t v, char out[U64_DIGITS_MAX])
  * division of a number m * 5.17 bits shorter than X by a divisor of
  * m * 3.17 bits, where writing all of X needs 9 passes of 36^12 over the
  * whole of it. m is chosen for X of 96 digits or more (all but about
- * 2^-15.7 of digests); a smaller X is written from m = 0, all of it.
+ * 2^-20.9 of digests); a smaller X is written from m = 0, all of it.
  *
  * Limbs of 64 bits where the compiler has a 128-bit product (GCC and
  * Clang on 64-bit hosts), each step a division of two limbs by one by a
@@ -115,7 +115,7 @@ static inline limb div_step(limb *hi, limb lo, uint32_t d)
 #define DIV_B36(hi, lo)   div_step(hi, lo, UINT32_C(2176782336)) /* 36^6 */
 #endif
 #define LIMBS (512 / LIMB_BITS)
-#define DIGITS_SURE 96 /* X has this many digits or more but with probability 2^-15.7 */
+#define DIGITS_SURE 96 /* X has this many digits or more but with probability 2^-20.9 */
 
 /* w[top..LIMBS) (most significant first) divided in place by the divisor
  * of DIV; returns the remainder and moves *top past the zero limbs. */
