@@ -47,40 +47,178 @@ static size_t u64_base36(uint64_t v, char out[U64_DIGITS_MAX])
     return n;
 }
 
-/* The digest as one 512-bit big-endian integer in base 36, as the
- * reference's bufToBigInt(...).toString(36): no leading zero. Divides by
- * 36^6 (below 2^32) so that each pass over the 16 words gives 6 digits.
- * Returns the digit count (1..100). */
-static size_t digest_base36(const uint8_t digest[64], char out[HASH_DIGITS_MAX])
+/* The digest as one 512-bit number X, written in base 36 as the
+ * reference's bufToBigInt(...).toString(36) writes it, but only its
+ * leading digits: an ID uses its first length + 1, the fingerprint its
+ * first 33 of the 99 or so. Those are the digits of Q = floor(X / 36^m)
+ * for any m up to the count of digits past them, and since 36^m = 4^m *
+ * 9^m, Q is X shifted right by 2m bits, then divided by 9^m: a short
+ * division of a number m * 5.17 bits shorter than X by a divisor of
+ * m * 3.17 bits, where writing all of X needs 9 passes of 36^12 over the
+ * whole of it. m is chosen for X of 96 digits or more (all but about
+ * 2^-20.9 of digests); a smaller X is written from m = 0, all of it.
+ *
+ * Limbs of 64 bits where the compiler has a 128-bit product (GCC and
+ * Clang on 64-bit hosts), each step a division of two limbs by one by a
+ * precomputed reciprocal (Moller and Granlund, "Improved division by
+ * invariant integers", 2011, algorithm 4), as a 128-bit division by a
+ * variable is a slow library call; else limbs of 32 bits and plain 64-bit
+ * divisions, which those compilers make multiplications. */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128;
+typedef uint64_t limb;
+#define LIMB_BITS  64
+#define NINES      20 /* 9^20 < 2^64 */
+#define B36_DIGITS 12 /* 36^12 < 2^64 */
+
+/* (hi:lo) / (dn >> s), the remainder to *hi, for hi < dn >> s: dn is the
+ * divisor shifted left by s so that its top bit is set, v its reciprocal
+ * floor((2^128 - 1) / dn) - 2^64. */
+static inline limb div_step(limb *hi, limb lo, uint64_t dn, uint64_t v, unsigned s)
 {
-    const uint32_t chunk = UINT32_C(2176782336); /* 36^6 */
-    uint32_t w[16];
-    char rev[HASH_DIGITS_MAX + 6];
-    size_t n = 0, i, top = 0;
+    uint64_t u1 = s != 0 ? *hi << s | lo >> (64 - s) : *hi, u0 = lo << s, q1, q0, r;
+    u128 q = (u128)v * u1 + ((u128)u1 << 64 | u0);
+
+    uint64_t back;
+
+    q1 = (uint64_t)(q >> 64) + 1;
+    q0 = (uint64_t)q;
+    r = u0 - q1 * dn;
+    /* one back as often as not: by a mask, where a branch mispredicts */
+    back = (uint64_t)0 - (uint64_t)(r > q0);
+    q1 += back;
+    r += back & dn;
+    if (r >= dn) {
+        q1++;
+        r -= dn;
+    }
+    *hi = r >> s;
+    return q1;
+}
+/* 9^20 (top bit set) and 2 * 36^12 with their reciprocals */
+#define DIV_NINES(hi, lo) div_step(hi, lo, UINT64_C(0xa8b8b452291fe821), UINT64_C(0x846d550e37b5063d), 0)
+#define DIV_B36(hi, lo)   div_step(hi, lo, UINT64_C(0x83843971c2000000), UINT64_C(0xf24f62335024a295), 1)
+#else
+typedef uint32_t limb;
+#define LIMB_BITS  32
+#define NINES      10 /* 9^10 < 2^32 */
+#define B36_DIGITS 6  /* 36^6 < 2^32 */
+
+static inline limb div_step(limb *hi, limb lo, uint32_t d)
+{
+    uint64_t cur = (uint64_t)*hi << 32 | lo;
+
+    *hi = (limb)(cur % d);
+    return (limb)(cur / d);
+}
+#define DIV_NINES(hi, lo) div_step(hi, lo, UINT32_C(3486784401)) /* 9^10 */
+#define DIV_B36(hi, lo)   div_step(hi, lo, UINT32_C(2176782336)) /* 36^6 */
+#endif
+#define LIMBS (512 / LIMB_BITS)
+#define DIGITS_SURE 96 /* X has this many digits or more but with probability 2^-20.9 */
+
+/* w[top..LIMBS) (most significant first) divided in place by the divisor
+ * of DIV; returns the remainder and moves *top past the zero limbs. */
+#define DIVIDE_PASS(w, top, DIV, rem)                            \
+    do {                                                         \
+        size_t i_;                                               \
+        rem = 0;                                                 \
+        for (i_ = *(top); i_ < LIMBS; i_++)                      \
+            (w)[i_] = DIV(&rem, (w)[i_]);                        \
+        while (*(top) < LIMBS && (w)[*(top)] == 0)               \
+            (*(top))++;                                          \
+    } while (0)
+
+/* X shifted right by `bits` (under 512) into w; returns the first
+ * nonzero limb's index (LIMBS for 0). */
+static size_t load_shifted(const uint8_t digest[64], unsigned bits, limb w[LIMBS])
+{
+    const unsigned whole = bits / LIMB_BITS, part = bits % LIMB_BITS;
+    size_t i, top = 0;
+
+    for (i = 0; i < LIMBS; i++) {
+        const uint8_t *p = digest + i * (LIMB_BITS / 8);
+#if LIMB_BITS == 64
+        w[i] = mintid_load_be64(p);
+#else
+        w[i] = mintid_load_be32(p);
+#endif
+    }
+    for (i = LIMBS; i-- > 0;) {
+        limb v = i >= whole ? w[i - whole] : 0;
+        if (part != 0)
+            v = v >> part | (i > whole ? w[i - whole - 1] << (LIMB_BITS - part) : 0);
+        w[i] = v;
+    }
+    while (top < LIMBS && w[top] == 0)
+        top++;
+    return top;
+}
+
+/* The B36_DIGITS digits of v < 36^B36_DIGITS, least significant first:
+ * two halves below 36^6 < 2^32 worked apart, two chains of 32-bit steps
+ * where one of 64-bit steps would be twice as long. */
+static void put_digits(char *rev, limb v)
+{
+    uint32_t lo = (uint32_t)(v % UINT32_C(2176782336)), hi = (uint32_t)(v / UINT32_C(2176782336));
     int k;
 
-    for (i = 0; i < 16; i++)
-        w[i] = mintid_load_be32(digest + 4 * i);
-    while (top < 16) {
-        uint64_t rem = 0;
-        for (i = top; i < 16; i++) {
-            uint64_t cur = rem << 32 | w[i];
-            w[i] = (uint32_t)(cur / chunk);
-            rem = cur % chunk;
-        }
-        while (top < 16 && w[top] == 0)
-            top++;
-        for (k = 0; k < 6; k++) {
-            rev[n++] = DIGITS[rem % 36];
-            rem /= 36;
+    for (k = 0; k < 6; k++) {
+        rev[k] = DIGITS[lo % 36];
+        lo /= 36;
+        if (B36_DIGITS > 6) {
+            rev[6 + k] = DIGITS[hi % 36];
+            hi /= 36;
         }
     }
-    while (n > 1 && rev[n - 1] == '0')
+}
+
+/* The digits of w in base 36 into rev, least significant first, no
+ * leading zero: none for 0. Returns their count. */
+static size_t limbs_base36(limb w[LIMBS], size_t top, char rev[HASH_DIGITS_MAX + B36_DIGITS])
+{
+    size_t n = 0;
+
+    while (top < LIMBS) {
+        limb rem;
+        DIVIDE_PASS(w, &top, DIV_B36, rem);
+        put_digits(rev + n, rem);
+        n += B36_DIGITS;
+    }
+    while (n > 0 && rev[n - 1] == '0')
         n--;
-    for (i = 0; i < n; i++)
+    return n;
+}
+
+/* The first min(count, need) digits of X to out, no leading zero ("0"
+ * for 0); returns count, X's number of digits (1..100). */
+static size_t digest_base36(const uint8_t digest[64], size_t need, char out[HASH_DIGITS_MAX])
+{
+    limb w[LIMBS];
+    char rev[HASH_DIGITS_MAX + B36_DIGITS];
+    unsigned m = need < DIGITS_SURE ? (unsigned)(DIGITS_SURE - need) / NINES * NINES : 0;
+    size_t top, n, i;
+
+    for (;;) {
+        unsigned j;
+        top = load_shifted(digest, 2 * m, w);
+        for (j = 0; j < m; j += NINES) {
+            limb rem;
+            DIVIDE_PASS(w, &top, DIV_NINES, rem);
+            (void)rem;
+        }
+        n = limbs_base36(w, top, rev);
+        if (m == 0 || n >= need)
+            break;
+        m = 0; /* X has under DIGITS_SURE digits */
+    }
+    if (n == 0)
+        rev[n++] = '0';
+    for (i = 0; i < n && i < need; i++)
         out[i] = rev[n - 1 - i];
     mintid_secure_zero(w, sizeof w);
-    return n;
+    mintid_secure_zero(rev, sizeof rev);
+    return m + n;
 }
 
 /* ---- the random draws (SPEC "CUID2": how each is drawn) -------------------- */
@@ -182,7 +320,7 @@ static int draw_fingerprint(mintid_random_fn rnd, void *ctx, char fp[MINTID_CUID
     rc = draw_digits(&s, sizeof entropy, entropy, err);
     if (rc == MINTID_OK) {
         mintid_sha3_512((const uint8_t *)entropy, sizeof entropy, digest);
-        n = digest_base36(digest, digits);
+        n = digest_base36(digest, 1 + MINTID_CUID2_FINGERPRINT_LEN, digits);
         /* 33 digits or more but with probability 36^-67 */
         if (n < 1 + MINTID_CUID2_FINGERPRINT_LEN)
             rc = mintid_fail(err, MINTID_ERANDOM, "CUID2 fingerprint hash has only %zu base-36 digits", n);
@@ -256,7 +394,7 @@ static int make_id(int64_t now_ms, uint64_t count, const uint8_t *fp, size_t fp_
     mintid_sha3_512_update(&h, (const uint8_t *)num, n);
     mintid_sha3_512_update(&h, fp, fp_len);
     mintid_sha3_512_final(&h, digest);
-    n = digest_base36(digest, digits);
+    n = digest_base36(digest, length + 1, digits);
 
     out[0] = (char)('a' + letter);
     take = n > 2 ? n - 2 : 0;
