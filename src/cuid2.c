@@ -65,8 +65,8 @@ static size_t u64_base36(uint64_t v, char out[U64_DIGITS_MAX])
  * variable is a slow library call; else limbs of 32 bits and plain 64-bit
  * divisions, which those compilers make multiplications. */
 #ifdef __SIZEOF_INT128__
-__extension__ typedef unsigned __int128 u128;
-typedef uint64_t limb;
+__extension__ typedef unsigned __int128 cuid2_u128;
+typedef uint64_t cuid2_limb;
 #define LIMB_BITS  64
 #define NINES      20 /* 9^20 < 2^64 */
 #define B36_DIGITS 12 /* 36^12 < 2^64 */
@@ -74,10 +74,10 @@ typedef uint64_t limb;
 /* (hi:lo) / (dn >> s), the remainder to *hi, for hi < dn >> s: dn is the
  * divisor shifted left by s so that its top bit is set, v its reciprocal
  * floor((2^128 - 1) / dn) - 2^64. */
-static inline limb div_step(limb *hi, limb lo, uint64_t dn, uint64_t v, unsigned s)
+static inline cuid2_limb cuid2_div_step(cuid2_limb *hi, cuid2_limb lo, uint64_t dn, uint64_t v, unsigned s)
 {
     uint64_t u1 = s != 0 ? *hi << s | lo >> (64 - s) : *hi, u0 = lo << s, q1, q0, r;
-    u128 q = (u128)v * u1 + ((u128)u1 << 64 | u0);
+    cuid2_u128 q = (cuid2_u128)v * u1 + ((cuid2_u128)u1 << 64 | u0);
 
     uint64_t back;
 
@@ -96,23 +96,23 @@ static inline limb div_step(limb *hi, limb lo, uint64_t dn, uint64_t v, unsigned
     return q1;
 }
 /* 9^20 (top bit set) and 2 * 36^12 with their reciprocals */
-#define DIV_NINES(hi, lo) div_step(hi, lo, UINT64_C(0xa8b8b452291fe821), UINT64_C(0x846d550e37b5063d), 0)
-#define DIV_B36(hi, lo)   div_step(hi, lo, UINT64_C(0x83843971c2000000), UINT64_C(0xf24f62335024a295), 1)
+#define DIV_NINES(hi, lo) cuid2_div_step(hi, lo, UINT64_C(0xa8b8b452291fe821), UINT64_C(0x846d550e37b5063d), 0)
+#define DIV_B36(hi, lo)   cuid2_div_step(hi, lo, UINT64_C(0x83843971c2000000), UINT64_C(0xf24f62335024a295), 1)
 #else
-typedef uint32_t limb;
+typedef uint32_t cuid2_limb;
 #define LIMB_BITS  32
 #define NINES      10 /* 9^10 < 2^32 */
 #define B36_DIGITS 6  /* 36^6 < 2^32 */
 
-static inline limb div_step(limb *hi, limb lo, uint32_t d)
+static inline cuid2_limb cuid2_div_step(cuid2_limb *hi, cuid2_limb lo, uint32_t d)
 {
     uint64_t cur = (uint64_t)*hi << 32 | lo;
 
-    *hi = (limb)(cur % d);
-    return (limb)(cur / d);
+    *hi = (cuid2_limb)(cur % d);
+    return (cuid2_limb)(cur / d);
 }
-#define DIV_NINES(hi, lo) div_step(hi, lo, UINT32_C(3486784401)) /* 9^10 */
-#define DIV_B36(hi, lo)   div_step(hi, lo, UINT32_C(2176782336)) /* 36^6 */
+#define DIV_NINES(hi, lo) cuid2_div_step(hi, lo, UINT32_C(3486784401)) /* 9^10 */
+#define DIV_B36(hi, lo)   cuid2_div_step(hi, lo, UINT32_C(2176782336)) /* 36^6 */
 #endif
 #define LIMBS (512 / LIMB_BITS)
 #define DIGITS_SURE 96 /* X has this many digits or more but with probability 2^-20.9 */
@@ -131,7 +131,7 @@ static inline limb div_step(limb *hi, limb lo, uint32_t d)
 
 /* X shifted right by `bits` (under 512) into w; returns the first
  * nonzero limb's index (LIMBS for 0). */
-static size_t load_shifted(const uint8_t digest[64], unsigned bits, limb w[LIMBS])
+static size_t load_shifted(const uint8_t digest[64], unsigned bits, cuid2_limb w[LIMBS])
 {
     const unsigned whole = bits / LIMB_BITS, part = bits % LIMB_BITS;
     size_t i, top = 0;
@@ -145,7 +145,7 @@ static size_t load_shifted(const uint8_t digest[64], unsigned bits, limb w[LIMBS
 #endif
     }
     for (i = LIMBS; i-- > 0;) {
-        limb v = i >= whole ? w[i - whole] : 0;
+        cuid2_limb v = i >= whole ? w[i - whole] : 0;
         if (part != 0)
             v = v >> part | (i > whole ? w[i - whole - 1] << (LIMB_BITS - part) : 0);
         w[i] = v;
@@ -158,7 +158,7 @@ static size_t load_shifted(const uint8_t digest[64], unsigned bits, limb w[LIMBS
 /* The B36_DIGITS digits of v < 36^B36_DIGITS, least significant first:
  * two halves below 36^6 < 2^32 worked apart, two chains of 32-bit steps
  * where one of 64-bit steps would be twice as long. */
-static void put_digits(char *rev, limb v)
+static void put_base36_digits(char *rev, cuid2_limb v)
 {
     uint32_t lo = (uint32_t)(v % UINT32_C(2176782336)), hi = (uint32_t)(v / UINT32_C(2176782336));
     int k;
@@ -175,14 +175,14 @@ static void put_digits(char *rev, limb v)
 
 /* The digits of w in base 36 into rev, least significant first, no
  * leading zero: none for 0. Returns their count. */
-static size_t limbs_base36(limb w[LIMBS], size_t top, char rev[HASH_DIGITS_MAX + B36_DIGITS])
+static size_t limbs_base36(cuid2_limb w[LIMBS], size_t top, char rev[HASH_DIGITS_MAX + B36_DIGITS])
 {
     size_t n = 0;
 
     while (top < LIMBS) {
-        limb rem;
+        cuid2_limb rem;
         DIVIDE_PASS(w, &top, DIV_B36, rem);
-        put_digits(rev + n, rem);
+        put_base36_digits(rev + n, rem);
         n += B36_DIGITS;
     }
     while (n > 0 && rev[n - 1] == '0')
@@ -194,7 +194,7 @@ static size_t limbs_base36(limb w[LIMBS], size_t top, char rev[HASH_DIGITS_MAX +
  * for 0); returns count, X's number of digits (1..100). */
 static size_t digest_base36(const uint8_t digest[64], size_t need, char out[HASH_DIGITS_MAX])
 {
-    limb w[LIMBS];
+    cuid2_limb w[LIMBS];
     char rev[HASH_DIGITS_MAX + B36_DIGITS];
     unsigned m = need < DIGITS_SURE ? (unsigned)(DIGITS_SURE - need) / NINES * NINES : 0;
     size_t top, n, i;
@@ -203,7 +203,7 @@ static size_t digest_base36(const uint8_t digest[64], size_t need, char out[HASH
         unsigned j;
         top = load_shifted(digest, 2 * m, w);
         for (j = 0; j < m; j += NINES) {
-            limb rem;
+            cuid2_limb rem;
             DIVIDE_PASS(w, &top, DIV_NINES, rem);
             (void)rem;
         }

@@ -153,7 +153,7 @@ static struct {
     uint32_t generation;
     uint32_t start;
     uint64_t tickets;
-} xid_counter = { MINTID_LOCK_INIT, 0, 0, 0, 0 };
+} process_xid_counter = { MINTID_LOCK_INIT, 0, 0, 0, 0 };
 
 /* SPEC's default Nano ID (the default alphabet, 21 symbols): no state to
  * guard, set once by default_setup and only read after. */
@@ -178,14 +178,14 @@ static void default_prepare(void)
         mintid_lock_take(&gens[i].step.s.lock);
     for (i = 0; i < OBJECT_COUNT; i++)
         mintid_lock_take(&objects[i].s.lock);
-    mintid_lock_take(&xid_counter.lock);
+    mintid_lock_take(&process_xid_counter.lock);
 }
 
 static void default_unlock(void)
 {
     int i;
 
-    mintid_lock_release(&xid_counter.lock);
+    mintid_lock_release(&process_xid_counter.lock);
     for (i = OBJECT_COUNT - 1; i >= 0; i--)
         mintid_lock_release(&objects[i].s.lock);
     for (i = DEFAULT_COUNT - 1; i >= 0; i--)
@@ -207,22 +207,22 @@ int mintid_default_xid_counter(uint32_t generation, mintid_random_fn rnd, void *
 
     if (!MINTID_LOAD_ACQUIRE(&default_ready))
         mintid_run_once(&default_once, default_setup);
-    mintid_lock_take(&xid_counter.lock);
-    if (!xid_counter.drawn || xid_counter.generation != generation) {
+    mintid_lock_take(&process_xid_counter.lock);
+    if (!process_xid_counter.drawn || process_xid_counter.generation != generation) {
         /* A forked child's pid is its own, its counter new as well. */
         rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
         if (rc == MINTID_OK) {
-            xid_counter.start = (uint32_t)start[0] << 16 | (uint32_t)start[1] << 8 | start[2];
-            xid_counter.tickets = 0;
-            xid_counter.generation = generation;
-            xid_counter.drawn = 1;
+            process_xid_counter.start = (uint32_t)start[0] << 16 | (uint32_t)start[1] << 8 | start[2];
+            process_xid_counter.tickets = 0;
+            process_xid_counter.generation = generation;
+            process_xid_counter.drawn = 1;
         }
     }
     if (rc == MINTID_OK) {
-        *ticket = xid_counter.tickets++;
-        *counter = (xid_counter.start + (uint32_t)*ticket) & UINT32_C(0xFFFFFF);
+        *ticket = process_xid_counter.tickets++;
+        *counter = (process_xid_counter.start + (uint32_t)*ticket) & UINT32_C(0xFFFFFF);
     }
-    mintid_lock_release(&xid_counter.lock);
+    mintid_lock_release(&process_xid_counter.lock);
     return rc;
 }
 

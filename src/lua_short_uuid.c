@@ -34,7 +34,7 @@ static const mintid_short_uuid_alphabet *new_alphabet(lua_State *L, int arg)
 /* The alphabet of argument arg: the default for none or nil, else the
  * cached one when the string is the last one's (raw equality: the same
  * bytes), else a new one, which becomes the cached one. */
-static const mintid_short_uuid_alphabet *check_alphabet(lua_State *L, int arg)
+static const mintid_short_uuid_alphabet *check_short_uuid_alphabet(lua_State *L, int arg)
 {
     const mintid_short_uuid_alphabet *a;
 
@@ -55,7 +55,7 @@ static int m_short_uuid(lua_State *L)
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE], out[MINTID_SHORT_UUID_MAX_LEN];
     int rc = mintid_lua_check_uuid(L, 1, id, err);
-    const mintid_short_uuid_alphabet *a = check_alphabet(L, 2);
+    const mintid_short_uuid_alphabet *a = check_short_uuid_alphabet(L, 2);
 
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);
@@ -69,7 +69,7 @@ static int m_parse_short_uuid(lua_State *L)
 {
     size_t len;
     const char *text = mintid_lua_check_text(L, 1, &len);
-    const mintid_short_uuid_alphabet *a = check_alphabet(L, 2);
+    const mintid_short_uuid_alphabet *a = check_short_uuid_alphabet(L, 2);
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE];
     int rc;

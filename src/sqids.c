@@ -98,8 +98,8 @@ static uint64_t sqids_magic(unsigned s, uint32_t d)
 static inline uint64_t mul_high(uint64_t a, uint64_t b)
 {
 #ifdef __SIZEOF_INT128__
-    __extension__ typedef unsigned __int128 u128;
-    return (uint64_t)(((u128)a * b) >> 64);
+    __extension__ typedef unsigned __int128 sqids_u128;
+    return (uint64_t)(((sqids_u128)a * b) >> 64);
 #else
     uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
     uint64_t p01 = a0 * b1, p10 = a1 * b0;
@@ -220,7 +220,7 @@ size_t mintid_sqids_size(const uint8_t *alphabet, size_t alen, const uint8_t *co
     return kept > 0 ? size + (BUCKETS + 1) * sizeof(uint32_t) : size;
 }
 
-static int check_alphabet(const uint8_t *alphabet, size_t alen, char *err)
+static int check_sqids_alphabet(const uint8_t *alphabet, size_t alen, char *err)
 {
     uint8_t seen[MAX_SYMBOLS];
     size_t i;
@@ -248,7 +248,7 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     uint32_t *bucket;
     sqids_word *table;
     size_t i, need, kept = 0, off;
-    int rc = check_alphabet(alphabet, alen, err);
+    int rc = check_sqids_alphabet(alphabet, alen, err);
 
     if (rc != MINTID_OK)
         return rc;
