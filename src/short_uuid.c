@@ -9,9 +9,10 @@
  * avoids long division, whose every step waits for the one before: the
  * value is cut into chunks of k symbols (D = n^k) by multiplying its four
  * 32-bit words by the chunks of 2^0, 2^32, 2^64 and 2^96, precomputed once
- * per alphabet; one carry pass makes the chunks proper; each chunk's k
- * symbols then come from a fixed-point fraction chunk / D, times n once a
- * symbol, every chunk independent of the others.
+ * per alphabet; one carry pass makes the chunks proper (dividing by D with
+ * a multiply-high, divide.c); each chunk's k symbols then come from a
+ * fixed-point fraction chunk / D, times n once a symbol, every chunk
+ * independent of the others.
  */
 #include <string.h>
 
@@ -121,6 +122,7 @@ int mintid_short_uuid_alphabet_init(mintid_short_uuid_alphabet *pub, const uint8
     s->chunk = (uint32_t)d;
     s->chunks = (s->length + k - 1) / k;
     s->recip = ((UINT64_C(1) << s->frac_bits) + d - 1) / d;
+    s->chunk_magic = mintid_div_magic(d, &s->chunk_shift);
     power_chunks(s);
     return MINTID_OK;
 }
@@ -172,7 +174,9 @@ void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8
 
         for (p = 0; p < WORDS; p++)
             x += w[p] * s->power[p][i];
-        carry = x / s->chunk;
+        /* A multiply-high, not a divide instruction (tens of cycles, and
+         * each chunk's carry waits for the one before). */
+        carry = mintid_div_quotient(s->chunk_magic, s->chunk_shift, x);
         chunk[i] = (uint32_t)(x - carry * s->chunk);
     }
     /* The value is below n^L, so nothing is left over past the top chunk. */
