@@ -6,7 +6,7 @@
 
 # The sources of the module: the one list (the build, the rockspecs of
 # `make rockspecs`, the amalgamation and `make print-sources` read it).
-CORE_SRC = src/error.c src/hex.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
+CORE_SRC = src/error.c src/divide.c src/hex.c src/base32.c src/monotonic.c src/ulid.c src/uuid.c \
            src/hash_block.c src/md5.c src/sha1.c src/uuid_name.c src/uuid_time.c \
            src/base62.c src/ksuid.c src/short_uuid.c src/seconds_counter.c src/objectid.c src/xid.c src/os_hostid.c \
            src/typeid.c src/trace.c src/kind.c src/iso.c \

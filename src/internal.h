@@ -181,6 +181,31 @@ static inline void mintid_store_be64(uint8_t *p, uint64_t v)
 }
 #endif
 
+/* ==== divide.c: v / d by a multiply-high, d fixed before the hot loop ==== */
+/* The high 64 bits of a * b. */
+static inline uint64_t mintid_mul_high(uint64_t a, uint64_t b)
+{
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef unsigned __int128 mintid_u128;
+    return (uint64_t)(((mintid_u128)a * b) >> 64);
+#else
+    /* 32-bit targets and MSVC: four 32 x 32-bit products. */
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t p01 = a0 * b1, p10 = a1 * b0;
+    uint64_t mid = ((a0 * b0) >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    return a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#endif
+}
+/* The magic and shift of a divisor d >= 2, for mintid_div_quotient. */
+MINTID_INTERNAL uint64_t mintid_div_magic(uint64_t d, uint32_t *shift);
+/* floor(v / d) for every 64-bit v, from d's magic and shift. */
+static inline uint64_t mintid_div_quotient(uint64_t magic, uint32_t shift, uint64_t v)
+{
+    uint64_t t = mintid_mul_high(magic, v);
+
+    return (t + ((v - t) >> 1)) >> shift;
+}
+
 /* The 48-bit ms then 80 bits (ULID, UUIDv7): top16 << 64 | low64, as two
  * 8-byte words rather than 6 + 10 bytes. The IDs are built, versioned and
  * encoded 8 bytes at a time: a read over bytes just stored in other pieces
@@ -1156,6 +1181,8 @@ typedef struct {
     uint32_t chunks;        /* ceil(L / k) */
     uint32_t frac_bits;     /* 64 - ceil(log2 n) */
     uint64_t recip;         /* ceil(2^frac_bits / D) */
+    uint64_t chunk_magic;   /* x / D by a multiply-high (divide.c) */
+    uint32_t chunk_shift;
     /* power[p][i]: chunk i (least significant first) of 2^(32 * (3 - p)),
      * the weight of the value's 32-bit word p (word 0 most significant). */
     uint32_t power[4][MINTID_SHORT_UUID_MAX_CHUNKS];

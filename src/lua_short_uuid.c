@@ -9,10 +9,12 @@
 #include "lua_binding.h"
 
 /* Upvalues of the two calls: the default alphabet, then the last custom
- * alphabet string and its checked alphabet (nil before the first). */
+ * alphabet string and its checked alphabet (nil before the first), then
+ * the metatable of UUID values. */
 #define UP_DEFAULT lua_upvalueindex(1)
 #define UP_LAST_TEXT lua_upvalueindex(2)
 #define UP_LAST lua_upvalueindex(3)
+#define UP_UUID_MT lua_upvalueindex(4)
 
 /* A new userdata holding the checked alphabet of the string at arg;
  * raises naming arg when it is not one. */
@@ -54,9 +56,22 @@ static int m_short_uuid(lua_State *L)
 {
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE], out[MINTID_SHORT_UUID_MAX_LEN];
-    int rc = mintid_lua_check_uuid(L, 1, id, err);
-    const mintid_short_uuid_alphabet *a = check_short_uuid_alphabet(L, 2);
+    const uint8_t *v = (const uint8_t *)lua_touserdata(L, 1);
+    const mintid_short_uuid_alphabet *a;
+    int rc = MINTID_OK, known = 0;
 
+    /* A UUID value known by its metatable in an upvalue: the registry
+     * look-up of luaL_testudata is a good part of the call's own cost.
+     * Any other argument goes the common way, which also raises. */
+    if (v != NULL && lua_getmetatable(L, 1)) {
+        known = lua_rawequal(L, -1, UP_UUID_MT);
+        lua_pop(L, 1);
+    }
+    if (known)
+        memcpy(id, v, sizeof id);
+    else
+        rc = mintid_lua_check_uuid(L, 1, id, err);
+    a = check_short_uuid_alphabet(L, 2);
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);
     mintid_short_uuid_encode(a, id, out);
@@ -105,7 +120,8 @@ static void push_call(lua_State *L, int def, lua_CFunction f)
     lua_pushvalue(L, def);
     lua_pushnil(L);
     lua_pushnil(L);
-    lua_pushcclosure(L, f, 3);
+    luaL_getmetatable(L, mintid_lua_uuid_kind.tname);
+    lua_pushcclosure(L, f, 4);
 }
 
 void mintid_lua_open_short_uuid(lua_State *L, int module, int ffi)

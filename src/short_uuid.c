@@ -9,9 +9,10 @@
  * avoids long division, whose every step waits for the one before: the
  * value is cut into chunks of k symbols (D = n^k) by multiplying its four
  * 32-bit words by the chunks of 2^0, 2^32, 2^64 and 2^96, precomputed once
- * per alphabet; one carry pass makes the chunks proper; each chunk's k
- * symbols then come from a fixed-point fraction chunk / D, times n once a
- * symbol, every chunk independent of the others.
+ * per alphabet; one carry pass makes the chunks proper (dividing by D with
+ * a multiply-high, divide.c); each chunk's k symbols then come from a
+ * fixed-point fraction chunk / D, times n once a symbol, every chunk
+ * independent of the others.
  */
 #include <string.h>
 
@@ -121,6 +122,7 @@ int mintid_short_uuid_alphabet_init(mintid_short_uuid_alphabet *pub, const uint8
     s->chunk = (uint32_t)d;
     s->chunks = (s->length + k - 1) / k;
     s->recip = ((UINT64_C(1) << s->frac_bits) + d - 1) / d;
+    s->chunk_magic = mintid_div_magic(d, &s->chunk_shift);
     power_chunks(s);
     return MINTID_OK;
 }
@@ -156,6 +158,28 @@ static void chunk_symbols(const mintid_short_uuid_state *s, uint32_t x, uint32_t
     }
 }
 
+/* chunk_symbols for two full chunks at once (k = per_chunk each): the two
+ * chains of multiplications run side by side, where one chunk's symbols
+ * each wait for the one before. */
+static void chunk_symbols_pair(const mintid_short_uuid_state *s, uint32_t x, uint32_t y, char *out_x, char *out_y)
+{
+    const uint8_t *symbol = s->symbol;
+    const uint64_t n = s->n;
+    const unsigned bits = s->frac_bits;
+    const uint64_t mask = (UINT64_C(1) << bits) - 1;
+    uint64_t f = (uint64_t)x * s->recip, g = (uint64_t)y * s->recip;
+    uint32_t i, k = s->per_chunk;
+
+    for (i = 0; i < k; i++) {
+        f *= n;
+        g *= n;
+        out_x[i] = (char)symbol[f >> bits];
+        out_y[i] = (char)symbol[g >> bits];
+        f &= mask;
+        g &= mask;
+    }
+}
+
 void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8_t id[16], char *out)
 {
     const mintid_short_uuid_state *s = mintid_short_uuid_state_of_const(pub);
@@ -167,19 +191,26 @@ void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8
     for (p = 0; p < WORDS; p++)
         w[p] = mintid_load_be32(id + 4 * p);
     for (i = 0; i < s->chunks; i++) {
-        /* Four products of at most 2^32 * 2^29: the sum stays below 2^63. */
-        uint64_t x = carry;
+        /* Four products of at most 2^32 * 2^29: the sum stays below 2^63.
+         * Written out and summed in pairs: the chain below adds the carry
+         * last, to sums ready beforehand. */
+        uint64_t x = (w[0] * s->power[0][i] + w[1] * s->power[1][i]) +
+                     (w[2] * s->power[2][i] + w[3] * s->power[3][i]) + carry;
 
-        for (p = 0; p < WORDS; p++)
-            x += w[p] * s->power[p][i];
-        carry = x / s->chunk;
+        /* A multiply-high, not a divide instruction (tens of cycles, and
+         * each chunk's carry waits for the one before). */
+        carry = mintid_div_quotient(s->chunk_magic, s->chunk_shift, x);
         chunk[i] = (uint32_t)(x - carry * s->chunk);
     }
     /* The value is below n^L, so nothing is left over past the top chunk. */
     top = s->length - (s->chunks - 1) * s->per_chunk;
     chunk_symbols(s, chunk[s->chunks - 1], top, out);
-    for (i = 1; i < s->chunks; i++)
-        chunk_symbols(s, chunk[s->chunks - 1 - i], s->per_chunk, out + top + (i - 1) * s->per_chunk);
+    /* The full chunks below it, two at a time, highest first. */
+    for (i = 1; i + 1 < s->chunks; i += 2)
+        chunk_symbols_pair(s, chunk[s->chunks - 1 - i], chunk[s->chunks - 2 - i],
+                           out + top + (i - 1) * s->per_chunk, out + top + i * s->per_chunk);
+    if (i < s->chunks)
+        chunk_symbols(s, chunk[0], s->per_chunk, out + top + (i - 1) * s->per_chunk);
 }
 
 int mintid_short_uuid_decode(const mintid_short_uuid_alphabet *pub, const char *text, size_t len, uint8_t out[16],

@@ -43,10 +43,10 @@ typedef struct {
      * x < 2^26 is (x * digit_magic) >> 33, both exact (sqids_magic says
      * why); a number is cut into chunks of digits_per_chunk digits below
      * chunk = (n - 1)^digits_per_chunk <= 2^26 by multiply-high
-     * divisions (quotient). */
+     * divisions (mintid_div_quotient, divide.c). */
     uint64_t n_magic, digit_magic, chunk;
     uint32_t digits_per_chunk;
-    uint64_t chunk_magic, n_magic64; /* v / chunk and v / n for any 64-bit v: quotient() */
+    uint64_t chunk_magic, n_magic64; /* v / chunk and v / n for any 64-bit v: mintid_div_quotient */
     uint32_t chunk_shift, n_shift;
     uint64_t filter[BUCKETS / 64]; /* bit b: bucket b holds a word (a first look, in 512 bytes) */
     uint32_t n_words;              /* after the state when not 0: uint32_t bucket[BUCKETS + 1] (the
@@ -94,60 +94,15 @@ static uint64_t sqids_magic(unsigned s, uint32_t d)
     return ((UINT64_C(1) << s) + d - 1) / d;
 }
 
-/* The high 64 bits of a * b. */
-static inline uint64_t mul_high(uint64_t a, uint64_t b)
-{
-#ifdef __SIZEOF_INT128__
-    __extension__ typedef unsigned __int128 sqids_u128;
-    return (uint64_t)(((sqids_u128)a * b) >> 64);
-#else
-    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-    uint64_t p01 = a0 * b1, p10 = a1 * b0;
-    uint64_t mid = ((a0 * b0) >> 32) + (uint32_t)p01 + (uint32_t)p10;
-    return a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-#endif
-}
-
-/* v / d for every 64-bit v by the round-down method of Granlund and
- * Montgomery (the "add" variant): with l = ceil(log2 d) and m =
- * floor(2^64 (2^l - d) / d) + 1 (magic_of), t = mul_high(m, v) and the
- * quotient is (t + ((v - t) >> 1)) >> (l - 1). */
-static inline uint64_t quotient(uint64_t magic, uint32_t shift, uint64_t v)
-{
-    uint64_t t = mul_high(magic, v);
-    return (t + ((v - t) >> 1)) >> shift;
-}
-
-static uint64_t magic_of(uint64_t d, uint32_t *shift)
-{
-    uint64_t rem, q = 0;
-    uint32_t l = 0, i;
-
-    while ((UINT64_C(1) << l) < d)
-        l++;
-    /* floor(2^64 (2^l - d) / d) by long division, one bit a step */
-    rem = (UINT64_C(1) << l) - d; /* < d <= 2^26 */
-    for (i = 0; i < 64; i++) {
-        rem <<= 1;
-        q <<= 1;
-        if (rem >= d) {
-            rem -= d;
-            q |= 1;
-        }
-    }
-    *shift = l - 1;
-    return q + 1;
-}
-
 static inline uint64_t chunk_quotient(const sqids_state *st, uint64_t v)
 {
-    return quotient(st->chunk_magic, st->chunk_shift, v);
+    return mintid_div_quotient(st->chunk_magic, st->chunk_shift, v);
 }
 
 /* v mod n, the symbols. */
 static inline uint32_t mod_n(const sqids_state *st, uint64_t v)
 {
-    return (uint32_t)(v - quotient(st->n_magic64, st->n_shift, v) * st->n);
+    return (uint32_t)(v - mintid_div_quotient(st->n_magic64, st->n_shift, v) * st->n);
 }
 
 /* The reference's consistent shuffle, in place. */
@@ -274,8 +229,8 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
         st->chunk *= st->n - 1;
         st->digits_per_chunk++;
     }
-    st->chunk_magic = magic_of(st->chunk, &st->chunk_shift);
-    st->n_magic64 = magic_of(st->n, &st->n_shift);
+    st->chunk_magic = mintid_div_magic(st->chunk, &st->chunk_shift);
+    st->n_magic64 = mintid_div_magic(st->n, &st->n_shift);
     shuffle(st, st->alphabet);
     memset(st->pos, NO_SYMBOL, sizeof st->pos);
     for (i = 0; i < alen; i++)

@@ -1,0 +1,34 @@
+/*
+ * divide.c: division by a divisor known before the hot loop (an alphabet's
+ * size or a power of it), by multiplication: a divide instruction is tens
+ * of cycles and every digit conversion chains them, a multiply-high a few.
+ */
+#include "internal.h"
+
+/* The round-down method of Granlund and Montgomery ("Division by invariant
+ * integers using multiplication", 1994), the "add" variant: with l =
+ * ceil(log2 d), m = floor(2^64 (2^l - d) / d) + 1 fits 64 bits for every
+ * d >= 2, and mintid_div_quotient is exact for every 64-bit v. */
+uint64_t mintid_div_magic(uint64_t d, uint32_t *shift)
+{
+    uint64_t rem, q = 0;
+    uint32_t l = 0, i;
+
+    while (l < 64 && (UINT64_C(1) << l) < d)
+        l++;
+    /* floor(2^64 (2^l - d) / d) by long division, one bit a step; rem < d
+     * and d <= 2^63 here keep rem << 1 in 64 bits. */
+    rem = (l == 64 ? 0 : (UINT64_C(1) << l)) - d;
+    for (i = 0; i < 64; i++) {
+        uint64_t top = rem >> 63;
+
+        rem <<= 1;
+        q <<= 1;
+        if (top || rem >= d) {
+            rem -= d;
+            q |= 1;
+        }
+    }
+    *shift = l - 1;
+    return q + 1;
+}
