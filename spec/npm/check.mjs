@@ -15,11 +15,16 @@ import { DiscordSnowflake, TwitterSnowflake } from '@sapphire/snowflake';
 import { Sonyflake } from 'sonyflake';
 import SnowflakeIdModule from 'snowflake-id';
 import { ObjectId } from 'bson';
-import { Xid } from 'xid-ts';
+import { webcrypto } from 'node:crypto';
 import { init as cuid2Init, isCuid } from '@paralleldrive/cuid2';
 // createFingerprint is exported by the package's src/index.js but not by its
 // entry point: reached by the file's path (this script sits next to node_modules).
 import { createFingerprint } from './node_modules/@paralleldrive/cuid2/src/index.js';
+
+// xid-ts reads globalThis.crypto once, as it loads, and Node 18 (Debian
+// 12's) has none: node:crypto's Web Crypto is put there first.
+if (!globalThis.crypto) globalThis.crypto = webcrypto;
+const { Xid } = await import('xid-ts');
 
 const SnowflakeId = SnowflakeIdModule.default || SnowflakeIdModule;
 

@@ -6,7 +6,12 @@
 // time, counter, machine and pid. spec/npm/run.sh runs it from the folder
 // of the packages' node_modules.
 import { ObjectId } from 'bson';
-import { Xid } from 'xid-ts';
+import { webcrypto } from 'node:crypto';
+
+// xid-ts reads globalThis.crypto once, as it loads, and Node 18 (Debian
+// 12's) has none: node:crypto's Web Crypto is put there first.
+if (!globalThis.crypto) globalThis.crypto = webcrypto;
+const { Xid } = await import('xid-ts');
 
 const out = [];
 for (let i = 0; i < 8; i += 1) out.push({ kind: 'objectid', id: new ObjectId().toHexString() });

@@ -23,6 +23,16 @@ local values = F.new_values(assert(m.parse_ulid("01ARZ3NDEKTSV4RRFFQ69G5FAV")), 
 assert(#values == 3 and tostring(values[3]) == "00000000000000000000000000", tostring(values[3]))
 assert(type(F.snowflake_layout("sonyflake")) == "userdata", "_ffi.snowflake_layout")
 assert(not pcall(F.snowflake_layout, "no-such-layout"))
+assert(type(F.short_uuid_alphabet("0123456789")) == "userdata", "_ffi.short_uuid_alphabet of a good alphabet")
+assert(F.short_uuid_alphabet("aa") == nil, "_ffi.short_uuid_alphabet of a bad alphabet: nil")
+
+-- Paths a short storm may miss: a Sqids number that is not an integer,
+-- and a TypeID value's methods.
+local encoded, why = pcall(m.sqids().encode, m.sqids(), { 1.5 })
+assert(not encoded and tostring(why):find("got 1.5", 1, true), tostring(why))
+local t = assert(m.parse_typeid("user_01h455vb4pex5vsknk084sn02q"))
+assert(t:prefix() == "user" and t:uuid() and t:time() and t:iso() and tostring(t), "TypeID value methods")
+assert(tostring(m.typeid_from("user", t:uuid())) == tostring(t), "typeid_from")
 
 -- Finalizers one per collection cycle (each lets go of the next), each
 -- minting from g while g:next() runs: under HARDMEMTESTS every allocation
