@@ -56,6 +56,28 @@ int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t *seconds, char *
     return MINTID_OK;
 }
 
+/* The ID that would repeat its second's first: refused, the state kept. */
+static int exhausted(const mintid_seconds_counter *st, const char *kind, char *err)
+{
+    return mintid_fail(err, MINTID_EOVERFLOW,
+                       "%s counter exhausted: 16777216 IDs in second %" PRId64 ", wait for the next", kind,
+                       st->last_s);
+}
+
+/* Bytes 0..3 and 9..11 of the ID, once the step has chosen its counter. A
+ * clock set back keeps the last second, so one generator's IDs increase
+ * until its counter wraps within a second. */
+static int put_second_and_counter(mintid_seconds_counter *st, int64_t seconds, uint8_t out[12])
+{
+    if (seconds > st->last_s)
+        st->last_s = seconds;
+    mintid_store_be32(out, (uint32_t)st->last_s);
+    out[9] = (uint8_t)(st->counter >> 16);
+    out[10] = (uint8_t)(st->counter >> 8);
+    out[11] = (uint8_t)st->counter;
+    return MINTID_OK;
+}
+
 int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, int64_t seconds, uint32_t generation,
                                 const uint8_t start[3], uint8_t out[12], char *err)
 {
@@ -74,20 +96,10 @@ int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, in
         uint32_t next = (st->counter + 1) & COUNTER_MASK;
 
         if (next == st->first)
-            return mintid_fail(err, MINTID_EOVERFLOW,
-                               "%s counter exhausted: 16777216 IDs in second %" PRId64 ", wait for the next",
-                               kind, st->last_s);
+            return exhausted(st, kind, err);
         st->counter = next;
     }
-    /* A clock set back keeps the last second, so one generator's IDs
-     * increase until its counter wraps within a second. */
-    if (seconds > st->last_s)
-        st->last_s = seconds;
-    mintid_store_be32(out, (uint32_t)st->last_s);
-    out[9] = (uint8_t)(st->counter >> 16);
-    out[10] = (uint8_t)(st->counter >> 8);
-    out[11] = (uint8_t)st->counter;
-    return MINTID_OK;
+    return put_second_and_counter(st, seconds, out);
 }
 
 int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *kind, int64_t seconds,
@@ -100,16 +112,8 @@ int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *k
     } else if (ticket - st->first_ticket >= (UINT64_C(1) << 24)) {
         /* Other generators took the values between: 2^24 tickets since this
          * second's first, and this value may be one of its own again. */
-        return mintid_fail(err, MINTID_EOVERFLOW,
-                           "%s counter exhausted: 16777216 IDs in second %" PRId64 ", wait for the next", kind,
-                           st->last_s);
+        return exhausted(st, kind, err);
     }
     st->counter = counter & COUNTER_MASK;
-    if (seconds > st->last_s)
-        st->last_s = seconds;
-    mintid_store_be32(out, (uint32_t)st->last_s);
-    out[9] = (uint8_t)(st->counter >> 16);
-    out[10] = (uint8_t)(st->counter >> 8);
-    out[11] = (uint8_t)st->counter;
-    return MINTID_OK;
+    return put_second_and_counter(st, seconds, out);
 }
