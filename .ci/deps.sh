@@ -37,11 +37,12 @@ for arch in "$@"; do
     dpkg --add-architecture "$arch"
 done
 export DEBIAN_FRONTEND=noninteractive
-apt-get update
+retry="sh $(dirname "$0")/retry.sh"
+$retry apt-get update
 # shellcheck disable=SC2086 # one package a word
-apt-get install -y $packages
+$retry apt-get install -y $packages
 # wine64 alone, without its recommends: the `wine` launcher package and
 # wine32, which apt would satisfy with another architecture's build once a
 # foreign architecture is added (wine32:armhf, an ARM binary the launcher
 # then prefers). spec/platform.sh runs the 64-bit loader itself.
-apt-get install -y --no-install-recommends "wine64:$(dpkg --print-architecture)"
+$retry apt-get install -y --no-install-recommends "wine64:$(dpkg --print-architecture)"

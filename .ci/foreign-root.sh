@@ -18,7 +18,8 @@ mkdir -p "$debs" "$root"
 names=
 for p in "$@"; do names="$names $p:$arch"; done
 # shellcheck disable=SC2086 # one package a word
-(cd "$debs" && apt-get download $names)
+retry=$(cd "$(dirname "$0")" && pwd)/retry.sh
+(cd "$debs" && sh "$retry" apt-get download $names)
 for deb in "$debs"/*.deb; do
     dpkg -x "$deb" "$root"
 done

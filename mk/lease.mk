@@ -14,7 +14,7 @@ RUN_ENV   += LEASE_LUA='$(LEASE_LUA)'
 
 $(RESTY_REDIS):
 	rm -rf $(BUILD)/lua-resty-redis.deb && mkdir -p $(BUILD)/lua-resty-redis.deb $(@D)
-	cd $(BUILD)/lua-resty-redis.deb && apt-get download lua-nginx-redis && dpkg-deb -x lua-nginx-redis_*.deb root
+	cd $(BUILD)/lua-resty-redis.deb && sh $(CURDIR)/.ci/retry.sh apt-get download lua-nginx-redis && dpkg-deb -x lua-nginx-redis_*.deb root
 	cp $(BUILD)/lua-resty-redis.deb/root/usr/share/lua/5.1/nginx/redis.lua $@
 	rm -rf $(BUILD)/lua-resty-redis.deb
 

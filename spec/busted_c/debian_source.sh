@@ -10,13 +10,18 @@ mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 dir=$(cd "$dir" && pwd)
 release=$(. /etc/os-release && echo "$VERSION_CODENAME")
 echo "deb-src http://deb.debian.org/debian $release main" > "$dir/sources.list"
-apt() {
-    apt-get -q -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/nonexistent \
-        -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" -o APT::Sandbox::User="$(id -un)" "$@"
-}
-apt update > "$dir/update.log" 2>&1 || { cat "$dir/update.log"; exit 1; }
+cat > "$dir/apt.conf" <<EOF
+Dir::Etc::SourceList "$dir/sources.list";
+Dir::Etc::SourceParts "/nonexistent";
+Dir::State::Lists "$dir/lists";
+Dir::Cache "$dir/cache";
+APT::Sandbox::User "$(id -un)";
+EOF
+export APT_CONFIG="$dir/apt.conf"
+retry=$(cd "$(dirname "$0")/../../.ci" && pwd)/retry.sh
+sh "$retry" sh -c 'apt-get -q update > "$1" 2>&1 || { cat "$1"; exit 1; }' sh "$dir/update.log"
 cd "$dir"
-apt source --download-only lua-filesystem
+sh "$retry" apt-get -q source --download-only lua-filesystem
 rm -rf lfs && mkdir lfs
 tar -xzf lua-filesystem_*.orig.tar.gz --strip-components=2 -C lfs --wildcards '*/src/lfs.[ch]'
 # lfs 1.8.0 stops at Lua 5.4 only because it checks the version: 5.5's
