@@ -535,18 +535,16 @@ MINTID_INTERNAL void mintid_hex_encode(const uint8_t *b, size_t n, char *out);
  * targets it (every x86-64), the table elsewhere; the vectors of every
  * platform check both. */
 MINTID_INTERNAL void mintid_hex_encode16(const uint8_t b[16], char out[32]);
+/* The same for 12 bytes (ObjectIds), the same two ways. */
+MINTID_INTERNAL void mintid_hex_encode12(const uint8_t b[12], char out[24]);
 #ifdef __SSE2__
-/* mintid_hex_encode16's SSE2 way (every x86-64), its 32 digits left in
- * d[0] and d[1] for a caller that puts more around them (UUID text's
- * hyphens): each byte's high and low nibble side by side, '0' added to
- * each, and 'a' - '0' - 10 more to those above 9. */
-static inline void mintid_hex_digits16(const uint8_t b[16], __m128i d[2])
+/* The SSE2 way (every x86-64): the 32 digits of the 16 bytes of v left in
+ * d[0] and d[1], each byte's high and low nibble side by side, '0' added
+ * to each, and 'a' - '0' - 10 more to those above 9. */
+static inline void mintid_hex_digits_of(__m128i v, __m128i d[2])
 {
     const __m128i low4 = _mm_set1_epi8(0x0F), nine = _mm_set1_epi8(9);
     const __m128i zero_char = _mm_set1_epi8('0'), past_nine = _mm_set1_epi8('a' - '0' - 10);
-    /* Two 8-byte reads, the way the IDs were stored (mintid_store_ms_words). */
-    const __m128i v = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)b),
-                                         _mm_loadl_epi64((const __m128i *)(const void *)(b + 8)));
     const __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), low4), lo = _mm_and_si128(v, low4);
     int i;
 
@@ -554,6 +552,16 @@ static inline void mintid_hex_digits16(const uint8_t b[16], __m128i d[2])
     d[1] = _mm_unpackhi_epi8(hi, lo);
     for (i = 0; i < 2; i++)
         d[i] = _mm_add_epi8(d[i], _mm_add_epi8(zero_char, _mm_and_si128(_mm_cmpgt_epi8(d[i], nine), past_nine)));
+}
+
+/* mintid_hex_encode16's digits, for a caller that puts more around them
+ * (UUID text's hyphens). */
+static inline void mintid_hex_digits16(const uint8_t b[16], __m128i d[2])
+{
+    /* Two 8-byte reads, the way the IDs were stored (mintid_store_ms_words). */
+    mintid_hex_digits_of(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)b),
+                                            _mm_loadl_epi64((const __m128i *)(const void *)(b + 8))),
+                         d);
 }
 #endif
 

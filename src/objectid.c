@@ -13,7 +13,7 @@
 
 void mintid_objectid_encode(const uint8_t id[12], char out[24])
 {
-    mintid_hex_encode(id, MINTID_OBJECTID_BYTES, out);
+    mintid_hex_encode12(id, out);
 }
 
 int mintid_objectid_decode(const char *text, size_t len, uint8_t out[12], char *err)
