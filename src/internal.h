@@ -1213,16 +1213,24 @@ MINTID_INTERNAL void mintid_seconds_counter_init(mintid_seconds_counter *st);
 /* 1 when the next step takes a drawn start: a new state, or a process
  * forked since the last step. */
 MINTID_INTERNAL int mintid_seconds_counter_fresh(const mintid_seconds_counter *st, uint32_t generation);
-/* floor(now_ms / 1000), or ERANGE "<kind> timestamp <s> out of range
- * 0..4294967295". */
-MINTID_INTERNAL int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t *seconds, char *err);
-/* The step: seconds from mintid_seconds_of, start read only when fresh;
- * writes out[0..4) and out[9..12). EOVERFLOW "<kind> counter exhausted
- * ..." (the state unchanged) when the counter would come back to the
- * first of its second: 2^24 IDs in one second, the next would repeat. */
+/* floor(now_ms / 1000): C's division truncates toward zero, the floor
+ * for every ms >= 0; a negative ms is refused either way, but its
+ * message names the second it falls in. */
+static inline int64_t mintid_seconds_of_ms(int64_t now_ms)
+{
+    return now_ms / 1000 - (now_ms % 1000 < 0);
+}
+/* MINTID_OK for seconds 0..4294967295, else ERANGE "<kind> timestamp <s>
+ * out of range 0..4294967295". */
+MINTID_INTERNAL int mintid_seconds_check(const char *kind, int64_t seconds, char *err);
+/* The step: seconds checked by mintid_seconds_check, start read only when
+ * fresh; writes the ID, bytes 4..8 the kind's own, middle (40 bits, the
+ * first byte highest). EOVERFLOW "<kind> counter exhausted ..." (the
+ * state unchanged) when the counter would come back to the first of its
+ * second: 2^24 IDs in one second, the next would repeat. */
 MINTID_INTERNAL int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, int64_t seconds,
-                                                uint32_t generation, const uint8_t start[3], uint8_t out[12],
-                                                char *err);
+                                                uint32_t generation, const uint8_t start[3], uint64_t middle,
+                                                uint8_t out[12], char *err);
 /* The same step with a counter taken from a counter shared by many
  * generators (xid.c's process counter): ticket the shared counter's count
  * of values taken, counter its value. EOVERFLOW, as above, once 2^24
@@ -1230,9 +1238,9 @@ MINTID_INTERNAL int mintid_seconds_counter_step(mintid_seconds_counter *st, cons
  * counter value could then come back within that second. */
 MINTID_INTERNAL int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *kind, int64_t seconds,
                                                        uint32_t generation, uint64_t ticket, uint32_t counter,
-                                                       uint8_t out[12], char *err);
+                                                       uint64_t middle, uint8_t out[12], char *err);
 /* The OS clock at these kinds' resolution (mintid_os_clock_s), in ms for
- * their steps: the default generators and the ABI's calls read this one. */
+ * the ABI's calls; the default generators take its seconds as they are. */
 MINTID_INTERNAL int mintid_seconds_clock_ms(int64_t *now_ms, char *err);
 
 /* objectid.c */
@@ -1244,6 +1252,9 @@ MINTID_OPAQUE_STATE(mintid_objectid_gen, mintid_objectid_state, mintid_objectid_
 /* 8 bytes drawn from rnd on a fresh state (5 random, 3 the start). */
 MINTID_INTERNAL int mintid_objectid_gen_next(mintid_objectid_state *g, int64_t now_ms, mintid_random_fn rnd,
                                              void *ctx, uint8_t out[12], char *err);
+/* The same at Unix seconds (a clock that reads seconds: no ms between). */
+MINTID_INTERNAL int mintid_objectid_gen_next_s(mintid_objectid_state *g, int64_t seconds, mintid_random_fn rnd,
+                                               void *ctx, uint8_t out[12], char *err);
 
 /* xid.c */
 typedef struct {
@@ -1258,6 +1269,14 @@ MINTID_OPAQUE_STATE(mintid_xid_gen, mintid_xid_state, mintid_xid_state_of)
  * counter (default.c) when it has none in this process yet. */
 MINTID_INTERNAL int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rnd, void *ctx,
                                         uint8_t out[12], char *err);
+/* A taker of the process's XID counter: mintid_default_xid_counter, or
+ * default.c's own while it holds the counter's lock. */
+typedef int (*mintid_xid_counter_fn)(uint32_t generation, mintid_random_fn rnd, void *ctx, uint64_t *ticket,
+                                     uint32_t *counter, char *err);
+/* mintid_xid_gen_next at Unix seconds, a generator of the process's
+ * identity taking its counter from take. */
+MINTID_INTERNAL int mintid_xid_gen_next_s(mintid_xid_state *g, int64_t seconds, mintid_random_fn rnd, void *ctx,
+                                          mintid_xid_counter_fn take, uint8_t out[12], char *err);
 /* default.c: the one XID counter of this process (rs/xid has one per
  * process), which every generator of the process's identity takes its
  * counter from, so that two of them never give one ID: its start drawn
