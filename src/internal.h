@@ -1211,8 +1211,13 @@ typedef struct {
 } mintid_seconds_counter;
 MINTID_INTERNAL void mintid_seconds_counter_init(mintid_seconds_counter *st);
 /* 1 when the next step takes a drawn start: a new state, or a process
- * forked since the last step. */
-MINTID_INTERNAL int mintid_seconds_counter_fresh(const mintid_seconds_counter *st, uint32_t generation);
+ * forked since the last step (a forked child must not continue its
+ * parent's counter, nor, for an ObjectId, its random bytes). Inline: every
+ * ID asks it. */
+static inline int mintid_seconds_counter_fresh(const mintid_seconds_counter *st, uint32_t generation)
+{
+    return st->last_s < 0 || st->generation != generation;
+}
 /* floor(now_ms / 1000): C's division truncates toward zero, the floor
  * for every ms >= 0; a negative ms is refused either way, but its
  * message names the second it falls in. */
@@ -1221,8 +1226,15 @@ static inline int64_t mintid_seconds_of_ms(int64_t now_ms)
     return now_ms / 1000 - (now_ms % 1000 < 0);
 }
 /* MINTID_OK for seconds 0..4294967295, else ERANGE "<kind> timestamp <s>
- * out of range 0..4294967295". */
-MINTID_INTERNAL int mintid_seconds_check(const char *kind, int64_t seconds, char *err);
+ * out of range 0..4294967295" (written out of line: the check is inline,
+ * as every ID asks it). */
+MINTID_INTERNAL int mintid_seconds_out_of_range(const char *kind, int64_t seconds, char *err);
+static inline int mintid_seconds_check(const char *kind, int64_t seconds, char *err)
+{
+    if (seconds < 0 || seconds > INT64_C(0xFFFFFFFF))
+        return mintid_seconds_out_of_range(kind, seconds, err);
+    return MINTID_OK;
+}
 /* The step: seconds checked by mintid_seconds_check, start read only when
  * fresh; writes the ID, bytes 4..8 the kind's own, middle (40 bits, the
  * first byte highest). EOVERFLOW "<kind> counter exhausted ..." (the

@@ -24,13 +24,6 @@ void mintid_seconds_counter_init(mintid_seconds_counter *st)
     st->generation = mintid_os_fork_generation();
 }
 
-int mintid_seconds_counter_fresh(const mintid_seconds_counter *st, uint32_t generation)
-{
-    /* A forked child must not continue its parent's counter (nor, for an
-     * ObjectId, its random bytes): it starts again, as a new state does. */
-    return st->last_s < 0 || st->generation != generation;
-}
-
 int mintid_seconds_clock_ms(int64_t *now_ms, char *err)
 {
     int64_t s = 0;
@@ -43,12 +36,9 @@ int mintid_seconds_clock_ms(int64_t *now_ms, char *err)
     return rc;
 }
 
-int mintid_seconds_check(const char *kind, int64_t seconds, char *err)
+int mintid_seconds_out_of_range(const char *kind, int64_t seconds, char *err)
 {
-    if (seconds < 0 || seconds > INT64_C(0xFFFFFFFF))
-        return mintid_fail(err, MINTID_ERANGE, "%s timestamp %" PRId64 " out of range 0..4294967295", kind,
-                           seconds);
-    return MINTID_OK;
+    return mintid_fail(err, MINTID_ERANGE, "%s timestamp %" PRId64 " out of range 0..4294967295", kind, seconds);
 }
 
 /* The ID that would repeat its second's first: refused, the state kept. */
