@@ -140,6 +140,18 @@ describe("MongoDB ObjectId", function()
                 "a stopped clock")
         end)
 
+        it("with no clock option, objectid() and a generator's IDs hold the OS clock's second", function()
+            local g = mintid.objectid_generator()
+            local before = os.time()
+            local ids = { mintid.objectid(), g:next() }
+            local after = os.time()
+            for _, text in ipairs(ids) do
+                -- the coarse clock they read may be a tick behind os.time()
+                local ms = mintid.parse_objectid(text):time()
+                assert(ms >= (before - 1) * 1000 and ms <= after * 1000, "not this second: " .. text)
+            end
+        end)
+
         it("objectid(): one process's 5 random bytes, the counter + 1 per ID, no repeat", function()
             local first = mintid.parse_objectid(mintid.objectid()):bytes()
             local seen, prev = {}, first
@@ -264,6 +276,18 @@ describe("XID", function()
             -- an identity of its own: its own counter, from the start zeros gives
             local g = mintid.xid_generator { machine = "abc", pid = 1, random = zeros }
             h.assert_strictly_increasing(function() return g:next() end, 20000, XID_PATTERN, "xid_generator")
+        end)
+
+        it("with no clock option, xid() and generators' IDs hold the OS clock's second", function()
+            local g, own = mintid.xid_generator(), mintid.xid_generator { machine = "abc", pid = 7 }
+            local before = os.time()
+            local ids = { mintid.xid(), g:next(), own:next() }
+            local after = os.time()
+            for _, text in ipairs(ids) do
+                -- the coarse clock they read may be a tick behind os.time()
+                local ms = mintid.parse_xid(text):time()
+                assert(ms >= (before - 1) * 1000 and ms <= after * 1000, "not this second: " .. text)
+            end
         end)
 
         it("xid(): this host's machine id and this process's pid, the counter + 1 per ID", function()

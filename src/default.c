@@ -64,12 +64,13 @@ static default_gen gens[DEFAULT_COUNT] = {
 };
 
 /*
- * The UUIDv1, UUIDv6, KSUID, ObjectId and XID defaults: a generator object of the core each, under
+ * The UUIDv1, UUIDv6, KSUID and ObjectId defaults: a generator object of the core each, under
  * its own padded lock held for the step alone, the clock read outside it
  * (the step's last + 1 keeps a late reading in order). They draw rarely (a
- * KSUID in a new second; a v1/v6 node and clock_seq, an ObjectId's or
- * XID's identity and counter start, on first use and in a forked child),
- * so the draw stays inside. One line each.
+ * KSUID in a new second; a v1/v6 node and clock_seq, an ObjectId's
+ * identity and counter start, on first use and in a forked child), so the
+ * draw stays inside. One line each. The XID default is the same but for
+ * its lock, the process XID counter's (below).
  */
 typedef struct {
     int (*clock)(int64_t *now, char *err); /* the unit the step takes */
@@ -84,7 +85,6 @@ typedef union {
             mintid_uuid_time_gen uuid_time;
             mintid_ksuid_gen ksuid;
             mintid_objectid_gen objectid;
-            mintid_xid_gen xid;
         } gen;
     } s;
     unsigned char lines[2 * STEP_BYTES];
@@ -95,18 +95,13 @@ static int object_init_uuid1(void *g, char *err) { return mintid_uuid_time_gen_i
 static int object_init_uuid6(void *g, char *err) { return mintid_uuid_time_gen_init(g, 6, NULL, 0, -1, err); }
 static int object_init_ksuid(void *g, char *err) { (void)err; mintid_ksuid_gen_init(g); return MINTID_OK; }
 
-/* ObjectId, XID: this process's identity, drawn again in a forked child. */
+/* ObjectId: this process's identity, drawn again in a forked child. */
 static int object_init_objectid(void *g, char *err) { (void)err; mintid_objectid_gen_init(g); return MINTID_OK; }
-static int object_init_xid(void *g, char *err) { return mintid_xid_gen_init(g, NULL, 0, -1, err); }
 
+/* At the clock's seconds: the ID holds no more. */
 static int object_step_objectid(void *g, int64_t now, uint8_t *out, char *err)
 {
-    return mintid_objectid_gen_next(mintid_objectid_state_of(g), now, mintid_random_pool, err, out, err);
-}
-
-static int object_step_xid(void *g, int64_t now, uint8_t *out, char *err)
-{
-    return mintid_xid_gen_next(mintid_xid_state_of(g), now, mintid_random_pool, err, out, err);
+    return mintid_objectid_gen_next_s(mintid_objectid_state_of(g), now, mintid_random_pool, err, out, err);
 }
 
 static int object_step_uuid_time(void *g, int64_t now, uint8_t *out, char *err)
@@ -122,15 +117,13 @@ static int object_step_ksuid(void *g, int64_t now, uint8_t *out, char *err)
 static const object_kind object_uuid1 = { mintid_os_clock_100ns, object_init_uuid1, object_step_uuid_time };
 static const object_kind object_uuid6 = { mintid_os_clock_100ns, object_init_uuid6, object_step_uuid_time };
 static const object_kind object_ksuid = { mintid_os_clock_ms, object_init_ksuid, object_step_ksuid };
-static const object_kind object_objectid = { mintid_seconds_clock_ms, object_init_objectid, object_step_objectid };
-static const object_kind object_xid = { mintid_seconds_clock_ms, object_init_xid, object_step_xid };
+static const object_kind object_objectid = { mintid_os_clock_s, object_init_objectid, object_step_objectid };
 
 #define OBJECT_GENERATORS(X) \
     X(uuid1, object_uuid1)     \
     X(uuid6, object_uuid6)     \
     X(ksuid, object_ksuid)     \
-    X(objectid, object_objectid) \
-    X(xid, object_xid)
+    X(objectid, object_objectid)
 
 enum {
 #define OBJECT_INDEX(name, kind) OBJECT_##name,
@@ -143,16 +136,24 @@ static object_gen objects[OBJECT_COUNT] = {
     OBJECT_GENERATORS(OBJECT_STATE)
 };
 
-/* The process's one XID counter (mintid_default_xid_counter): taken under
- * its own lock, after a generator's (the default XID's) when both are
- * held, and with every other lock across fork(). */
-static struct {
-    mintid_lock lock;
-    int drawn;           /* under lock: start drawn in process generation */
-    uint32_t generation;
-    uint32_t start;
-    uint64_t tickets;
-} process_xid_counter = { MINTID_LOCK_INIT, 0, 0, 0, 0 };
+/* The process's one XID counter (mintid_default_xid_counter) and the
+ * default XID generator, which takes its counter from it, under one lock:
+ * one lock per default XID, not its own and then the counter's. fork()
+ * takes it with every other lock, last. Padded as an object_gen is. */
+typedef union {
+    struct {
+        mintid_lock lock;
+        int drawn; /* under lock: start drawn in process generation */
+        uint32_t generation;
+        uint32_t start;
+        uint64_t tickets;
+        int ready; /* under lock: gen initialised */
+        mintid_xid_gen gen;
+    } s;
+    unsigned char lines[2 * STEP_BYTES];
+} ALIGNED_LINES process_xid_state;
+MINTID_STATIC_ASSERT(sizeof(process_xid_state) == 2 * STEP_BYTES, process_xid_padded);
+static process_xid_state process_xid = { { MINTID_LOCK_INIT, 0, 0, 0, 0, 0, { { 0 } } } };
 
 /* SPEC's default Nano ID (the default alphabet, 21 symbols): no state to
  * guard, set once by default_setup and only read after. */
@@ -167,8 +168,9 @@ static int default_ready; /* set (release) by default_setup: no pthread_once per
  * child draws afresh (monotonic.c). A child made without the handlers
  * (raw clone) has the same fresh start; only a lock's state is then
  * whatever the parent's other threads left it in, as with any lock. The
- * XID counter's lock is the one taken while another (the default XID's) is
- * held, and it is taken last. */
+ * XID counter's lock is taken last: no generator's lock of this file is
+ * ever taken while it is held (the default XID steps under it, not under
+ * a lock of its own). */
 static void default_prepare(void)
 {
     int i;
@@ -177,14 +179,14 @@ static void default_prepare(void)
         mintid_lock_take(&gens[i].step.s.lock);
     for (i = 0; i < OBJECT_COUNT; i++)
         mintid_lock_take(&objects[i].s.lock);
-    mintid_lock_take(&process_xid_counter.lock);
+    mintid_lock_take(&process_xid.s.lock);
 }
 
 static void default_unlock(void)
 {
     int i;
 
-    mintid_lock_release(&process_xid_counter.lock);
+    mintid_lock_release(&process_xid.s.lock);
     for (i = OBJECT_COUNT - 1; i >= 0; i--)
         mintid_lock_release(&objects[i].s.lock);
     for (i = DEFAULT_COUNT - 1; i >= 0; i--)
@@ -198,30 +200,38 @@ static void default_setup(void)
     MINTID_STORE_RELEASE(&default_ready, 1);
 }
 
+/* mintid_default_xid_counter with its lock held. */
+static int xid_counter_locked(uint32_t generation, mintid_random_fn rnd, void *ctx, uint64_t *ticket,
+                              uint32_t *counter, char *err)
+{
+    uint8_t start[3];
+    int rc;
+
+    if (!process_xid.s.drawn || process_xid.s.generation != generation) {
+        /* A forked child's pid is its own, its counter new as well. */
+        rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
+        if (rc != MINTID_OK)
+            return rc;
+        process_xid.s.start = (uint32_t)start[0] << 16 | (uint32_t)start[1] << 8 | start[2];
+        process_xid.s.tickets = 0;
+        process_xid.s.generation = generation;
+        process_xid.s.drawn = 1;
+    }
+    *ticket = process_xid.s.tickets++;
+    *counter = (process_xid.s.start + (uint32_t)*ticket) & UINT32_C(0xFFFFFF);
+    return MINTID_OK;
+}
+
 int mintid_default_xid_counter(uint32_t generation, mintid_random_fn rnd, void *ctx, uint64_t *ticket,
                                uint32_t *counter, char *err)
 {
-    uint8_t start[3];
-    int rc = MINTID_OK;
+    int rc;
 
     if (!MINTID_LOAD_ACQUIRE(&default_ready))
         mintid_run_once(&default_once, default_setup);
-    mintid_lock_take(&process_xid_counter.lock);
-    if (!process_xid_counter.drawn || process_xid_counter.generation != generation) {
-        /* A forked child's pid is its own, its counter new as well. */
-        rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
-        if (rc == MINTID_OK) {
-            process_xid_counter.start = (uint32_t)start[0] << 16 | (uint32_t)start[1] << 8 | start[2];
-            process_xid_counter.tickets = 0;
-            process_xid_counter.generation = generation;
-            process_xid_counter.drawn = 1;
-        }
-    }
-    if (rc == MINTID_OK) {
-        *ticket = process_xid_counter.tickets++;
-        *counter = (process_xid_counter.start + (uint32_t)*ticket) & UINT32_C(0xFFFFFF);
-    }
-    mintid_lock_release(&process_xid_counter.lock);
+    mintid_lock_take(&process_xid.s.lock);
+    rc = xid_counter_locked(generation, rnd, ctx, ticket, counter, err);
+    mintid_lock_release(&process_xid.s.lock);
     return rc;
 }
 
@@ -294,6 +304,31 @@ static inline int object_next(object_gen *g, const object_kind *k, uint8_t *out,
 #define OBJECT_FUNCTION(name, kind) \
     int mintid_default_##name(uint8_t *out, char *err) { return object_next(&objects[OBJECT_##name], &kind, out, err); }
 OBJECT_GENERATORS(OBJECT_FUNCTION)
+
+/* object_next's steps under the XID counter's lock, the generator's
+ * counter taken with that lock already held. */
+int mintid_default_xid(uint8_t *out, char *err)
+{
+    int64_t now = 0;
+    int rc;
+
+    if (!MINTID_LOAD_ACQUIRE(&default_ready))
+        mintid_run_once(&default_once, default_setup);
+    rc = mintid_os_clock_s(&now, err);
+    if (rc != MINTID_OK)
+        return rc;
+    mintid_lock_take(&process_xid.s.lock);
+    if (!process_xid.s.ready) {
+        /* This process's identity, its pid again in a forked child. */
+        rc = mintid_xid_gen_init(&process_xid.s.gen, NULL, 0, -1, err);
+        process_xid.s.ready = rc == MINTID_OK;
+    }
+    if (rc == MINTID_OK)
+        rc = mintid_xid_gen_next_s(mintid_xid_state_of(&process_xid.s.gen), now, mintid_random_pool, err,
+                                   xid_counter_locked, out, err);
+    mintid_lock_release(&process_xid.s.lock);
+    return rc;
+}
 
 /* No state to guard: each thread draws from its own pool. */
 int mintid_default_uuid4(uint8_t out[16], char *err)

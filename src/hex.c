@@ -1,5 +1,5 @@
 /* hex.c: lowercase hex text, two digits per byte (UUID text, W3C trace
- * IDs, the bytes of error messages). */
+ * IDs, ObjectIds, the bytes of error messages). */
 #include <string.h>
 
 #include "internal.h"
@@ -33,9 +33,28 @@ void mintid_hex_encode16(const uint8_t b[16], char out[32])
     _mm_storeu_si128((__m128i *)(void *)out, d[0]);
     _mm_storeu_si128((__m128i *)(void *)(out + 16), d[1]);
 }
+
+void mintid_hex_encode12(const uint8_t b[12], char out[24])
+{
+    __m128i d[2];
+    int32_t tail;
+
+    /* 8 bytes and 4: no read past the 12. */
+    memcpy(&tail, b + 8, sizeof tail);
+    mintid_hex_digits_of(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)b),
+                                            _mm_cvtsi32_si128(tail)),
+                         d);
+    _mm_storeu_si128((__m128i *)(void *)out, d[0]);
+    _mm_storel_epi64((__m128i *)(void *)(out + 16), d[1]);
+}
 #else
 void mintid_hex_encode16(const uint8_t b[16], char out[32])
 {
     mintid_hex_encode(b, 16, out);
+}
+
+void mintid_hex_encode12(const uint8_t b[12], char out[24])
+{
+    mintid_hex_encode(b, 12, out);
 }
 #endif

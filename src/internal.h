@@ -535,18 +535,16 @@ MINTID_INTERNAL void mintid_hex_encode(const uint8_t *b, size_t n, char *out);
  * targets it (every x86-64), the table elsewhere; the vectors of every
  * platform check both. */
 MINTID_INTERNAL void mintid_hex_encode16(const uint8_t b[16], char out[32]);
+/* The same for 12 bytes (ObjectIds), the same two ways. */
+MINTID_INTERNAL void mintid_hex_encode12(const uint8_t b[12], char out[24]);
 #ifdef __SSE2__
-/* mintid_hex_encode16's SSE2 way (every x86-64), its 32 digits left in
- * d[0] and d[1] for a caller that puts more around them (UUID text's
- * hyphens): each byte's high and low nibble side by side, '0' added to
- * each, and 'a' - '0' - 10 more to those above 9. */
-static inline void mintid_hex_digits16(const uint8_t b[16], __m128i d[2])
+/* The SSE2 way (every x86-64): the 32 digits of the 16 bytes of v left in
+ * d[0] and d[1], each byte's high and low nibble side by side, '0' added
+ * to each, and 'a' - '0' - 10 more to those above 9. */
+static inline void mintid_hex_digits_of(__m128i v, __m128i d[2])
 {
     const __m128i low4 = _mm_set1_epi8(0x0F), nine = _mm_set1_epi8(9);
     const __m128i zero_char = _mm_set1_epi8('0'), past_nine = _mm_set1_epi8('a' - '0' - 10);
-    /* Two 8-byte reads, the way the IDs were stored (mintid_store_ms_words). */
-    const __m128i v = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)b),
-                                         _mm_loadl_epi64((const __m128i *)(const void *)(b + 8)));
     const __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), low4), lo = _mm_and_si128(v, low4);
     int i;
 
@@ -554,6 +552,16 @@ static inline void mintid_hex_digits16(const uint8_t b[16], __m128i d[2])
     d[1] = _mm_unpackhi_epi8(hi, lo);
     for (i = 0; i < 2; i++)
         d[i] = _mm_add_epi8(d[i], _mm_add_epi8(zero_char, _mm_and_si128(_mm_cmpgt_epi8(d[i], nine), past_nine)));
+}
+
+/* mintid_hex_encode16's digits, for a caller that puts more around them
+ * (UUID text's hyphens). */
+static inline void mintid_hex_digits16(const uint8_t b[16], __m128i d[2])
+{
+    /* Two 8-byte reads, the way the IDs were stored (mintid_store_ms_words). */
+    mintid_hex_digits_of(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)b),
+                                            _mm_loadl_epi64((const __m128i *)(const void *)(b + 8))),
+                         d);
 }
 #endif
 
@@ -1203,18 +1211,38 @@ typedef struct {
 } mintid_seconds_counter;
 MINTID_INTERNAL void mintid_seconds_counter_init(mintid_seconds_counter *st);
 /* 1 when the next step takes a drawn start: a new state, or a process
- * forked since the last step. */
-MINTID_INTERNAL int mintid_seconds_counter_fresh(const mintid_seconds_counter *st, uint32_t generation);
-/* floor(now_ms / 1000), or ERANGE "<kind> timestamp <s> out of range
- * 0..4294967295". */
-MINTID_INTERNAL int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t *seconds, char *err);
-/* The step: seconds from mintid_seconds_of, start read only when fresh;
- * writes out[0..4) and out[9..12). EOVERFLOW "<kind> counter exhausted
- * ..." (the state unchanged) when the counter would come back to the
- * first of its second: 2^24 IDs in one second, the next would repeat. */
+ * forked since the last step (a forked child must not continue its
+ * parent's counter, nor, for an ObjectId, its random bytes). Inline: every
+ * ID asks it. */
+static inline int mintid_seconds_counter_fresh(const mintid_seconds_counter *st, uint32_t generation)
+{
+    return st->last_s < 0 || st->generation != generation;
+}
+/* floor(now_ms / 1000): C's division truncates toward zero, the floor
+ * for every ms >= 0; a negative ms is refused either way, but its
+ * message names the second it falls in. */
+static inline int64_t mintid_seconds_of_ms(int64_t now_ms)
+{
+    return now_ms / 1000 - (now_ms % 1000 < 0);
+}
+/* MINTID_OK for seconds 0..4294967295, else ERANGE "<kind> timestamp <s>
+ * out of range 0..4294967295" (written out of line: the check is inline,
+ * as every ID asks it). */
+MINTID_INTERNAL int mintid_seconds_out_of_range(const char *kind, int64_t seconds, char *err);
+static inline int mintid_seconds_check(const char *kind, int64_t seconds, char *err)
+{
+    if (seconds < 0 || seconds > INT64_C(0xFFFFFFFF))
+        return mintid_seconds_out_of_range(kind, seconds, err);
+    return MINTID_OK;
+}
+/* The step: seconds checked by mintid_seconds_check, start read only when
+ * fresh; writes the ID, bytes 4..8 the kind's own, middle (40 bits, the
+ * first byte highest). EOVERFLOW "<kind> counter exhausted ..." (the
+ * state unchanged) when the counter would come back to the first of its
+ * second: 2^24 IDs in one second, the next would repeat. */
 MINTID_INTERNAL int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, int64_t seconds,
-                                                uint32_t generation, const uint8_t start[3], uint8_t out[12],
-                                                char *err);
+                                                uint32_t generation, const uint8_t start[3], uint64_t middle,
+                                                uint8_t out[12], char *err);
 /* The same step with a counter taken from a counter shared by many
  * generators (xid.c's process counter): ticket the shared counter's count
  * of values taken, counter its value. EOVERFLOW, as above, once 2^24
@@ -1222,9 +1250,9 @@ MINTID_INTERNAL int mintid_seconds_counter_step(mintid_seconds_counter *st, cons
  * counter value could then come back within that second. */
 MINTID_INTERNAL int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *kind, int64_t seconds,
                                                        uint32_t generation, uint64_t ticket, uint32_t counter,
-                                                       uint8_t out[12], char *err);
+                                                       uint64_t middle, uint8_t out[12], char *err);
 /* The OS clock at these kinds' resolution (mintid_os_clock_s), in ms for
- * their steps: the default generators and the ABI's calls read this one. */
+ * the ABI's calls; the default generators take its seconds as they are. */
 MINTID_INTERNAL int mintid_seconds_clock_ms(int64_t *now_ms, char *err);
 
 /* objectid.c */
@@ -1236,6 +1264,9 @@ MINTID_OPAQUE_STATE(mintid_objectid_gen, mintid_objectid_state, mintid_objectid_
 /* 8 bytes drawn from rnd on a fresh state (5 random, 3 the start). */
 MINTID_INTERNAL int mintid_objectid_gen_next(mintid_objectid_state *g, int64_t now_ms, mintid_random_fn rnd,
                                              void *ctx, uint8_t out[12], char *err);
+/* The same at Unix seconds (a clock that reads seconds: no ms between). */
+MINTID_INTERNAL int mintid_objectid_gen_next_s(mintid_objectid_state *g, int64_t seconds, mintid_random_fn rnd,
+                                               void *ctx, uint8_t out[12], char *err);
 
 /* xid.c */
 typedef struct {
@@ -1250,6 +1281,14 @@ MINTID_OPAQUE_STATE(mintid_xid_gen, mintid_xid_state, mintid_xid_state_of)
  * counter (default.c) when it has none in this process yet. */
 MINTID_INTERNAL int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rnd, void *ctx,
                                         uint8_t out[12], char *err);
+/* A taker of the process's XID counter: mintid_default_xid_counter, or
+ * default.c's own while it holds the counter's lock. */
+typedef int (*mintid_xid_counter_fn)(uint32_t generation, mintid_random_fn rnd, void *ctx, uint64_t *ticket,
+                                     uint32_t *counter, char *err);
+/* mintid_xid_gen_next at Unix seconds, a generator of the process's
+ * identity taking its counter from take. */
+MINTID_INTERNAL int mintid_xid_gen_next_s(mintid_xid_state *g, int64_t seconds, mintid_random_fn rnd, void *ctx,
+                                          mintid_xid_counter_fn take, uint8_t out[12], char *err);
 /* default.c: the one XID counter of this process (rs/xid has one per
  * process), which every generator of the process's identity takes its
  * counter from, so that two of them never give one ID: its start drawn

@@ -104,14 +104,34 @@ static int make_ksuid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
     return mintid_ksuid_gen_next(mintid_ksuid_state_of(ksuid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
 }
 
+/* ObjectId, XID: a clock option gives ms; the OS clock is read here, in
+ * the whole seconds these IDs hold (the coarse clock the defaults read). */
 static int make_objectid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
-    return mintid_objectid_gen_next(mintid_objectid_state_of(objectid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
+    mintid_objectid_state *g = mintid_objectid_state_of(objectid_of(u));
+    int64_t now = 0;
+    int rc;
+
+    if (u->h.has_clock)
+        return mintid_objectid_gen_next(g, a->now_ms, a->rnd, a->ctx, out, err);
+    rc = mintid_os_clock_s(&now, err);
+    if (rc != MINTID_OK)
+        return rc;
+    return mintid_objectid_gen_next_s(g, now, a->rnd, a->ctx, out, err);
 }
 
 static int make_xid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
 {
-    return mintid_xid_gen_next(mintid_xid_state_of(xid_of(u)), a->now_ms, a->rnd, a->ctx, out, err);
+    mintid_xid_state *g = mintid_xid_state_of(xid_of(u));
+    int64_t now = 0;
+    int rc;
+
+    if (u->h.has_clock)
+        return mintid_xid_gen_next(g, a->now_ms, a->rnd, a->ctx, out, err);
+    rc = mintid_os_clock_s(&now, err);
+    if (rc != MINTID_OK)
+        return rc;
+    return mintid_xid_gen_next_s(g, now, a->rnd, a->ctx, mintid_default_xid_counter, out, err);
 }
 
 static const gen_kind ulid_gen_kind = {
@@ -136,13 +156,15 @@ static const gen_kind ksuid_gen_kind = {
     .value = &mintid_lua_ksuid_kind, .make = make_ksuid, .state = state_ksuid, .state_bytes = sizeof(mintid_ksuid_state)
 };
 static const gen_kind objectid_gen_kind = {
-    .tname = "mintid.ObjectIdGenerator", .state_size = sizeof(mintid_objectid_gen), .uses_clock = 1, .uses_random = 1,
+    .tname = "mintid.ObjectIdGenerator", .state_size = sizeof(mintid_objectid_gen), .uses_clock = 1, .reads_os_clock = 1,
+    .uses_random = 1,
     .init = init_objectid, .value = &mintid_lua_objectid_kind, .make = make_objectid, .state = state_objectid,
     .state_bytes = sizeof(mintid_objectid_state)
 };
 /* The constructor sets the machine and pid (xid_generator). */
 static const gen_kind xid_gen_kind = {
-    .tname = "mintid.XIDGenerator", .state_size = sizeof(mintid_xid_gen), .uses_clock = 1, .uses_random = 1,
+    .tname = "mintid.XIDGenerator", .state_size = sizeof(mintid_xid_gen), .uses_clock = 1, .reads_os_clock = 1,
+    .uses_random = 1,
     .value = &mintid_lua_xid_kind, .make = make_xid, .state = state_xid, .state_bytes = sizeof(mintid_xid_state)
 };
 /* TypeIDs: a UUIDv7 state; :next(prefix) is its own (typeid_gen_next). */
@@ -585,7 +607,7 @@ static MINTID_ALWAYS_INLINE int id_gen_push_next(lua_State *L, const gen_kind *k
     c.push = push;
     c.a.key = k->takes_key ? mintid_lua_check_key(L, 2, keybuf, &key_len) : NULL;
     c.a.key_len = key_len;
-    c.a.now_ms = k->uses_clock ? mintid_lua_gen_now(L, k, c.u) : 0;
+    c.a.now_ms = k->uses_clock && (c.u->h.has_clock || !k->reads_os_clock) ? mintid_lua_gen_now(L, k, c.u) : 0;
     return mintid_lua_push_committed(L, k, c.u, k->state != NULL ? k->state(c.u) : NULL, k->state_bytes,
                                      id_attempt, id_push, &c);
 }

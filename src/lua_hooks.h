@@ -83,6 +83,7 @@ typedef struct {
     /* A kind with no use for the clock or random option accepts it (every
      * constructor does) but does not keep it. */
     int uses_clock;
+    int reads_os_clock;       /* make reads the OS clock itself when there is no option */
     int uses_random;
     void (*init)(gen_ud *u);  /* NULL: the constructor fills the state */
     void (*wipe)(gen_ud *u);  /* secret-equivalent state, erased on __gc */

@@ -13,7 +13,7 @@
 
 void mintid_objectid_encode(const uint8_t id[12], char out[24])
 {
-    mintid_hex_encode(id, MINTID_OBJECTID_BYTES, out);
+    mintid_hex_encode12(id, out);
 }
 
 int mintid_objectid_decode(const char *text, size_t len, uint8_t out[12], char *err)
@@ -51,25 +51,26 @@ void mintid_objectid_gen_init(mintid_objectid_gen *pub)
 int mintid_objectid_gen_next(mintid_objectid_state *g, int64_t now_ms, mintid_random_fn rnd, void *ctx,
                              uint8_t out[12], char *err)
 {
+    return mintid_objectid_gen_next_s(g, mintid_seconds_of_ms(now_ms), rnd, ctx, out, err);
+}
+
+int mintid_objectid_gen_next_s(mintid_objectid_state *g, int64_t seconds, mintid_random_fn rnd, void *ctx,
+                               uint8_t out[12], char *err)
+{
     uint8_t drawn[RANDOM_BYTES + START_BYTES];
     uint32_t generation = mintid_os_fork_generation();
-    int64_t s = 0;
-    int fresh, rc;
+    int rc;
 
-    rc = mintid_seconds_of("ObjectId", now_ms, &s, err);
+    rc = mintid_seconds_check("ObjectId", seconds, err);
     if (rc != MINTID_OK)
         return rc;
     /* One draw per process: the 5 bytes, then the counter's start. */
-    fresh = mintid_seconds_counter_fresh(&g->sc, generation);
-    if (fresh) {
+    if (mintid_seconds_counter_fresh(&g->sc, generation)) {
         rc = mintid_draw_random(rnd, ctx, drawn, sizeof drawn, "ObjectId", err);
         if (rc != MINTID_OK)
             return rc;
         memcpy(g->random, drawn, RANDOM_BYTES);
     }
-    rc = mintid_seconds_counter_step(&g->sc, "ObjectId", s, generation, drawn + RANDOM_BYTES, out, err);
-    if (rc != MINTID_OK)
-        return rc;
-    memcpy(out + 4, g->random, RANDOM_BYTES);
-    return MINTID_OK;
+    return mintid_seconds_counter_step(&g->sc, "ObjectId", seconds, generation, drawn + RANDOM_BYTES,
+                                       (uint64_t)mintid_load_be32(g->random) << 8 | g->random[4], out, err);
 }

@@ -24,13 +24,6 @@ void mintid_seconds_counter_init(mintid_seconds_counter *st)
     st->generation = mintid_os_fork_generation();
 }
 
-int mintid_seconds_counter_fresh(const mintid_seconds_counter *st, uint32_t generation)
-{
-    /* A forked child must not continue its parent's counter (nor, for an
-     * ObjectId, its random bytes): it starts again, as a new state does. */
-    return st->last_s < 0 || st->generation != generation;
-}
-
 int mintid_seconds_clock_ms(int64_t *now_ms, char *err)
 {
     int64_t s = 0;
@@ -43,17 +36,9 @@ int mintid_seconds_clock_ms(int64_t *now_ms, char *err)
     return rc;
 }
 
-int mintid_seconds_of(const char *kind, int64_t now_ms, int64_t *seconds, char *err)
+int mintid_seconds_out_of_range(const char *kind, int64_t seconds, char *err)
 {
-    /* floor(now_ms / 1000): C's division truncates toward zero, the floor
-     * for every ms >= 0; a negative ms is refused either way, but its
-     * message names the second it falls in. */
-    int64_t s = now_ms / 1000 - (now_ms % 1000 < 0);
-
-    if (s < 0 || s > INT64_C(0xFFFFFFFF))
-        return mintid_fail(err, MINTID_ERANGE, "%s timestamp %" PRId64 " out of range 0..4294967295", kind, s);
-    *seconds = s;
-    return MINTID_OK;
+    return mintid_fail(err, MINTID_ERANGE, "%s timestamp %" PRId64 " out of range 0..4294967295", kind, seconds);
 }
 
 /* The ID that would repeat its second's first: refused, the state kept. */
@@ -64,22 +49,24 @@ static int exhausted(const mintid_seconds_counter *st, const char *kind, char *e
                        st->last_s);
 }
 
-/* Bytes 0..3 and 9..11 of the ID, once the step has chosen its counter. A
- * clock set back keeps the last second, so one generator's IDs increase
- * until its counter wraps within a second. */
-static int put_second_and_counter(mintid_seconds_counter *st, int64_t seconds, uint8_t out[12])
+/* The ID, once the step has chosen its counter: the second, the kind's
+ * five bytes (middle, a 40-bit big-endian number) and the counter. A clock
+ * set back keeps the last second, so one generator's IDs increase until
+ * its counter wraps within a second. Two stores, of bytes 0..7 and 8..11:
+ * an encoder that reads the ID back in those pieces (hex.c's SSE2, xid.c)
+ * has them forwarded from the stores, where a read across several
+ * narrower stores waits until they have reached the cache. */
+static int put_id(mintid_seconds_counter *st, int64_t seconds, uint64_t middle, uint8_t out[12])
 {
     if (seconds > st->last_s)
         st->last_s = seconds;
-    mintid_store_be32(out, (uint32_t)st->last_s);
-    out[9] = (uint8_t)(st->counter >> 16);
-    out[10] = (uint8_t)(st->counter >> 8);
-    out[11] = (uint8_t)st->counter;
+    mintid_store_be64(out, (uint64_t)(uint32_t)st->last_s << 32 | middle >> 8);
+    mintid_store_be32(out + 8, (uint32_t)(middle & 0xFF) << 24 | st->counter);
     return MINTID_OK;
 }
 
 int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, int64_t seconds, uint32_t generation,
-                                const uint8_t start[3], uint8_t out[12], char *err)
+                                const uint8_t start[3], uint64_t middle, uint8_t out[12], char *err)
 {
     if (mintid_seconds_counter_fresh(st, generation)) {
         st->counter = (uint32_t)start[0] << 16 | (uint32_t)start[1] << 8 | start[2];
@@ -99,12 +86,12 @@ int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, in
             return exhausted(st, kind, err);
         st->counter = next;
     }
-    return put_second_and_counter(st, seconds, out);
+    return put_id(st, seconds, middle, out);
 }
 
 int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *kind, int64_t seconds,
-                                       uint32_t generation, uint64_t ticket, uint32_t counter, uint8_t out[12],
-                                       char *err)
+                                       uint32_t generation, uint64_t ticket, uint32_t counter, uint64_t middle,
+                                       uint8_t out[12], char *err)
 {
     if (mintid_seconds_counter_fresh(st, generation) || seconds > st->last_s) {
         st->first_ticket = ticket;
@@ -115,5 +102,5 @@ int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *k
         return exhausted(st, kind, err);
     }
     st->counter = counter & COUNTER_MASK;
-    return put_second_and_counter(st, seconds, out);
+    return put_id(st, seconds, middle, out);
 }

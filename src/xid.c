@@ -39,21 +39,26 @@ static const char xid_pairs[1024][2] = {
 };
 
 /* Ten symbols of a 50-bit value, most significant first: five pairs, each
- * from its own shift of v (no step waits for another). */
+ * from its own shift of v (no step waits for another), written out: as a
+ * loop, GCC at -O2 keeps it one, its shift a count in a register. */
 static void encode50(uint64_t v, char out[10])
 {
-    int i;
-
-    for (i = 0; i < 5; i++)
-        memcpy(out + 2 * i, xid_pairs[(v >> (40 - 10 * i)) & 1023], 2);
+    memcpy(out, xid_pairs[v >> 40 & 1023], 2);
+    memcpy(out + 2, xid_pairs[v >> 30 & 1023], 2);
+    memcpy(out + 4, xid_pairs[v >> 20 & 1023], 2);
+    memcpy(out + 6, xid_pairs[v >> 10 & 1023], 2);
+    memcpy(out + 8, xid_pairs[v & 1023], 2);
 }
 
 void mintid_xid_encode(const uint8_t id[12], char out[20])
 {
     /* The 96 bits and 4 zero bits after them are 100: two halves of 50
-     * bits, ten symbols each (bits 0..49, then 50..95 and the padding). */
-    uint64_t first = mintid_load_be64(id) >> 14;
-    uint64_t second = (mintid_load_be64(id + 4) & ((UINT64_C(1) << 46) - 1)) << 4;
+     * bits, ten symbols each (bits 0..49, then 50..95 and the padding),
+     * from reads of bytes 0..7 and 8..11, the pieces the generators store
+     * (seconds_counter.c). */
+    uint64_t high = mintid_load_be64(id);
+    uint64_t first = high >> 14;
+    uint64_t second = ((high & ((UINT64_C(1) << 14) - 1)) << 32 | mintid_load_be32(id + 8)) << 4;
 
     encode50(first, out);
     encode50(second, out + 10);
@@ -212,15 +217,26 @@ int mintid_xid_gen_init(mintid_xid_gen *pub, const uint8_t *machine, size_t mach
     return MINTID_OK;
 }
 
+/* Bytes 4..8 of g's IDs, the machine id and the pid, as a 40-bit number. */
+static uint64_t identity(const mintid_xid_state *g)
+{
+    return (uint64_t)g->machine[0] << 32 | (uint64_t)g->machine[1] << 24 | (uint64_t)g->machine[2] << 16 | g->pid;
+}
+
 int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rnd, void *ctx, uint8_t out[12],
                         char *err)
 {
+    return mintid_xid_gen_next_s(g, mintid_seconds_of_ms(now_ms), rnd, ctx, mintid_default_xid_counter, out, err);
+}
+
+int mintid_xid_gen_next_s(mintid_xid_state *g, int64_t seconds, mintid_random_fn rnd, void *ctx,
+                          mintid_xid_counter_fn take, uint8_t out[12], char *err)
+{
     uint8_t start[START_BYTES];
     uint32_t generation = mintid_os_fork_generation();
-    int64_t s = 0;
     int rc;
 
-    rc = mintid_seconds_of("XID", now_ms, &s, err);
+    rc = mintid_seconds_check("XID", seconds, err);
     if (rc != MINTID_OK)
         return rc;
     /* In a new process (a forked child) the pid is its own and the counter
@@ -232,26 +248,20 @@ int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rn
         uint64_t ticket = 0;
         uint32_t counter = 0;
 
-        rc = mintid_default_xid_counter(generation, rnd, ctx, &ticket, &counter, err);
+        rc = take(generation, rnd, ctx, &ticket, &counter, err);
         if (rc != MINTID_OK)
             return rc;
         if (mintid_seconds_counter_fresh(&g->sc, generation))
             g->pid = mintid_xid_process_pid();
-        rc = mintid_seconds_counter_step_shared(&g->sc, "XID", s, generation, ticket, counter, out, err);
-    } else {
-        if (mintid_seconds_counter_fresh(&g->sc, generation)) {
-            rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
-            if (rc != MINTID_OK)
-                return rc;
-            if (!g->pid_given)
-                g->pid = mintid_xid_process_pid();
-        }
-        rc = mintid_seconds_counter_step(&g->sc, "XID", s, generation, start, out, err);
+        return mintid_seconds_counter_step_shared(&g->sc, "XID", seconds, generation, ticket, counter,
+                                                  identity(g), out, err);
     }
-    if (rc != MINTID_OK)
-        return rc;
-    memcpy(out + 4, g->machine, sizeof g->machine);
-    out[7] = (uint8_t)(g->pid >> 8);
-    out[8] = (uint8_t)g->pid;
-    return MINTID_OK;
+    if (mintid_seconds_counter_fresh(&g->sc, generation)) {
+        rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
+        if (rc != MINTID_OK)
+            return rc;
+        if (!g->pid_given)
+            g->pid = mintid_xid_process_pid();
+    }
+    return mintid_seconds_counter_step(&g->sc, "XID", seconds, generation, start, identity(g), out, err);
 }

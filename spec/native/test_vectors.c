@@ -1606,13 +1606,14 @@ static void check_chacha20_implementations(void)
           mintid_chacha20_name(mintid_chacha20_best()));
 }
 
-/* mintid_hex_encode16 (SSE2 on x86-64) writes the table's digits for
- * every byte value, in every position. */
+/* mintid_hex_encode16 and mintid_hex_encode12 (SSE2 on x86-64) write the
+ * table's digits for every byte value (the 12-byte one: in each of its
+ * positions, and nothing past its 24 digits). */
 static void check_hex_encoders(void)
 {
     uint8_t b[16];
     char fast[32], table[32];
-    int v, i, same = 1;
+    int v, i, same = 1, same12 = 1;
 
     for (v = 0; v < 256; v += 16) {
         for (i = 0; i < 16; i++)
@@ -1622,7 +1623,17 @@ static void check_hex_encoders(void)
         if (memcmp(fast, table, 32) != 0)
             same = 0;
     }
+    for (v = 0; v < 256; v++) {
+        for (i = 0; i < 12; i++)
+            b[i] = (uint8_t)(v + i * 23);
+        memset(fast, '!', sizeof fast);
+        mintid_hex_encode12(b, fast);
+        mintid_hex_encode(b, 12, table);
+        if (memcmp(fast, table, 24) != 0 || fast[24] != '!')
+            same12 = 0;
+    }
     check(same, "hex: the 16-byte encoder writes the table's digits for all 256 byte values");
+    check(same12, "hex: the 12-byte encoder writes the table's digits for all 256 byte values, no more");
 }
 
 /* Nano IDs of a 2^k-symbol alphabet: the SSSE3 map (x86-64) writes the
