@@ -1179,8 +1179,8 @@ typedef struct {
     uint32_t per_chunk;     /* k symbols a chunk */
     uint32_t chunk;         /* D = n^k */
     uint32_t chunks;        /* ceil(L / k) */
-    uint32_t frac_bits;     /* 64 - ceil(log2 n) */
-    uint64_t recip;         /* ceil(2^frac_bits / D) */
+    uint64_t recip;         /* ceil(2^64 / D) */
+    uint64_t top_recip;     /* ceil(2^64 / n^top), top = L - (chunks - 1) * k */
     uint64_t chunk_magic;   /* x / D by a multiply-high (divide.c) */
     uint32_t chunk_shift;
     /* power[p][i]: chunk i (least significant first) of 2^(32 * (3 - p)),
