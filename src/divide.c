@@ -32,3 +32,41 @@ uint64_t mintid_div_magic(uint64_t d, uint32_t *shift)
     *shift = l - 1;
     return q + 1;
 }
+
+/* Robison's method ("N-bit unsigned division via N-bit multiply-add",
+ * 2005), for a multiply-high and one shift, no fix-up: with s =
+ * floor(log2 d) and d not a power of 2, q = floor(2^(64+s) / d) and
+ * r = 2^(64+s) mod d = d - e. The round-up magic q + 1 is exact for every
+ * v < 2^64 when e <= 2^s; else r < 2^s, and q with v + 1 is exact for
+ * every v + 1 <= 2^64. One of them always fits 64 bits. */
+uint64_t mintid_div_magic_inc(uint64_t d, uint32_t *shift, uint32_t *inc)
+{
+    uint64_t rem, q = 0;
+    uint32_t s = 0, i;
+
+    while (s < 63 && (UINT64_C(1) << (s + 1)) <= d)
+        s++;
+    if ((d & (d - 1)) == 0) {
+        /* 2^s: half of v by the multiply-high, the rest by the shift. */
+        *shift = s - 1;
+        *inc = 0;
+        return UINT64_C(1) << 63;
+    }
+    /* floor(2^(64+s) / d) by long division, one bit a step, from the
+     * remainder 2^s < d; d <= 2^63 keeps rem << 1 from losing a bit that
+     * matters (the top bit is kept apart). */
+    rem = UINT64_C(1) << s;
+    for (i = 0; i < 64; i++) {
+        uint64_t top = rem >> 63;
+
+        rem <<= 1;
+        q <<= 1;
+        if (top || rem >= d) {
+            rem -= d;
+            q |= 1;
+        }
+    }
+    *shift = s;
+    *inc = d - rem <= (UINT64_C(1) << s) ? 0 : 1;
+    return q + (*inc == 0);
+}

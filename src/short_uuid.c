@@ -113,7 +113,7 @@ int mintid_short_uuid_alphabet_init(mintid_short_uuid_alphabet *pub, const uint8
     s->chunk = (uint32_t)d;
     s->chunks = (s->length + k - 1) / k;
     s->recip = reciprocal(d);
-    s->chunk_magic = mintid_div_magic(d, &s->chunk_shift);
+    s->chunk_magic = mintid_div_magic_inc(d, &s->chunk_shift, &s->chunk_inc);
     for (i = 0, d = 1; i < s->length - (s->chunks - 1) * k; i++)
         d *= s->n;
     s->top_recip = reciprocal(d);
@@ -151,7 +151,7 @@ void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8
     const uint64_t w0 = mintid_load_be32(id), w1 = mintid_load_be32(id + 4), w2 = mintid_load_be32(id + 8),
                    w3 = mintid_load_be32(id + 12);
     const uint8_t *symbol = s->symbol;
-    const uint64_t n = s->n, d = s->chunk, magic = s->chunk_magic, recip = s->recip;
+    const uint64_t n = s->n, d = s->chunk, magic = s->chunk_magic, inc = s->chunk_inc, recip = s->recip;
     const uint32_t shift = s->chunk_shift, k = s->per_chunk, last = s->chunks - 1;
     uint64_t carry = 0;
     char *at = out + s->length;
@@ -161,17 +161,17 @@ void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8
      * chunk's symbols depend only on it, and go alongside the next
      * chunk's carry, the one chain of the conversion. */
     for (i = 0; i < last; i++) {
-        /* Four products of below 2^32 * 2^30 and a carry: below 2^64
-         * (MAX_CHUNK). Summed in pairs: the carry is added last, to sums
-         * ready beforehand. */
-        uint64_t x = (w0 * s->power[0][i] + w1 * s->power[1][i]) + (w2 * s->power[2][i] + w3 * s->power[3][i]) +
-                     carry;
+        /* Four products of below 2^32 * 2^30 and a carry: below 2^64 - 2^32
+         * (MAX_CHUNK). Summed in pairs, with the divisor's increment: the
+         * carry is added last, to sums ready beforehand. */
+        uint64_t x = ((w0 * s->power[0][i] + w1 * s->power[1][i]) + (w2 * s->power[2][i] + w3 * s->power[3][i]) +
+                      inc) + carry;
 
-        /* A multiply-high, not a divide instruction (tens of cycles, and
-         * each chunk's carry waits for the one before). */
-        carry = mintid_div_quotient(magic, shift, x);
+        /* A multiply-high and a shift, not a divide instruction (tens of
+         * cycles, and each chunk's carry waits for the one before). */
+        carry = mintid_div_quotient_inc(magic, shift, x);
         at -= k;
-        chunk_symbols(symbol, n, x - carry * d, recip, k, at);
+        chunk_symbols(symbol, n, x - carry * d - inc, recip, k, at);
     }
     /* The value is below n^L, so the top chunk is below n^top (top =
      * L - (chunks - 1) * k symbols) and nothing is left over. */
