@@ -206,6 +206,17 @@ static inline uint64_t mintid_div_quotient(uint64_t magic, uint32_t shift, uint6
     return (t + ((v - t) >> 1)) >> shift;
 }
 
+/* The magic, shift and increment (0 or 1) of a divisor 2 <= d < 2^63, for
+ * mintid_div_quotient_inc: one step shorter than mintid_div_quotient where
+ * a chain of divisions waits on each. */
+MINTID_INTERNAL uint64_t mintid_div_magic_inc(uint64_t d, uint32_t *shift, uint32_t *inc);
+/* floor(v / d) for every v < 2^64 - 1, from d's magic, shift and
+ * increment (the caller may add inc to v ahead of time, off its chain). */
+static inline uint64_t mintid_div_quotient_inc(uint64_t magic, uint32_t shift, uint64_t v_plus_inc)
+{
+    return mintid_mul_high(magic, v_plus_inc) >> shift;
+}
+
 /* The 48-bit ms then 80 bits (ULID, UUIDv7): top16 << 64 | low64, as two
  * 8-byte words rather than 6 + 10 bytes. The IDs are built, versioned and
  * encoded 8 bytes at a time: a read over bytes just stored in other pieces
@@ -1187,10 +1198,11 @@ typedef struct {
     uint32_t per_chunk;     /* k symbols a chunk */
     uint32_t chunk;         /* D = n^k */
     uint32_t chunks;        /* ceil(L / k) */
-    uint32_t frac_bits;     /* 64 - ceil(log2 n) */
-    uint64_t recip;         /* ceil(2^frac_bits / D) */
+    uint64_t recip;         /* ceil(2^64 / D) */
+    uint64_t top_recip;     /* ceil(2^64 / n^top), top = L - (chunks - 1) * k */
     uint64_t chunk_magic;   /* x / D by a multiply-high (divide.c) */
     uint32_t chunk_shift;
+    uint32_t chunk_inc;
     /* power[p][i]: chunk i (least significant first) of 2^(32 * (3 - p)),
      * the weight of the value's 32-bit word p (word 0 most significant). */
     uint32_t power[4][MINTID_SHORT_UUID_MAX_CHUNKS];

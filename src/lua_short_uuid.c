@@ -56,21 +56,35 @@ static int m_short_uuid(lua_State *L)
 {
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE], out[MINTID_SHORT_UUID_MAX_LEN];
-    const uint8_t *v = (const uint8_t *)lua_touserdata(L, 1);
     const mintid_short_uuid_alphabet *a;
-    int rc = MINTID_OK, known = 0;
+    int rc = MINTID_OK;
 
-    /* A UUID value known by its metatable in an upvalue: the registry
-     * look-up of luaL_testudata is a good part of the call's own cost.
-     * Any other argument goes the common way, which also raises. */
-    if (v != NULL && lua_getmetatable(L, 1)) {
-        known = lua_rawequal(L, -1, UP_UUID_MT);
-        lua_pop(L, 1);
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        /* A text, parsed here: the common way's look-ups (a userdata
+         * first, then the type again) are a good part of the call's own
+         * cost. */
+        size_t len;
+        const char *text = lua_tolstring(L, 1, &len);
+
+        err[0] = '\0';
+        rc = mintid_uuid_decode(text, len, id, err);
+    } else {
+        /* A UUID value known by its metatable in an upvalue: the registry
+         * look-up of luaL_testudata is a good part of the call's own
+         * cost. Any other argument goes the common way, which also
+         * raises. */
+        const uint8_t *v = (const uint8_t *)lua_touserdata(L, 1);
+        int known = 0;
+
+        if (v != NULL && lua_getmetatable(L, 1)) {
+            known = lua_rawequal(L, -1, UP_UUID_MT);
+            lua_pop(L, 1);
+        }
+        if (known)
+            memcpy(id, v, sizeof id);
+        else
+            rc = mintid_lua_check_uuid(L, 1, id, err);
     }
-    if (known)
-        memcpy(id, v, sizeof id);
-    else
-        rc = mintid_lua_check_uuid(L, 1, id, err);
     a = check_short_uuid_alphabet(L, 2);
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);

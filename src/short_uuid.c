@@ -11,8 +11,8 @@
  * 32-bit words by the chunks of 2^0, 2^32, 2^64 and 2^96, precomputed once
  * per alphabet; one carry pass makes the chunks proper (dividing by D with
  * a multiply-high, divide.c); each chunk's k symbols then come from a
- * fixed-point fraction chunk / D, times n once a symbol, every chunk
- * independent of the others.
+ * 64-bit fixed-point fraction chunk / D, times n once a symbol, every
+ * chunk independent of the others.
  */
 #include <string.h>
 
@@ -20,18 +20,16 @@
 
 #define WORDS 4
 
-/* n^k <= 2^29 keeps a chunk's sum of four 32-bit products below 2^63;
- * D^2 <= 2^frac_bits keeps the fraction exact (see chunk_symbols). */
-#define MAX_CHUNK (UINT64_C(1) << 29)
+/* D = n^k <= 2^30 keeps a chunk's sum of four products below 2^32 * D and
+ * its carry (below 2^64 / D) under 2^64, and D^2 <= 2^64 keeps the 64-bit
+ * fraction of chunk_symbols exact. */
+#define MAX_CHUNK (UINT64_C(1) << 30)
 
-/* The bits of the smallest power of 2 >= n: n << frac_bits stays in 64. */
-static unsigned ceil_log2(uint32_t n)
+/* ceil(2^64 / d) for 2 <= d <= 2^32: 2^64 / d is not an integer, or d a
+ * power of 2 and (2^64 - 1) / d one less than it. */
+static uint64_t reciprocal(uint64_t d)
 {
-    unsigned l = 0;
-
-    while ((UINT64_C(1) << l) < n)
-        l++;
-    return l;
+    return UINT64_MAX / d + 1;
 }
 
 /* L, the smallest with n^L >= 2^128: powers of n as four 32-bit words (w[0]
@@ -108,21 +106,17 @@ int mintid_short_uuid_alphabet_init(mintid_short_uuid_alphabet *pub, const uint8
         s->value[symbols[i]] = (int16_t)i;
     s->n = (uint32_t)n;
     s->length = padded_length(s->n);
-    s->frac_bits = 64 - ceil_log2(s->n);
-    /* k as large as both bounds allow: D <= 2^29, D^2 <= 2^frac_bits
-     * (D <= 2^29 is checked first, so D^2 stays in 64 bits). */
-    for (k = 1, d = s->n;; k++) {
-        uint64_t next = d * s->n;
-
-        if (next > MAX_CHUNK || next * next > (UINT64_C(1) << s->frac_bits))
-            break;
-        d = next;
-    }
+    /* k as large as MAX_CHUNK allows. */
+    for (k = 1, d = s->n; d * s->n <= MAX_CHUNK; k++)
+        d *= s->n;
     s->per_chunk = k;
     s->chunk = (uint32_t)d;
     s->chunks = (s->length + k - 1) / k;
-    s->recip = ((UINT64_C(1) << s->frac_bits) + d - 1) / d;
-    s->chunk_magic = mintid_div_magic(d, &s->chunk_shift);
+    s->recip = reciprocal(d);
+    s->chunk_magic = mintid_div_magic_inc(d, &s->chunk_shift, &s->chunk_inc);
+    for (i = 0, d = 1; i < s->length - (s->chunks - 1) * k; i++)
+        d *= s->n;
+    s->top_recip = reciprocal(d);
     power_chunks(s);
     return MINTID_OK;
 }
@@ -132,85 +126,58 @@ size_t mintid_short_uuid_length(const mintid_short_uuid_alphabet *a)
     return mintid_short_uuid_state_of_const(a)->length;
 }
 
-/* The k symbols of chunk x < D to out[0..k): the fraction x / D in
- * frac_bits bits (rounded up), times n once a symbol, whose integer part
- * is the symbol. Rounding up adds less than x / 2^frac_bits, and since
- * x * D < D^2 <= 2^frac_bits that never reaches the next integer at any
- * step: each symbol is exactly floor(x / n^(k-i)) mod n. */
-static void chunk_symbols(const mintid_short_uuid_state *s, uint32_t x, uint32_t k, char *out)
+/* The k symbols of a chunk x < n^k to out[0..k), from r = ceil(2^64 /
+ * n^k): the fraction x / n^k in 64 bits, rounded up, times n once a symbol,
+ * whose integer part (the high word of the product) is the symbol.
+ * Rounding up adds less than x / 2^64, and since x * n^k < 2^64 that never
+ * reaches the next integer at any step: each symbol is exactly
+ * floor(x / n^(k-i)) mod n. */
+static void chunk_symbols(const uint8_t *symbol, uint64_t n, uint64_t x, uint64_t r, uint32_t k, char *out)
 {
-    /* In locals: a store through out (a char *) could change *s as far as
-     * the compiler knows, and would make it read every field again. */
-    const uint8_t *symbol = s->symbol;
-    const uint64_t n = s->n;
-    const unsigned bits = s->frac_bits;
-    const uint64_t mask = (UINT64_C(1) << bits) - 1;
-    uint64_t f = (uint64_t)x * s->recip;
-    uint32_t i, skip = s->per_chunk - k;
-
-    /* The top chunk may be shorter: its leading symbols are zeros. */
-    for (i = 0; i < skip; i++)
-        f = (f * n) & mask;
-    for (i = 0; i < k; i++) {
-        f *= n;
-        out[i] = (char)symbol[f >> bits];
-        f &= mask;
-    }
-}
-
-/* chunk_symbols for two full chunks at once (k = per_chunk each): the two
- * chains of multiplications run side by side, where one chunk's symbols
- * each wait for the one before. */
-static void chunk_symbols_pair(const mintid_short_uuid_state *s, uint32_t x, uint32_t y, char *out_x, char *out_y)
-{
-    const uint8_t *symbol = s->symbol;
-    const uint64_t n = s->n;
-    const unsigned bits = s->frac_bits;
-    const uint64_t mask = (UINT64_C(1) << bits) - 1;
-    uint64_t f = (uint64_t)x * s->recip, g = (uint64_t)y * s->recip;
-    uint32_t i, k = s->per_chunk;
+    uint64_t f = x * r; /* below 2^64 as x * n^k < 2^64 */
+    uint32_t i;
 
     for (i = 0; i < k; i++) {
+        out[i] = (char)symbol[mintid_mul_high(f, n)];
         f *= n;
-        g *= n;
-        out_x[i] = (char)symbol[f >> bits];
-        out_y[i] = (char)symbol[g >> bits];
-        f &= mask;
-        g &= mask;
     }
 }
 
 void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8_t id[16], char *out)
 {
     const mintid_short_uuid_state *s = mintid_short_uuid_state_of_const(pub);
-    uint64_t w[WORDS], carry = 0;
-    uint32_t chunk[MINTID_SHORT_UUID_MAX_CHUNKS];
-    uint32_t i, top;
-    int p;
+    /* In locals: a store through out (a char *) could change *s as far as
+     * the compiler knows, and would make it read every field again. */
+    const uint64_t w0 = mintid_load_be32(id), w1 = mintid_load_be32(id + 4), w2 = mintid_load_be32(id + 8),
+                   w3 = mintid_load_be32(id + 12);
+    const uint8_t *symbol = s->symbol;
+    const uint64_t n = s->n, d = s->chunk, magic = s->chunk_magic, inc = s->chunk_inc, recip = s->recip;
+    const uint32_t shift = s->chunk_shift, k = s->per_chunk, last = s->chunks - 1;
+    uint64_t carry = 0;
+    char *at = out + s->length;
+    uint32_t i;
 
-    for (p = 0; p < WORDS; p++)
-        w[p] = mintid_load_be32(id + 4 * p);
-    for (i = 0; i < s->chunks; i++) {
-        /* Four products of at most 2^32 * 2^29: the sum stays below 2^63.
-         * Written out and summed in pairs: the chain below adds the carry
-         * last, to sums ready beforehand. */
-        uint64_t x = (w[0] * s->power[0][i] + w[1] * s->power[1][i]) +
-                     (w[2] * s->power[2][i] + w[3] * s->power[3][i]) + carry;
+    /* Least significant chunk first, written from the end of out: each
+     * chunk's symbols depend only on it, and go alongside the next
+     * chunk's carry, the one chain of the conversion. */
+    for (i = 0; i < last; i++) {
+        /* Four products of below 2^32 * 2^30 and a carry: below 2^64 - 2^32
+         * (MAX_CHUNK). Summed in pairs, with the divisor's increment: the
+         * carry is added last, to sums ready beforehand. */
+        uint64_t x = ((w0 * s->power[0][i] + w1 * s->power[1][i]) + (w2 * s->power[2][i] + w3 * s->power[3][i]) +
+                      inc) + carry;
 
-        /* A multiply-high, not a divide instruction (tens of cycles, and
-         * each chunk's carry waits for the one before). */
-        carry = mintid_div_quotient(s->chunk_magic, s->chunk_shift, x);
-        chunk[i] = (uint32_t)(x - carry * s->chunk);
+        /* A multiply-high and a shift, not a divide instruction (tens of
+         * cycles, and each chunk's carry waits for the one before). */
+        carry = mintid_div_quotient_inc(magic, shift, x);
+        at -= k;
+        chunk_symbols(symbol, n, x - carry * d - inc, recip, k, at);
     }
-    /* The value is below n^L, so nothing is left over past the top chunk. */
-    top = s->length - (s->chunks - 1) * s->per_chunk;
-    chunk_symbols(s, chunk[s->chunks - 1], top, out);
-    /* The full chunks below it, two at a time, highest first. */
-    for (i = 1; i + 1 < s->chunks; i += 2)
-        chunk_symbols_pair(s, chunk[s->chunks - 1 - i], chunk[s->chunks - 2 - i],
-                           out + top + (i - 1) * s->per_chunk, out + top + i * s->per_chunk);
-    if (i < s->chunks)
-        chunk_symbols(s, chunk[0], s->per_chunk, out + top + (i - 1) * s->per_chunk);
+    /* The value is below n^L, so the top chunk is below n^top (top =
+     * L - (chunks - 1) * k symbols) and nothing is left over. */
+    chunk_symbols(symbol, n,
+                  (w0 * s->power[0][i] + w1 * s->power[1][i]) + (w2 * s->power[2][i] + w3 * s->power[3][i]) + carry,
+                  s->top_recip, (uint32_t)(at - out), out);
 }
 
 int mintid_short_uuid_decode(const mintid_short_uuid_alphabet *pub, const char *text, size_t len, uint8_t out[16],
