@@ -10,7 +10,10 @@
  * 3 bytes or more) can only match where the ID's three lowercased bytes at
  * that place begin it, so the words are bucketed by a hash of their first
  * three and each place of the ID looks at one bucket, most often empty (the
- * reference scans every word at every call).
+ * reference scans every word at every call). A first pass over the ID, with
+ * no branch, reads one bit a place in a filter of FILTER_BITS (a word's
+ * bucket holds words only where its bit is set): the default words set
+ * about 1 bit in 150, so most IDs are done there.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 
 #define MAX_SYMBOLS 128
 #define BUCKETS     4096 /* for the 560 default words: mostly 0 or 1 a bucket */
+#define FILTER_BITS 32768 /* 4 KiB: a bit for each three low 5-bit parts of bytes */
 #define NO_SYMBOL   0xFF
 
 MINTID_INTERNAL_DATA const char mintid_sqids_default_alphabet[63] =
@@ -35,6 +39,7 @@ typedef struct {
 
 typedef struct {
     uint8_t alphabet[MAX_SYMBOLS]; /* shuffled once, as the reference's constructor does */
+    uint8_t twice[2 * MAX_SYMBOLS]; /* twice[k] = alphabet[k mod n], k < 2n: a rotation with no mod */
     uint8_t pos[MAX_SYMBOLS];      /* byte -> its place in alphabet, NO_SYMBOL if none */
     uint32_t n;                    /* symbols, 3..128 */
     uint32_t min_length;           /* 0..255 */
@@ -48,11 +53,11 @@ typedef struct {
     uint32_t digits_per_chunk;
     uint64_t chunk_magic, n_magic64; /* v / chunk and v / n for any 64-bit v: mintid_div_quotient */
     uint32_t chunk_shift, n_shift;
-    uint64_t filter[BUCKETS / 64]; /* bit b: bucket b holds a word (a first look, in 512 bytes) */
-    uint32_t n_words;              /* after the state when not 0: uint32_t bucket[BUCKETS + 1] (the
-                                    * words of bucket b are [bucket[b], bucket[b + 1])), the
-                                    * sqids_word table, the words' bytes */
-    uint64_t size;                 /* the whole memory, words included */
+    uint32_t n_words; /* after the state when not 0: uint64_t filter[FILTER_BITS / 64],
+                       * uint32_t bucket[BUCKETS + 1] (the words of bucket b are
+                       * [bucket[b], bucket[b + 1])), the sqids_word table, the
+                       * words' bytes */
+    uint64_t size;    /* the whole memory, words included */
 } sqids_state;
 MINTID_OPAQUE_STATE(mintid_sqids, sqids_state, sqids_state_of)
 
@@ -61,10 +66,19 @@ static inline uint8_t lower(uint8_t c)
     return c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
 }
 
-/* The three lowercased bytes at p, and their bucket. */
+/* The three lowercased bytes at p, the first one highest. */
 static inline uint32_t key_of(const uint8_t *p)
 {
-    return (uint32_t)lower(p[0]) | (uint32_t)lower(p[1]) << 8 | (uint32_t)lower(p[2]) << 16;
+    return (uint32_t)lower(p[0]) << 16 | (uint32_t)lower(p[1]) << 8 | (uint32_t)lower(p[2]);
+}
+
+/* The filter's bit of a place, from the low 5 bits of each of its bytes:
+ * a letter's two cases share them (no lowering needed) and other bytes
+ * share them with a few others (digits with p..y), which a filter allows
+ * (it only rules places out). The key's older bytes fall off the top. */
+static inline uint32_t filter_bit_of(uint32_t folded, uint8_t next)
+{
+    return (folded << 5 | (next & 31u)) & (FILTER_BITS - 1);
 }
 
 static inline uint32_t bucket_of(uint32_t key)
@@ -72,9 +86,14 @@ static inline uint32_t bucket_of(uint32_t key)
     return (key * UINT32_C(2654435761)) >> 20; /* Fibonacci hashing to 12 bits */
 }
 
+static inline const uint64_t *filter_of(const sqids_state *st)
+{
+    return (const uint64_t *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids));
+}
+
 static inline const uint32_t *buckets_of(const sqids_state *st)
 {
-    return (const uint32_t *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids));
+    return (const uint32_t *)(const void *)(filter_of(st) + FILTER_BITS / 64);
 }
 
 static inline const sqids_word *words_of(const sqids_state *st)
@@ -105,14 +124,19 @@ static inline uint32_t mod_n(const sqids_state *st, uint64_t v)
     return (uint32_t)(v - mintid_div_quotient(st->n_magic64, st->n_shift, v) * st->n);
 }
 
+/* x mod n for x < 2^15 (sqids_magic). */
+static inline uint32_t small_mod_n(const sqids_state *st, uint32_t x)
+{
+    return x - (uint32_t)((x * st->n_magic) >> 32) * st->n;
+}
+
 /* The reference's consistent shuffle, in place. */
 static void shuffle(const sqids_state *st, uint8_t *w)
 {
-    uint32_t i, j, n = st->n;
+    uint32_t i, j;
 
-    for (i = 0, j = n - 1; j > 0; i++, j--) {
-        uint32_t x = i * j + w[i] + w[j];
-        uint32_t r = x - (uint32_t)((x * st->n_magic) >> 32) * n;
+    for (i = 0, j = st->n - 1; j > 0; i++, j--) {
+        uint32_t r = small_mod_n(st, i * j + w[i] + w[j]);
         uint8_t t = w[i];
         w[i] = w[r];
         w[r] = t;
@@ -172,7 +196,7 @@ size_t mintid_sqids_size(const uint8_t *alphabet, size_t alen, const uint8_t *co
             kept++;
         }
     }
-    return kept > 0 ? size + (BUCKETS + 1) * sizeof(uint32_t) : size;
+    return kept > 0 ? size + FILTER_BITS / 8 + (BUCKETS + 1) * sizeof(uint32_t) : size;
 }
 
 static int check_sqids_alphabet(const uint8_t *alphabet, size_t alen, char *err)
@@ -200,6 +224,7 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
 {
     sqids_state *st = sqids_state_of(s);
     uint8_t allowed[256];
+    uint64_t *filter;
     uint32_t *bucket;
     sqids_word *table;
     size_t i, need, kept = 0, off;
@@ -233,8 +258,10 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     st->n_magic64 = mintid_div_magic(st->n, &st->n_shift);
     shuffle(st, st->alphabet);
     memset(st->pos, NO_SYMBOL, sizeof st->pos);
-    for (i = 0; i < alen; i++)
+    for (i = 0; i < alen; i++) {
         st->pos[st->alphabet[i]] = (uint8_t)i;
+        st->twice[i] = st->twice[alen + i] = st->alphabet[i];
+    }
     st->min_length = (uint32_t)min_length;
     st->size = need;
 
@@ -250,15 +277,17 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     st->n_words = (uint32_t)kept;
     if (kept == 0)
         return MINTID_OK;
-    bucket = (uint32_t *)(void *)((uint8_t *)s + sizeof(mintid_sqids));
+    filter = (uint64_t *)(void *)((uint8_t *)s + sizeof(mintid_sqids));
+    bucket = (uint32_t *)(void *)(filter + FILTER_BITS / 64);
+    memset(filter, 0, FILTER_BITS / 8);
     memset(bucket, 0, (BUCKETS + 1) * sizeof *bucket);
     for (i = 0; i < n_words; i++) {
         size_t len;
         const uint8_t *w = word_at(words, word_lens, i, &len);
         if (word_kept(allowed, w, len)) {
-            uint32_t b = bucket_of(key_of(w));
-            bucket[b]++;
-            st->filter[b / 64] |= UINT64_C(1) << (b % 64);
+            uint32_t f = filter_bit_of(filter_bit_of(filter_bit_of(0, w[0]), w[1]), w[2]);
+            bucket[bucket_of(key_of(w))]++;
+            filter[f / 64] |= UINT64_C(1) << (f % 64);
         }
     }
     for (i = 1; i <= BUCKETS; i++)
@@ -327,41 +356,72 @@ static inline int same_lowered(const uint8_t *id, const uint8_t *word, size_t le
     return 1;
 }
 
-/* The reference's isBlockedId: a word of at most 3 symbols, or any word
- * against an ID of at most 3, must be the whole ID; a word with a digit
- * must begin or end it; any other word may be anywhere. */
-static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
+/* Whether a word of the bucket of place i blocks id (isBlockedId's rules:
+ * a word of at most 3 symbols, or any word against an ID of at most 3,
+ * must be the whole ID; a word with a digit must begin or end it; any
+ * other word may be anywhere). */
+static int blocked_at(const sqids_state *st, const uint8_t *id, size_t len, size_t i)
 {
-    const uint32_t *bucket;
-    const sqids_word *table;
-    const uint8_t *base = (const uint8_t *)st;
-    uint32_t key;
+    const uint32_t *bucket = buckets_of(st);
+    const sqids_word *table = words_of(st);
+    uint32_t key = key_of(id + i), b = bucket_of(key), k;
+
+    for (k = bucket[b]; k < bucket[b + 1]; k++) {
+        const sqids_word *w = &table[k];
+        if (w->key != key || w->len > len - i)
+            continue;
+        if (len <= 3 || w->len <= 3) {
+            if (i != 0 || w->len != len)
+                continue;
+        } else if (w->has_digit && i != 0 && i + w->len != len) {
+            continue;
+        }
+        if (same_lowered(id + i + 3, (const uint8_t *)st + w->off + 3, w->len - 3))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the filter's bit of some place of id (len >= 3) is set: the
+ * bits ORed, with no branch but the loop's. The key grows by 5 bits a byte
+ * (its low 15 are the place's bit), so that one shift and one OR a byte are
+ * all that one place waits for from the one before. */
+static int filter_hit(const uint64_t *filter, const uint8_t *id, size_t len)
+{
+    uint64_t key = (uint64_t)(id[0] & 31u) << 5 | (id[1] & 31u), hit = 0;
     size_t i;
 
-    if (st->n_words == 0 || len < 3)
+    for (i = 2; i < len; i++) {
+        uint32_t f;
+        key = key << 5 | (id[i] & 31u);
+        f = (uint32_t)key & (FILTER_BITS - 1);
+        hit |= filter[f / 64] >> (f % 64);
+    }
+    return (int)(hit & 1);
+}
+
+/* The reference's isBlockedId. Places (an ID's three bytes from one) are
+ * taken 64 at a time: a first loop with no branch but its own notes where
+ * the filter's bit is set, and only those places look at their bucket. */
+static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
+{
+    const uint64_t *filter = filter_of(st);
+    uint8_t at[64];
+    size_t start, end, i, hits, k;
+
+    if (st->n_words == 0 || len < 3 || !filter_hit(filter, id, len))
         return 0;
-    bucket = buckets_of(st);
-    table = words_of(st);
-    key = key_of(id) << 8; /* each place shifts in one more byte */
-    for (i = 0; i + 3 <= len; i++) {
-        uint32_t b, k;
-        key = key >> 8 | (uint32_t)lower(id[i + 2]) << 16;
-        b = bucket_of(key);
-        if (!(st->filter[b / 64] >> (b % 64) & 1))
-            continue;
-        for (k = bucket[b]; k < bucket[b + 1]; k++) {
-            const sqids_word *w = &table[k];
-            if (w->key != key || w->len > len - i)
-                continue;
-            if (len <= 3 || w->len <= 3) {
-                if (i != 0 || w->len != len)
-                    continue;
-            } else if (w->has_digit && i != 0 && i + w->len != len) {
-                continue;
-            }
-            if (same_lowered(id + i + 3, base + w->off + 3, w->len - 3))
-                return 1;
+    for (start = 0; start + 3 <= len; start = end) {
+        uint32_t f = filter_bit_of(filter_bit_of(0, id[start]), id[start + 1]);
+        end = len - 2 - start > 64 ? start + 64 : len - 2; /* places [start, end) */
+        for (i = start, hits = 0; i < end; i++) {
+            f = filter_bit_of(f, id[i + 2]);
+            at[hits] = (uint8_t)(i - start);
+            hits += (size_t)(filter[f / 64] >> (f % 64) & 1);
         }
+        for (k = 0; k < hits; k++)
+            if (blocked_at(st, id, len, start + at[k]))
+                return 1;
     }
     return 0;
 }
@@ -392,40 +452,45 @@ static size_t digits_of_number(const sqids_state *st, uint64_t v, uint8_t d[64])
     return count;
 }
 
-/* One attempt of the reference's encodeNumbers, at this increment. Its
+/* The reference's first offset, (n + sum of alphabet[v % n] + i) mod n,
+ * kept below n as it goes (each sum below 2^15). */
+static uint32_t offset_of(const sqids_state *st, const uint64_t *numbers, size_t n)
+{
+    uint32_t offset = mod_n(st, n), i_mod = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        offset = small_mod_n(st, offset + st->alphabet[mod_n(st, numbers[i])] + i_mod);
+        if (++i_mod == st->n)
+            i_mod = 0;
+    }
+    return offset;
+}
+
+/* One attempt of the reference's encodeNumbers, at this offset (the first
+ * one plus the attempt's increment, mod n), the digits of the first number
+ * (d of them, least significant first) made once for every attempt. Its
  * working alphabet starts as the shuffled one rotated to offset and
  * reversed, w[k] = alphabet[(offset - 1 - k) mod n]: read in place for the
  * first number, copied only when a shuffle comes. */
-static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t n, uint32_t increment,
-                          uint8_t *out)
+static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t n, uint32_t offset,
+                          const uint8_t *first_digits, size_t d, uint8_t *out)
 {
     uint8_t w[MAX_SYMBOLS], digits[64];
-    uint32_t a = st->n, offset, k, at, i_mod = 0;
-    size_t i, d, len = 0;
+    const uint8_t *symbol;
+    uint32_t a = st->n, k, at;
+    size_t i, len = 0;
 
-    /* (n + sum of alphabet[v % n] + i) mod n, kept below n as it goes */
-    offset = mod_n(st, n);
-    for (i = 0; i < n; i++) {
-        offset += st->alphabet[mod_n(st, numbers[i])] + i_mod;
-        while (offset >= a)
-            offset -= a;
-        if (++i_mod == a)
-            i_mod = 0;
-    }
-    offset += increment % (a + 1); /* increment <= n */
-    while (offset >= a)
-        offset -= a;
     out[len++] = st->alphabet[offset];
-    /* digit v is w[1 + v] = alphabet[(offset - 2 - v) mod n] */
-    d = digits_of_number(st, numbers[0], digits);
-    while (d > 0) {
-        at = offset + a - 2 - digits[--d];
-        out[len++] = st->alphabet[at >= a ? at - a : at];
-    }
+    /* digit v is w[1 + v] = alphabet[(offset - 2 - v) mod n], which is
+     * twice[offset + n - 2 - v] since v <= n - 2 */
+    symbol = st->twice + offset + a - 2;
+    while (d > 0)
+        out[len++] = *(symbol - first_digits[--d]);
     if (n == 1 && st->min_length <= len)
         return len;
     for (k = 0, at = offset + a - 1; k < a; k++, at--)
-        w[k] = st->alphabet[at >= a ? at - a : at];
+        w[k] = st->twice[at];
     for (i = 1; i < n; i++) {
         out[len++] = w[0];
         shuffle(st, w);
@@ -450,15 +515,20 @@ static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t
 int mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n, char *out, char *err)
 {
     const sqids_state *st = sqids_state_of_const(s);
-    uint32_t increment;
+    uint8_t digits[64];
+    uint32_t increment, offset;
+    size_t d;
 
     if (n > MINTID_SQIDS_MAX_NUMBERS)
         return mintid_fail(err, MINTID_EARG, "sqids: at most %d numbers, got %zu", MINTID_SQIDS_MAX_NUMBERS, n);
     if (n == 0)
         return 0;
+    offset = offset_of(st, numbers, n);
+    d = digits_of_number(st, numbers[0], digits);
     /* The reference tries increments 0..n symbols, then gives up. */
     for (increment = 0; increment <= st->n; increment++) {
-        size_t len = encode_once(st, numbers, n, increment, (uint8_t *)out);
+        uint32_t at = offset + increment; /* below 2n */
+        size_t len = encode_once(st, numbers, n, at >= st->n ? at - st->n : at, digits, d, (uint8_t *)out);
         if (!blocked(st, (const uint8_t *)out, len))
             return (int)len;
     }
