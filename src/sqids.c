@@ -39,7 +39,8 @@ typedef struct {
 
 typedef struct {
     uint8_t alphabet[MAX_SYMBOLS]; /* shuffled once, as the reference's constructor does */
-    uint8_t twice[2 * MAX_SYMBOLS]; /* twice[k] = alphabet[k mod n], k < 2n: a rotation with no mod */
+    uint8_t reversed[2 * MAX_SYMBOLS]; /* alphabet[(n - 1 - k) mod n], k < 2n: an encode's working
+                                        * alphabet at offset is reversed + n - offset (no copy) */
     uint8_t pos[MAX_SYMBOLS];      /* byte -> its place in alphabet, NO_SYMBOL if none */
     uint32_t n;                    /* symbols, 3..128 */
     uint32_t min_length;           /* 0..255 */
@@ -51,6 +52,7 @@ typedef struct {
      * divisions (mintid_div_quotient, divide.c). */
     uint64_t n_magic, digit_magic, chunk;
     uint32_t digits_per_chunk;
+    uint32_t power[26]; /* (n - 1)^k below digits_per_chunk <= 26: a chunk's digit count */
     uint64_t chunk_magic, n_magic64; /* v / chunk and v / n for any 64-bit v: mintid_div_quotient */
     uint32_t chunk_shift, n_shift;
     uint32_t n_words; /* after the state when not 0: uint64_t filter[FILTER_BITS / 64],
@@ -250,9 +252,10 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     st->digit_magic = sqids_magic(33, st->n - 1);
     st->chunk = st->n - 1;
     st->digits_per_chunk = 1;
+    st->power[0] = 1;
     while (st->chunk * (st->n - 1) <= (UINT64_C(1) << 26)) {
+        st->power[st->digits_per_chunk++] = (uint32_t)st->chunk;
         st->chunk *= st->n - 1;
-        st->digits_per_chunk++;
     }
     st->chunk_magic = mintid_div_magic(st->chunk, &st->chunk_shift);
     st->n_magic64 = mintid_div_magic(st->n, &st->n_shift);
@@ -260,7 +263,7 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     memset(st->pos, NO_SYMBOL, sizeof st->pos);
     for (i = 0; i < alen; i++) {
         st->pos[st->alphabet[i]] = (uint8_t)i;
-        st->twice[i] = st->twice[alen + i] = st->alphabet[i];
+        st->reversed[alen - 1 - i] = st->reversed[2 * alen - 1 - i] = st->alphabet[i];
     }
     st->min_length = (uint32_t)min_length;
     st->size = need;
@@ -426,30 +429,42 @@ static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
     return 0;
 }
 
-/* The digits of v in base n - 1, least significant first, to d: returns
- * how many (at least 1). */
-static size_t digits_of_number(const sqids_state *st, uint64_t v, uint8_t d[64])
+/* The symbols of v in base n - 1, most significant first, to out (the
+ * symbol of digit d is symbol[d]): returns how many (at least 1). The
+ * number is cut into chunks of digits_per_chunk digits by multiply-high
+ * divisions (at most 3 for 64 bits: a chunk is above 2^26 / 127), the
+ * count is known from them and the top chunk, and each digit is written in
+ * its place as it comes, least significant first. */
+static size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *symbol, uint8_t *out)
 {
-    uint32_t b = st->n - 1, x, k;
-    size_t count = 0;
+    /* in locals: out's stores could change st for all the compiler knows */
+    const uint64_t magic = st->digit_magic;
+    uint32_t chunks[4], b = st->n - 1, per = st->digits_per_chunk, x, k;
+    size_t levels = 0, top = 1, len;
 
     while (v >= st->chunk) {
         uint64_t q = chunk_quotient(st, v);
-        x = (uint32_t)(v - q * st->chunk);
-        for (k = 0; k < st->digits_per_chunk; k++) {
-            uint32_t y = (uint32_t)((x * st->digit_magic) >> 33);
-            d[count++] = (uint8_t)(x - y * b);
-            x = y;
-        }
+        chunks[levels++] = (uint32_t)(v - q * st->chunk);
         v = q;
     }
     x = (uint32_t)v;
-    do {
-        uint32_t y = (uint32_t)((x * st->digit_magic) >> 33);
-        d[count++] = (uint8_t)(x - y * b);
+    while (top < per && x >= st->power[top])
+        top++;
+    len = top + levels * per;
+    for (k = (uint32_t)top; k > 0; k--) {
+        uint32_t y = (uint32_t)((x * magic) >> 33);
+        out[k - 1] = symbol[x - y * b];
         x = y;
-    } while (x > 0);
-    return count;
+    }
+    for (out += top; levels > 0; out += per) {
+        x = chunks[--levels];
+        for (k = per; k > 0; k--) {
+            uint32_t y = (uint32_t)((x * magic) >> 33);
+            out[k - 1] = symbol[x - y * b];
+            x = y;
+        }
+    }
+    return len;
 }
 
 /* The reference's first offset, (n + sum of alphabet[v % n] + i) mod n,
@@ -468,43 +483,34 @@ static uint32_t offset_of(const sqids_state *st, const uint64_t *numbers, size_t
 }
 
 /* One attempt of the reference's encodeNumbers, at this offset (the first
- * one plus the attempt's increment, mod n), the digits of the first number
- * (d of them, least significant first) made once for every attempt. Its
- * working alphabet starts as the shuffled one rotated to offset and
- * reversed, w[k] = alphabet[(offset - 1 - k) mod n]: read in place for the
- * first number, copied only when a shuffle comes. */
+ * one plus the attempt's increment, mod n). Its working alphabet starts as
+ * the shuffled one rotated to offset and reversed, w[k] = alphabet[(offset
+ * - 1 - k) mod n]: read in place for the first number, copied only when a
+ * shuffle comes. */
 static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t n, uint32_t offset,
-                          const uint8_t *first_digits, size_t d, uint8_t *out)
+                          uint8_t *out)
 {
-    uint8_t w[MAX_SYMBOLS], digits[64];
-    const uint8_t *symbol;
-    uint32_t a = st->n, k, at;
-    size_t i, len = 0;
+    const uint8_t *first = st->reversed + st->n - offset;
+    uint8_t w[MAX_SYMBOLS];
+    size_t i, len;
 
-    out[len++] = st->alphabet[offset];
-    /* digit v is w[1 + v] = alphabet[(offset - 2 - v) mod n], which is
-     * twice[offset + n - 2 - v] since v <= n - 2 */
-    symbol = st->twice + offset + a - 2;
-    while (d > 0)
-        out[len++] = *(symbol - first_digits[--d]);
+    out[0] = st->alphabet[offset];
+    len = 1 + write_number(st, numbers[0], first + 1, out + 1);
     if (n == 1 && st->min_length <= len)
         return len;
-    for (k = 0, at = offset + a - 1; k < a; k++, at--)
-        w[k] = st->twice[at];
+    memcpy(w, first, st->n);
     for (i = 1; i < n; i++) {
         out[len++] = w[0];
         shuffle(st, w);
-        d = digits_of_number(st, numbers[i], digits);
-        while (d > 0)
-            out[len++] = w[1 + digits[--d]];
+        len += write_number(st, numbers[i], w + 1, out + len);
     }
     if (st->min_length > len) {
         out[len++] = w[0];
         while (st->min_length > len) {
             size_t take = st->min_length - len;
             shuffle(st, w);
-            if (take > a)
-                take = a;
+            if (take > st->n)
+                take = st->n;
             memcpy(out + len, w, take);
             len += take;
         }
@@ -515,20 +521,17 @@ static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t
 int mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n, char *out, char *err)
 {
     const sqids_state *st = sqids_state_of_const(s);
-    uint8_t digits[64];
     uint32_t increment, offset;
-    size_t d;
 
     if (n > MINTID_SQIDS_MAX_NUMBERS)
         return mintid_fail(err, MINTID_EARG, "sqids: at most %d numbers, got %zu", MINTID_SQIDS_MAX_NUMBERS, n);
     if (n == 0)
         return 0;
     offset = offset_of(st, numbers, n);
-    d = digits_of_number(st, numbers[0], digits);
     /* The reference tries increments 0..n symbols, then gives up. */
     for (increment = 0; increment <= st->n; increment++) {
         uint32_t at = offset + increment; /* below 2n */
-        size_t len = encode_once(st, numbers, n, at >= st->n ? at - st->n : at, digits, d, (uint8_t *)out);
+        size_t len = encode_once(st, numbers, n, at >= st->n ? at - st->n : at, (uint8_t *)out);
         if (!blocked(st, (const uint8_t *)out, len))
             return (int)len;
     }
