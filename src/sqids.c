@@ -10,10 +10,10 @@
  * 3 bytes or more) can only match where the ID's three lowercased bytes at
  * that place begin it, so the words are bucketed by a hash of their first
  * three and each place of the ID looks at one bucket, most often empty (the
- * reference scans every word at every call). A first pass over the ID, with
- * no branch, reads one bit a place in a filter of FILTER_BITS (a word's
- * bucket holds words only where its bit is set): the default words set
- * about 1 bit in 150, so most IDs are done there.
+ * reference scans every word at every call). As the ID is written, each
+ * place reads one bit of a filter of FILTER_BITS, with no branch (a place
+ * can hold a word only where its bit is set): about 1 ID in 9 of the
+ * default encoder finds one, and only those look at the buckets.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -53,6 +53,7 @@ typedef struct {
     uint64_t n_magic, digit_magic, chunk;
     uint32_t digits_per_chunk;
     uint32_t power[26]; /* (n - 1)^k below digits_per_chunk <= 26: a chunk's digit count */
+    uint64_t fraction[27]; /* ceil(2^52 / (n - 1)^(k - 1)): write_digits of k digits */
     uint64_t chunk_magic, n_magic64; /* v / chunk and v / n for any 64-bit v: mintid_div_quotient */
     uint32_t chunk_shift, n_shift;
     uint32_t n_words; /* after the state when not 0: uint64_t filter[FILTER_BITS / 64],
@@ -88,14 +89,20 @@ static inline uint32_t bucket_of(uint32_t key)
     return (key * UINT32_C(2654435761)) >> 20; /* Fibonacci hashing to 12 bits */
 }
 
+/* An encoder with no words reads this filter: no bit set. */
+static const uint64_t no_words[FILTER_BITS / 64];
+
 static inline const uint64_t *filter_of(const sqids_state *st)
 {
+    if (st->n_words == 0)
+        return no_words;
     return (const uint64_t *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids));
 }
 
+/* The words' memory, when there are words. */
 static inline const uint32_t *buckets_of(const sqids_state *st)
 {
-    return (const uint32_t *)(const void *)(filter_of(st) + FILTER_BITS / 64);
+    return (const uint32_t *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids) + FILTER_BITS / 8);
 }
 
 static inline const sqids_word *words_of(const sqids_state *st)
@@ -253,8 +260,10 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     st->chunk = st->n - 1;
     st->digits_per_chunk = 1;
     st->power[0] = 1;
+    st->fraction[1] = UINT64_C(1) << 52;
     while (st->chunk * (st->n - 1) <= (UINT64_C(1) << 26)) {
         st->power[st->digits_per_chunk++] = (uint32_t)st->chunk;
+        st->fraction[st->digits_per_chunk] = ((UINT64_C(1) << 52) + st->chunk - 1) / st->chunk;
         st->chunk *= st->n - 1;
     }
     st->chunk_magic = mintid_div_magic(st->chunk, &st->chunk_shift);
@@ -385,34 +394,17 @@ static int blocked_at(const sqids_state *st, const uint8_t *id, size_t len, size
     return 0;
 }
 
-/* Whether the filter's bit of some place of id (len >= 3) is set: the
- * bits ORed, with no branch but the loop's. The key grows by 5 bits a byte
- * (its low 15 are the place's bit), so that one shift and one OR a byte are
- * all that one place waits for from the one before. */
-static int filter_hit(const uint64_t *filter, const uint8_t *id, size_t len)
-{
-    uint64_t key = (uint64_t)(id[0] & 31u) << 5 | (id[1] & 31u), hit = 0;
-    size_t i;
-
-    for (i = 2; i < len; i++) {
-        uint32_t f;
-        key = key << 5 | (id[i] & 31u);
-        f = (uint32_t)key & (FILTER_BITS - 1);
-        hit |= filter[f / 64] >> (f % 64);
-    }
-    return (int)(hit & 1);
-}
-
-/* The reference's isBlockedId. Places (an ID's three bytes from one) are
- * taken 64 at a time: a first loop with no branch but its own notes where
- * the filter's bit is set, and only those places look at their bucket. */
+/* The reference's isBlockedId, for an ID whose filter run found a bit.
+ * Places (an ID's three bytes from one) are taken 64 at a time: a first
+ * loop with no branch but its own notes where the filter's bit is set, and
+ * only those places look at their bucket. */
 static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
 {
     const uint64_t *filter = filter_of(st);
     uint8_t at[64];
     size_t start, end, i, hits, k;
 
-    if (st->n_words == 0 || len < 3 || !filter_hit(filter, id, len))
+    if (st->n_words == 0)
         return 0;
     for (start = 0; start + 3 <= len; start = end) {
         uint32_t f = filter_bit_of(filter_bit_of(0, id[start]), id[start + 1]);
@@ -429,17 +421,59 @@ static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
     return 0;
 }
 
+/* The filter read as an ID is written, each symbol as it comes, with no
+ * branch: key holds the low 5 bits of the symbols so far, the last lowest
+ * (its low 15 are the bit of the place ending there, filter_bit_of), and
+ * bit 0 of hit is set once a place's bit is. The second symbol ends no
+ * place: a bit it finds costs only blocked()'s exact look (and none is
+ * there for it with the default alphabet: no symbol's low 5 bits are 0,
+ * as those of a word's first byte would then be). */
+typedef struct {
+    const uint64_t *filter;
+    uint64_t key, hit;
+} filter_run;
+
+static inline void run_symbol(filter_run *r, uint8_t c)
+{
+    r->key = r->key << 5 | (c & 31u);
+    r->hit |= r->filter[(r->key >> 6) & (FILTER_BITS / 64 - 1)] >> (r->key & 63);
+}
+
+/*
+ * The count digits of x < (n - 1)^count <= 2^26 in base n - 1, most
+ * significant first, as symbols to out (digit d's is symbol[d]), with no
+ * division: f = x * fraction[count] is 2^52 (x / D + err), D = (n -
+ * 1)^(count - 1), in fixed point; its integer part is the first digit, and
+ * its fraction times n - 1 gives the next. With fraction = (2^52 + e) / D,
+ * 0 <= e < D, err = x e / (D 2^52) < 1 / D, as x D < (n - 1)^(2 count) <=
+ * 2^52. Step j's exact fraction is at most 1 - (n - 1)^j / D, its error
+ * err (n - 1)^j is below (n - 1)^j / D: no floor moves. f stays below
+ * 2^52 (n - 1) + x < 2^60.
+ */
+static inline void write_digits(uint64_t f, uint32_t count, uint32_t b, const uint8_t *symbol, uint8_t *out,
+                                filter_run *r)
+{
+    const uint64_t low52 = (UINT64_C(1) << 52) - 1;
+    const uint8_t *end = out + count;
+    filter_run run = *r; /* in registers: out's stores could change *r for all the compiler knows */
+
+    for (; out < end; out++) {
+        uint8_t c = symbol[f >> 52];
+        *out = c;
+        run_symbol(&run, c);
+        f = (f & low52) * b;
+    }
+    *r = run;
+}
+
 /* The symbols of v in base n - 1, most significant first, to out (the
  * symbol of digit d is symbol[d]): returns how many (at least 1). The
  * number is cut into chunks of digits_per_chunk digits by multiply-high
- * divisions (at most 3 for 64 bits: a chunk is above 2^26 / 127), the
- * count is known from them and the top chunk, and each digit is written in
- * its place as it comes, least significant first. */
-static size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *symbol, uint8_t *out)
+ * divisions (at most 3 for 64 bits: a chunk is above 2^26 / 127); the
+ * count is known from them and the top chunk. */
+static size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *symbol, uint8_t *out, filter_run *r)
 {
-    /* in locals: out's stores could change st for all the compiler knows */
-    const uint64_t magic = st->digit_magic;
-    uint32_t chunks[4], b = st->n - 1, per = st->digits_per_chunk, x, k;
+    uint32_t chunks[4], b = st->n - 1, per = st->digits_per_chunk, x;
     size_t levels = 0, top = 1, len;
 
     while (v >= st->chunk) {
@@ -451,19 +485,9 @@ static size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *sym
     while (top < per && x >= st->power[top])
         top++;
     len = top + levels * per;
-    for (k = (uint32_t)top; k > 0; k--) {
-        uint32_t y = (uint32_t)((x * magic) >> 33);
-        out[k - 1] = symbol[x - y * b];
-        x = y;
-    }
-    for (out += top; levels > 0; out += per) {
-        x = chunks[--levels];
-        for (k = per; k > 0; k--) {
-            uint32_t y = (uint32_t)((x * magic) >> 33);
-            out[k - 1] = symbol[x - y * b];
-            x = y;
-        }
-    }
+    write_digits(x * st->fraction[top], (uint32_t)top, b, symbol, out, r);
+    for (out += top; levels > 0; out += per)
+        write_digits(chunks[--levels] * st->fraction[per], per, b, symbol, out, r);
     return len;
 }
 
@@ -483,38 +507,44 @@ static uint32_t offset_of(const sqids_state *st, const uint64_t *numbers, size_t
 }
 
 /* One attempt of the reference's encodeNumbers, at this offset (the first
- * one plus the attempt's increment, mod n). Its working alphabet starts as
- * the shuffled one rotated to offset and reversed, w[k] = alphabet[(offset
- * - 1 - k) mod n]: read in place for the first number, copied only when a
- * shuffle comes. */
+ * one plus the attempt's increment, mod n): its length, and in *maybe
+ * whether the filter found a place where a word may be. Its working
+ * alphabet starts as the shuffled one rotated to offset and reversed, w[k]
+ * = alphabet[(offset - 1 - k) mod n]: read in place for the first number,
+ * copied only when a shuffle comes. */
 static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t n, uint32_t offset,
-                          uint8_t *out)
+                          uint8_t *out, int *maybe)
 {
     const uint8_t *first = st->reversed + st->n - offset;
     uint8_t w[MAX_SYMBOLS];
-    size_t i, len;
+    filter_run r;
+    size_t i, k, len;
 
+    r.filter = filter_of(st);
     out[0] = st->alphabet[offset];
-    len = 1 + write_number(st, numbers[0], first + 1, out + 1);
-    if (n == 1 && st->min_length <= len)
-        return len;
-    memcpy(w, first, st->n);
-    for (i = 1; i < n; i++) {
-        out[len++] = w[0];
-        shuffle(st, w);
-        len += write_number(st, numbers[i], w + 1, out + len);
-    }
-    if (st->min_length > len) {
-        out[len++] = w[0];
-        while (st->min_length > len) {
-            size_t take = st->min_length - len;
+    r.key = out[0] & 31u;
+    r.hit = 0;
+    len = 1 + write_number(st, numbers[0], first + 1, out + 1, &r);
+    if (n > 1 || st->min_length > len) {
+        memcpy(w, first, st->n);
+        for (i = 1; i < n; i++) {
+            run_symbol(&r, out[len++] = w[0]);
             shuffle(st, w);
-            if (take > st->n)
-                take = st->n;
-            memcpy(out + len, w, take);
-            len += take;
+            len += write_number(st, numbers[i], w + 1, out + len, &r);
+        }
+        if (st->min_length > len) {
+            run_symbol(&r, out[len++] = w[0]);
+            while (st->min_length > len) {
+                size_t take = st->min_length - len;
+                shuffle(st, w);
+                if (take > st->n)
+                    take = st->n;
+                for (k = 0; k < take; k++)
+                    run_symbol(&r, out[len++] = w[k]);
+            }
         }
     }
+    *maybe = (int)(r.hit & 1);
     return len;
 }
 
@@ -531,8 +561,9 @@ int mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n
     /* The reference tries increments 0..n symbols, then gives up. */
     for (increment = 0; increment <= st->n; increment++) {
         uint32_t at = offset + increment; /* below 2n */
-        size_t len = encode_once(st, numbers, n, at >= st->n ? at - st->n : at, (uint8_t *)out);
-        if (!blocked(st, (const uint8_t *)out, len))
+        int maybe;
+        size_t len = encode_once(st, numbers, n, at >= st->n ? at - st->n : at, (uint8_t *)out, &maybe);
+        if (!maybe || !blocked(st, (const uint8_t *)out, len))
             return (int)len;
     }
     return mintid_fail(err, MINTID_EOVERFLOW, "sqids: reached max attempts to re-generate the ID");
