@@ -455,15 +455,13 @@ static inline void write_digits(uint64_t f, uint32_t count, uint32_t b, const ui
 {
     const uint64_t low52 = (UINT64_C(1) << 52) - 1;
     const uint8_t *end = out + count;
-    filter_run run = *r; /* in registers: out's stores could change *r for all the compiler knows */
 
     for (; out < end; out++) {
         uint8_t c = symbol[f >> 52];
         *out = c;
-        run_symbol(&run, c);
+        run_symbol(r, c);
         f = (f & low52) * b;
     }
-    *r = run;
 }
 
 /* The symbols of v in base n - 1, most significant first, to out (the
@@ -475,6 +473,7 @@ static size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *sym
 {
     uint32_t chunks[4], b = st->n - 1, per = st->digits_per_chunk, x;
     size_t levels = 0, top = 1, len;
+    filter_run run = *r; /* in registers: out's stores could change *r for all the compiler knows */
 
     while (v >= st->chunk) {
         uint64_t q = chunk_quotient(st, v);
@@ -485,9 +484,10 @@ static size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *sym
     while (top < per && x >= st->power[top])
         top++;
     len = top + levels * per;
-    write_digits(x * st->fraction[top], (uint32_t)top, b, symbol, out, r);
+    write_digits(x * st->fraction[top], (uint32_t)top, b, symbol, out, &run);
     for (out += top; levels > 0; out += per)
-        write_digits(chunks[--levels] * st->fraction[per], per, b, symbol, out, r);
+        write_digits(chunks[--levels] * st->fraction[per], per, b, symbol, out, &run);
+    *r = run;
     return len;
 }
 
@@ -495,7 +495,7 @@ static size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *sym
  * kept below n as it goes (each sum below 2^15). */
 static uint32_t offset_of(const sqids_state *st, const uint64_t *numbers, size_t n)
 {
-    uint32_t offset = mod_n(st, n), i_mod = 0;
+    uint32_t offset = n < st->n ? (uint32_t)n : mod_n(st, n), i_mod = 0;
     size_t i;
 
     for (i = 0; i < n; i++) {
