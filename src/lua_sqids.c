@@ -27,18 +27,44 @@
 
 /* The encoder at 1: a userdata of either metatable, this module's (upvalue
  * 1 of every method) or resty.mintid's (upvalue 2), told apart with no
- * look-up by name; anything else raises as luaL_checkudata does. */
+ * look-up by name; anything else raises as luaL_checkudata does. Its
+ * metatable stays on the stack (one call fewer): every method reads its
+ * arguments at their own indices and returns what it pushes last. */
 static const mintid_sqids *check_sqids(lua_State *L)
 {
     void *p = lua_touserdata(L, 1);
 
     if (p != NULL && lua_getmetatable(L, 1)) {
-        int ours = lua_rawequal(L, -1, lua_upvalueindex(1)) || lua_rawequal(L, -1, lua_upvalueindex(2));
-        lua_pop(L, 1);
-        if (ours)
+        if (lua_rawequal(L, -1, lua_upvalueindex(1)) || lua_rawequal(L, -1, lua_upvalueindex(2)))
             return (const mintid_sqids *)p;
+        lua_pop(L, 1);
     }
     return (const mintid_sqids *)luaL_checkudata(L, 1, SQIDS_TNAME); /* raises */
+}
+
+/* numbers[i] of the array at 2, pushed: whether it is an integer
+ * 0..MINTID_LUA_MAX_EXACT, to *out. Where Lua integers are 64 bits, an
+ * integer is read with two calls (lua_rawgeti says its type). */
+static int read_number(lua_State *L, size_t i, uint64_t *out)
+{
+    int64_t v;
+
+#if MINTID_LUA_INT64
+    if (lua_rawgeti(L, 2, (lua_Integer)i) == LUA_TNUMBER) {
+        int isint;
+        lua_Integer x = lua_tointegerx(L, -1, &isint);
+        if (isint) {
+            *out = (uint64_t)x;
+            return x >= 0; /* and at most INT64_MAX, MINTID_LUA_MAX_EXACT */
+        }
+    }
+#else
+    lua_rawgeti(L, 2, (lua_Integer)i);
+#endif
+    if (!compat_toint64(L, -1, &v) || v < 0 || v > MINTID_LUA_MAX_EXACT)
+        return 0;
+    *out = (uint64_t)v;
+    return 1;
 }
 
 /* Room of n items of size each: on the C stack when it fits there, else a
@@ -162,23 +188,22 @@ static int sqids_encode(lua_State *L)
     size_t n, i, len;
     int rc;
 
-    luaL_checktype(L, 2, LUA_TTABLE);
+    if (lua_type(L, 2) != LUA_TTABLE)
+        luaL_checktype(L, 2, LUA_TTABLE); /* raises */
     n = (size_t)raw_length(L, 2);
     if (n > MINTID_SQIDS_MAX_NUMBERS)
         return luaL_argerror(L, 2, lua_pushfstring(L, "at most %d numbers, got %d", MINTID_SQIDS_MAX_NUMBERS,
                                                    (int)n));
     numbers = (uint64_t *)scratch(L, stack_numbers, sizeof stack_numbers, n, sizeof *numbers);
     for (i = 0; i < n; i++) {
-        int64_t v;
-        lua_rawgeti(L, 2, (lua_Integer)i + 1);
-        if (!compat_toint64(L, -1, &v) || v < 0 || v > MINTID_LUA_MAX_EXACT) {
+        if (i > 0)
+            lua_pop(L, 1); /* the last one stays: the call ends soon */
+        if (!read_number(L, i + 1, &numbers[i])) {
             char max[MINTID_LUA_INT_TEXT_SIZE];
             return luaL_argerror(L, 2, lua_pushfstring(L, "numbers[%d] must be an integer 0..%s, got %s",
                                                        (int)i + 1, mintid_lua_i64str(max, MINTID_LUA_MAX_EXACT),
                                                        describe_number(L, -1)));
         }
-        numbers[i] = (uint64_t)v;
-        lua_pop(L, 1);
     }
     /* a number takes at most 64 symbols and a separator, and padding at
      * most 255: the exact length only for a list that may not fit */

@@ -10,7 +10,10 @@
  * 3 bytes or more) can only match where the ID's three lowercased bytes at
  * that place begin it, so the words are bucketed by a hash of their first
  * three and each place of the ID looks at one bucket, most often empty (the
- * reference scans every word at every call).
+ * reference scans every word at every call). As the ID is written, each
+ * place reads one bit of a filter of FILTER_BITS, with no branch (a place
+ * can hold a word only where its bit is set): about 1 ID in 9 of the
+ * default encoder finds one, and only those look at the buckets.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 
 #define MAX_SYMBOLS 128
 #define BUCKETS     4096 /* for the 560 default words: mostly 0 or 1 a bucket */
+#define FILTER_BITS 32768 /* 4 KiB: a bit for each three low 5-bit parts of bytes */
 #define NO_SYMBOL   0xFF
 
 MINTID_INTERNAL_DATA const char mintid_sqids_default_alphabet[63] =
@@ -35,6 +39,8 @@ typedef struct {
 
 typedef struct {
     uint8_t alphabet[MAX_SYMBOLS]; /* shuffled once, as the reference's constructor does */
+    uint8_t reversed[2 * MAX_SYMBOLS]; /* alphabet[(n - 1 - k) mod n], k < 2n: an encode's working
+                                        * alphabet at offset is reversed + n - offset (no copy) */
     uint8_t pos[MAX_SYMBOLS];      /* byte -> its place in alphabet, NO_SYMBOL if none */
     uint32_t n;                    /* symbols, 3..128 */
     uint32_t min_length;           /* 0..255 */
@@ -46,13 +52,15 @@ typedef struct {
      * divisions (mintid_div_quotient, divide.c). */
     uint64_t n_magic, digit_magic, chunk;
     uint32_t digits_per_chunk;
+    uint32_t power[26]; /* (n - 1)^k below digits_per_chunk <= 26: a chunk's digit count */
+    uint64_t fraction[27]; /* ceil(2^52 / (n - 1)^(k - 1)): write_digits of k digits */
     uint64_t chunk_magic, n_magic64; /* v / chunk and v / n for any 64-bit v: mintid_div_quotient */
     uint32_t chunk_shift, n_shift;
-    uint64_t filter[BUCKETS / 64]; /* bit b: bucket b holds a word (a first look, in 512 bytes) */
-    uint32_t n_words;              /* after the state when not 0: uint32_t bucket[BUCKETS + 1] (the
-                                    * words of bucket b are [bucket[b], bucket[b + 1])), the
-                                    * sqids_word table, the words' bytes */
-    uint64_t size;                 /* the whole memory, words included */
+    uint32_t n_words; /* after the state when not 0: uint64_t filter[FILTER_BITS / 64],
+                       * uint32_t bucket[BUCKETS + 1] (the words of bucket b are
+                       * [bucket[b], bucket[b + 1])), the sqids_word table, the
+                       * words' bytes */
+    uint64_t size;    /* the whole memory, words included */
 } sqids_state;
 MINTID_OPAQUE_STATE(mintid_sqids, sqids_state, sqids_state_of)
 
@@ -61,10 +69,19 @@ static inline uint8_t lower(uint8_t c)
     return c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
 }
 
-/* The three lowercased bytes at p, and their bucket. */
+/* The three lowercased bytes at p, the first one highest. */
 static inline uint32_t key_of(const uint8_t *p)
 {
-    return (uint32_t)lower(p[0]) | (uint32_t)lower(p[1]) << 8 | (uint32_t)lower(p[2]) << 16;
+    return (uint32_t)lower(p[0]) << 16 | (uint32_t)lower(p[1]) << 8 | (uint32_t)lower(p[2]);
+}
+
+/* The filter's bit of a place, from the low 5 bits of each of its bytes:
+ * a letter's two cases share them (no lowering needed) and other bytes
+ * share them with a few others (digits with p..y), which a filter allows
+ * (it only rules places out). The key's older bytes fall off the top. */
+static inline uint32_t filter_bit_of(uint32_t folded, uint8_t next)
+{
+    return (folded << 5 | (next & 31u)) & (FILTER_BITS - 1);
 }
 
 static inline uint32_t bucket_of(uint32_t key)
@@ -72,9 +89,20 @@ static inline uint32_t bucket_of(uint32_t key)
     return (key * UINT32_C(2654435761)) >> 20; /* Fibonacci hashing to 12 bits */
 }
 
+/* An encoder with no words reads this filter: no bit set. */
+static const uint64_t no_words[FILTER_BITS / 64];
+
+static inline const uint64_t *filter_of(const sqids_state *st)
+{
+    if (st->n_words == 0)
+        return no_words;
+    return (const uint64_t *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids));
+}
+
+/* The words' memory, when there are words. */
 static inline const uint32_t *buckets_of(const sqids_state *st)
 {
-    return (const uint32_t *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids));
+    return (const uint32_t *)(const void *)((const uint8_t *)st + sizeof(mintid_sqids) + FILTER_BITS / 8);
 }
 
 static inline const sqids_word *words_of(const sqids_state *st)
@@ -105,14 +133,19 @@ static inline uint32_t mod_n(const sqids_state *st, uint64_t v)
     return (uint32_t)(v - mintid_div_quotient(st->n_magic64, st->n_shift, v) * st->n);
 }
 
+/* x mod n for x < 2^15 (sqids_magic). */
+static inline uint32_t small_mod_n(const sqids_state *st, uint32_t x)
+{
+    return x - (uint32_t)((x * st->n_magic) >> 32) * st->n;
+}
+
 /* The reference's consistent shuffle, in place. */
 static void shuffle(const sqids_state *st, uint8_t *w)
 {
-    uint32_t i, j, n = st->n;
+    uint32_t i, j;
 
-    for (i = 0, j = n - 1; j > 0; i++, j--) {
-        uint32_t x = i * j + w[i] + w[j];
-        uint32_t r = x - (uint32_t)((x * st->n_magic) >> 32) * n;
+    for (i = 0, j = st->n - 1; j > 0; i++, j--) {
+        uint32_t r = small_mod_n(st, i * j + w[i] + w[j]);
         uint8_t t = w[i];
         w[i] = w[r];
         w[r] = t;
@@ -172,7 +205,7 @@ size_t mintid_sqids_size(const uint8_t *alphabet, size_t alen, const uint8_t *co
             kept++;
         }
     }
-    return kept > 0 ? size + (BUCKETS + 1) * sizeof(uint32_t) : size;
+    return kept > 0 ? size + FILTER_BITS / 8 + (BUCKETS + 1) * sizeof(uint32_t) : size;
 }
 
 static int check_sqids_alphabet(const uint8_t *alphabet, size_t alen, char *err)
@@ -200,6 +233,7 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
 {
     sqids_state *st = sqids_state_of(s);
     uint8_t allowed[256];
+    uint64_t *filter;
     uint32_t *bucket;
     sqids_word *table;
     size_t i, need, kept = 0, off;
@@ -225,16 +259,21 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     st->digit_magic = sqids_magic(33, st->n - 1);
     st->chunk = st->n - 1;
     st->digits_per_chunk = 1;
+    st->power[0] = 1;
+    st->fraction[1] = UINT64_C(1) << 52;
     while (st->chunk * (st->n - 1) <= (UINT64_C(1) << 26)) {
+        st->power[st->digits_per_chunk++] = (uint32_t)st->chunk;
+        st->fraction[st->digits_per_chunk] = ((UINT64_C(1) << 52) + st->chunk - 1) / st->chunk;
         st->chunk *= st->n - 1;
-        st->digits_per_chunk++;
     }
     st->chunk_magic = mintid_div_magic(st->chunk, &st->chunk_shift);
     st->n_magic64 = mintid_div_magic(st->n, &st->n_shift);
     shuffle(st, st->alphabet);
     memset(st->pos, NO_SYMBOL, sizeof st->pos);
-    for (i = 0; i < alen; i++)
+    for (i = 0; i < alen; i++) {
         st->pos[st->alphabet[i]] = (uint8_t)i;
+        st->reversed[alen - 1 - i] = st->reversed[2 * alen - 1 - i] = st->alphabet[i];
+    }
     st->min_length = (uint32_t)min_length;
     st->size = need;
 
@@ -250,15 +289,17 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     st->n_words = (uint32_t)kept;
     if (kept == 0)
         return MINTID_OK;
-    bucket = (uint32_t *)(void *)((uint8_t *)s + sizeof(mintid_sqids));
+    filter = (uint64_t *)(void *)((uint8_t *)s + sizeof(mintid_sqids));
+    bucket = (uint32_t *)(void *)(filter + FILTER_BITS / 64);
+    memset(filter, 0, FILTER_BITS / 8);
     memset(bucket, 0, (BUCKETS + 1) * sizeof *bucket);
     for (i = 0; i < n_words; i++) {
         size_t len;
         const uint8_t *w = word_at(words, word_lens, i, &len);
         if (word_kept(allowed, w, len)) {
-            uint32_t b = bucket_of(key_of(w));
-            bucket[b]++;
-            st->filter[b / 64] |= UINT64_C(1) << (b % 64);
+            uint32_t f = filter_bit_of(filter_bit_of(filter_bit_of(0, w[0]), w[1]), w[2]);
+            bucket[bucket_of(key_of(w))]++;
+            filter[f / 64] |= UINT64_C(1) << (f % 64);
         }
     }
     for (i = 1; i <= BUCKETS; i++)
@@ -327,139 +368,202 @@ static inline int same_lowered(const uint8_t *id, const uint8_t *word, size_t le
     return 1;
 }
 
-/* The reference's isBlockedId: a word of at most 3 symbols, or any word
- * against an ID of at most 3, must be the whole ID; a word with a digit
- * must begin or end it; any other word may be anywhere. */
-static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
+/* Whether a word of the bucket of place i blocks id (isBlockedId's rules:
+ * a word of at most 3 symbols, or any word against an ID of at most 3,
+ * must be the whole ID; a word with a digit must begin or end it; any
+ * other word may be anywhere). */
+static int blocked_at(const sqids_state *st, const uint8_t *id, size_t len, size_t i)
 {
-    const uint32_t *bucket;
-    const sqids_word *table;
-    const uint8_t *base = (const uint8_t *)st;
-    uint32_t key;
-    size_t i;
+    const uint32_t *bucket = buckets_of(st);
+    const sqids_word *table = words_of(st);
+    uint32_t key = key_of(id + i), b = bucket_of(key), k;
 
-    if (st->n_words == 0 || len < 3)
-        return 0;
-    bucket = buckets_of(st);
-    table = words_of(st);
-    key = key_of(id) << 8; /* each place shifts in one more byte */
-    for (i = 0; i + 3 <= len; i++) {
-        uint32_t b, k;
-        key = key >> 8 | (uint32_t)lower(id[i + 2]) << 16;
-        b = bucket_of(key);
-        if (!(st->filter[b / 64] >> (b % 64) & 1))
+    for (k = bucket[b]; k < bucket[b + 1]; k++) {
+        const sqids_word *w = &table[k];
+        if (w->key != key || w->len > len - i)
             continue;
-        for (k = bucket[b]; k < bucket[b + 1]; k++) {
-            const sqids_word *w = &table[k];
-            if (w->key != key || w->len > len - i)
+        if (len <= 3 || w->len <= 3) {
+            if (i != 0 || w->len != len)
                 continue;
-            if (len <= 3 || w->len <= 3) {
-                if (i != 0 || w->len != len)
-                    continue;
-            } else if (w->has_digit && i != 0 && i + w->len != len) {
-                continue;
-            }
-            if (same_lowered(id + i + 3, base + w->off + 3, w->len - 3))
-                return 1;
+        } else if (w->has_digit && i != 0 && i + w->len != len) {
+            continue;
         }
+        if (same_lowered(id + i + 3, (const uint8_t *)st + w->off + 3, w->len - 3))
+            return 1;
     }
     return 0;
 }
 
-/* The digits of v in base n - 1, least significant first, to d: returns
- * how many (at least 1). */
-static size_t digits_of_number(const sqids_state *st, uint64_t v, uint8_t d[64])
+/* The reference's isBlockedId, for an ID whose filter run found a bit.
+ * Places (an ID's three bytes from one) are taken 64 at a time: a first
+ * loop with no branch but its own notes where the filter's bit is set, and
+ * only those places look at their bucket. */
+static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
 {
-    uint32_t b = st->n - 1, x, k;
-    size_t count = 0;
+    const uint64_t *filter = filter_of(st);
+    uint8_t at[64];
+    size_t start, end, i, hits, k;
+
+    if (st->n_words == 0)
+        return 0;
+    for (start = 0; start + 3 <= len; start = end) {
+        uint32_t f = filter_bit_of(filter_bit_of(0, id[start]), id[start + 1]);
+        end = len - 2 - start > 64 ? start + 64 : len - 2; /* places [start, end) */
+        for (i = start, hits = 0; i < end; i++) {
+            f = filter_bit_of(f, id[i + 2]);
+            at[hits] = (uint8_t)(i - start);
+            hits += (size_t)(filter[f / 64] >> (f % 64) & 1);
+        }
+        for (k = 0; k < hits; k++)
+            if (blocked_at(st, id, len, start + at[k]))
+                return 1;
+    }
+    return 0;
+}
+
+/* The filter read as an ID is written, each symbol as it comes, with no
+ * branch: key holds the low 5 bits of the symbols so far, the last lowest
+ * (its low 15 are the bit of the place ending there, filter_bit_of), and
+ * bit 0 of hit is set once a place's bit is. The second symbol ends no
+ * place: a bit it finds costs only blocked()'s exact look (and none is
+ * there for it with the default alphabet: no symbol's low 5 bits are 0,
+ * as those of a word's first byte would then be). */
+typedef struct {
+    const uint64_t *filter;
+    uint64_t key, hit;
+} filter_run;
+
+static inline void run_symbol(filter_run *r, uint8_t c)
+{
+    r->key = r->key << 5 | (c & 31u);
+    r->hit |= r->filter[(r->key >> 6) & (FILTER_BITS / 64 - 1)] >> (r->key & 63);
+}
+
+/*
+ * The count digits of x < (n - 1)^count <= 2^26 in base n - 1, most
+ * significant first, as symbols to out (digit d's is symbol[d]), with no
+ * division: f = x * fraction[count] is 2^52 (x / D + err), D = (n -
+ * 1)^(count - 1), in fixed point; its integer part is the first digit, and
+ * its fraction times n - 1 gives the next. With fraction = (2^52 + e) / D,
+ * 0 <= e < D, err = x e / (D 2^52) < 1 / D, as x D < (n - 1)^(2 count) <=
+ * 2^52. Step j's exact fraction is at most 1 - (n - 1)^j / D, its error
+ * err (n - 1)^j is below (n - 1)^j / D: no floor moves. f stays below
+ * 2^52 (n - 1) + x < 2^60.
+ */
+static inline void write_digits(uint64_t f, uint32_t count, uint32_t b, const uint8_t *symbol, uint8_t *out,
+                                filter_run *r)
+{
+    const uint64_t low52 = (UINT64_C(1) << 52) - 1;
+    const uint8_t *end = out + count;
+
+    for (; out < end; out++) {
+        uint8_t c = symbol[f >> 52];
+        *out = c;
+        run_symbol(r, c);
+        f = (f & low52) * b;
+    }
+}
+
+/* The symbols of v in base n - 1, most significant first, to out (the
+ * symbol of digit d is symbol[d]): returns how many (at least 1). The
+ * number is cut into chunks of digits_per_chunk digits by multiply-high
+ * divisions (at most 3 for 64 bits: a chunk is above 2^26 / 127); the
+ * count is known from them and the top chunk. */
+static size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *symbol, uint8_t *out, filter_run *r)
+{
+    uint32_t chunks[4], b = st->n - 1, per = st->digits_per_chunk, x;
+    size_t levels = 0, top = 1, len;
+    filter_run run = *r; /* in registers: out's stores could change *r for all the compiler knows */
 
     while (v >= st->chunk) {
         uint64_t q = chunk_quotient(st, v);
-        x = (uint32_t)(v - q * st->chunk);
-        for (k = 0; k < st->digits_per_chunk; k++) {
-            uint32_t y = (uint32_t)((x * st->digit_magic) >> 33);
-            d[count++] = (uint8_t)(x - y * b);
-            x = y;
-        }
+        chunks[levels++] = (uint32_t)(v - q * st->chunk);
         v = q;
     }
     x = (uint32_t)v;
-    do {
-        uint32_t y = (uint32_t)((x * st->digit_magic) >> 33);
-        d[count++] = (uint8_t)(x - y * b);
-        x = y;
-    } while (x > 0);
-    return count;
+    while (top < per && x >= st->power[top])
+        top++;
+    len = top + levels * per;
+    write_digits(x * st->fraction[top], (uint32_t)top, b, symbol, out, &run);
+    for (out += top; levels > 0; out += per)
+        write_digits(chunks[--levels] * st->fraction[per], per, b, symbol, out, &run);
+    *r = run;
+    return len;
 }
 
-/* One attempt of the reference's encodeNumbers, at this increment. Its
- * working alphabet starts as the shuffled one rotated to offset and
- * reversed, w[k] = alphabet[(offset - 1 - k) mod n]: read in place for the
- * first number, copied only when a shuffle comes. */
-static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t n, uint32_t increment,
-                          uint8_t *out)
+/* The reference's first offset, (n + sum of alphabet[v % n] + i) mod n,
+ * kept below n as it goes (each sum below 2^15). */
+static uint32_t offset_of(const sqids_state *st, const uint64_t *numbers, size_t n)
 {
-    uint8_t w[MAX_SYMBOLS], digits[64];
-    uint32_t a = st->n, offset, k, at, i_mod = 0;
-    size_t i, d, len = 0;
+    uint32_t offset = n < st->n ? (uint32_t)n : mod_n(st, n), i_mod = 0;
+    size_t i;
 
-    /* (n + sum of alphabet[v % n] + i) mod n, kept below n as it goes */
-    offset = mod_n(st, n);
     for (i = 0; i < n; i++) {
-        offset += st->alphabet[mod_n(st, numbers[i])] + i_mod;
-        while (offset >= a)
-            offset -= a;
-        if (++i_mod == a)
+        offset = small_mod_n(st, offset + st->alphabet[mod_n(st, numbers[i])] + i_mod);
+        if (++i_mod == st->n)
             i_mod = 0;
     }
-    offset += increment % (a + 1); /* increment <= n */
-    while (offset >= a)
-        offset -= a;
-    out[len++] = st->alphabet[offset];
-    /* digit v is w[1 + v] = alphabet[(offset - 2 - v) mod n] */
-    d = digits_of_number(st, numbers[0], digits);
-    while (d > 0) {
-        at = offset + a - 2 - digits[--d];
-        out[len++] = st->alphabet[at >= a ? at - a : at];
-    }
-    if (n == 1 && st->min_length <= len)
-        return len;
-    for (k = 0, at = offset + a - 1; k < a; k++, at--)
-        w[k] = st->alphabet[at >= a ? at - a : at];
-    for (i = 1; i < n; i++) {
-        out[len++] = w[0];
-        shuffle(st, w);
-        d = digits_of_number(st, numbers[i], digits);
-        while (d > 0)
-            out[len++] = w[1 + digits[--d]];
-    }
-    if (st->min_length > len) {
-        out[len++] = w[0];
-        while (st->min_length > len) {
-            size_t take = st->min_length - len;
+    return offset;
+}
+
+/* One attempt of the reference's encodeNumbers, at this offset (the first
+ * one plus the attempt's increment, mod n): its length, and in *maybe
+ * whether the filter found a place where a word may be. Its working
+ * alphabet starts as the shuffled one rotated to offset and reversed, w[k]
+ * = alphabet[(offset - 1 - k) mod n]: read in place for the first number,
+ * copied only when a shuffle comes. */
+static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t n, uint32_t offset,
+                          uint8_t *out, int *maybe)
+{
+    const uint8_t *first = st->reversed + st->n - offset;
+    uint8_t w[MAX_SYMBOLS];
+    filter_run r;
+    size_t i, k, len;
+
+    r.filter = filter_of(st);
+    out[0] = st->alphabet[offset];
+    r.key = out[0] & 31u;
+    r.hit = 0;
+    len = 1 + write_number(st, numbers[0], first + 1, out + 1, &r);
+    if (n > 1 || st->min_length > len) {
+        memcpy(w, first, st->n);
+        for (i = 1; i < n; i++) {
+            run_symbol(&r, out[len++] = w[0]);
             shuffle(st, w);
-            if (take > a)
-                take = a;
-            memcpy(out + len, w, take);
-            len += take;
+            len += write_number(st, numbers[i], w + 1, out + len, &r);
+        }
+        if (st->min_length > len) {
+            run_symbol(&r, out[len++] = w[0]);
+            while (st->min_length > len) {
+                size_t take = st->min_length - len;
+                shuffle(st, w);
+                if (take > st->n)
+                    take = st->n;
+                for (k = 0; k < take; k++)
+                    run_symbol(&r, out[len++] = w[k]);
+            }
         }
     }
+    *maybe = (int)(r.hit & 1);
     return len;
 }
 
 int mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n, char *out, char *err)
 {
     const sqids_state *st = sqids_state_of_const(s);
-    uint32_t increment;
+    uint32_t increment, offset;
 
     if (n > MINTID_SQIDS_MAX_NUMBERS)
         return mintid_fail(err, MINTID_EARG, "sqids: at most %d numbers, got %zu", MINTID_SQIDS_MAX_NUMBERS, n);
     if (n == 0)
         return 0;
+    offset = offset_of(st, numbers, n);
     /* The reference tries increments 0..n symbols, then gives up. */
     for (increment = 0; increment <= st->n; increment++) {
-        size_t len = encode_once(st, numbers, n, increment, (uint8_t *)out);
-        if (!blocked(st, (const uint8_t *)out, len))
+        uint32_t at = offset + increment; /* below 2n */
+        int maybe;
+        size_t len = encode_once(st, numbers, n, at >= st->n ? at - st->n : at, (uint8_t *)out, &maybe);
+        if (!maybe || !blocked(st, (const uint8_t *)out, len))
             return (int)len;
     }
     return mintid_fail(err, MINTID_EOVERFLOW, "sqids: reached max attempts to re-generate the ID");
