@@ -160,22 +160,23 @@ int mintid_ksuid_gen_next_text(mintid_ksuid_gen *g, char out[27], char *err)
 int mintid_objectid_gen_next_text(mintid_objectid_gen *g, char out[24], char *err)
 {
     uint8_t id[MINTID_OBJECTID_BYTES];
-    int64_t now = 0;
-    int rc = mintid_seconds_clock_ms(&now, err);
+    int64_t seconds = 0;
+    int rc = mintid_os_clock_s(&seconds, err);
 
     if (rc == MINTID_OK)
-        rc = mintid_objectid_gen_next(mintid_objectid_state_of(g), now, mintid_random_pool, err, id, err);
+        rc = mintid_objectid_gen_next_s(mintid_objectid_state_of(g), seconds, mintid_random_pool, err, id, err);
     return text_of(rc, id, mintid_objectid_encode, out);
 }
 
 int mintid_xid_gen_next_text(mintid_xid_gen *g, char out[20], char *err)
 {
     uint8_t id[MINTID_XID_BYTES];
-    int64_t now = 0;
-    int rc = mintid_seconds_clock_ms(&now, err);
+    int64_t seconds = 0;
+    int rc = mintid_os_clock_s(&seconds, err);
 
     if (rc == MINTID_OK)
-        rc = mintid_xid_gen_next(mintid_xid_state_of(g), now, mintid_random_pool, err, id, err);
+        rc = mintid_xid_gen_next_s(mintid_xid_state_of(g), seconds, mintid_random_pool, err,
+                                   mintid_default_xid_counter, id, err);
     return text_of(rc, id, mintid_xid_encode, out);
 }
 

@@ -1263,9 +1263,6 @@ MINTID_INTERNAL int mintid_seconds_counter_step(mintid_seconds_counter *st, cons
 MINTID_INTERNAL int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *kind, int64_t seconds,
                                                        uint32_t generation, uint64_t ticket, uint32_t counter,
                                                        uint64_t middle, uint8_t out[12], char *err);
-/* The OS clock at these kinds' resolution (mintid_os_clock_s), in ms for
- * the ABI's calls; the default generators take its seconds as they are. */
-MINTID_INTERNAL int mintid_seconds_clock_ms(int64_t *now_ms, char *err);
 
 /* objectid.c */
 typedef struct {

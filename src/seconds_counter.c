@@ -24,18 +24,6 @@ void mintid_seconds_counter_init(mintid_seconds_counter *st)
     st->generation = mintid_os_fork_generation();
 }
 
-int mintid_seconds_clock_ms(int64_t *now_ms, char *err)
-{
-    int64_t s = 0;
-    int rc = mintid_os_clock_s(&s, err);
-
-    /* Whole seconds are all these IDs hold: the coarse clock is a few ns a
-     * reading where the precise one is tens, most of an ID's cost. */
-    if (rc == MINTID_OK)
-        *now_ms = s > INT64_MAX / 1000 ? INT64_MAX : s < INT64_MIN / 1000 ? INT64_MIN : s * 1000;
-    return rc;
-}
-
 int mintid_seconds_out_of_range(const char *kind, int64_t seconds, char *err)
 {
     return mintid_fail(err, MINTID_ERANGE, "%s timestamp %" PRId64 " out of range 0..4294967295", kind, seconds);
