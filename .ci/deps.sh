@@ -38,7 +38,12 @@ for arch in "$@"; do
 done
 export DEBIAN_FRONTEND=noninteractive
 retry="sh $(dirname "$0")/retry.sh"
-$retry apt-get update
+# A list that a mirror keeps serving wrong (one foreign architecture's
+# security list did for days) fails `apt-get update`, which still keeps
+# every list it got: after three tries, go on with those. An install below
+# that misses a package still fails, and says which.
+RETRY_TRIES=3 $retry apt-get update ||
+    echo "deps.sh: apt-get update left out the lists above; going on with the rest" >&2
 # shellcheck disable=SC2086 # one package a word
 $retry apt-get install -y $packages
 # wine64 alone, without its recommends: the `wine` launcher package and
