@@ -174,6 +174,8 @@ def cuid2(t):
         first_ms = int(r["times_ms"].split(",")[0])
         draws = b"".join(hexbytes(d) for d in r["draws_hex"].split(","))
         seeds.append(head + bytes([2]) + be(first_ms, 8) + draws)
+    # the clock's last ms, then one step past it (a time before 1970)
+    seeds.append(bytes([24 + 3, 0, 2]) + be(2**63 - 1, 8) + bytes([1, 33]))
     return seeds
 
 
