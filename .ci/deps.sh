@@ -15,8 +15,9 @@ packages="$packages groff-base"
 # the memory checks, and libFuzzer (its runtime is libclang-rt-dev, which
 # clang only recommends)
 packages="$packages valgrind clang libclang-rt-dev"
-# nginx under load, and the database specs
-packages="$packages nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-resty-core
+# nginx under load, and the database specs; procps (pgrep), with which the
+# fleet runs find nginx's workers to stop them
+packages="$packages procps nginx libnginx-mod-http-lua libnginx-mod-http-ndk lua-resty-core
     lua-resty-lrucache wrk curl lua-sql-sqlite3 lua-sql-postgres postgresql sqlite3"
 # the hosts mintid is embedded in: haproxy (Lua 5.3, 4 threads), and the
 # LÖVE game engine (LuaJIT) with xvfb, for an SDL that wants a display
