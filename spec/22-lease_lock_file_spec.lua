@@ -221,8 +221,11 @@ describe("lease.lock_file", function()
             assert.are.same({}, lease.lock_file_holders { path = p })
         end)
 
-        -- 2^32 ids: one query per lock and per gap, not one per id
-        local L32 = { time_bits = 23, time_unit_ms = 1000, machine_bits = 32, seq_bits = 8, epoch = 1700000000000 }
+        -- 2^32 ids: one query per lock and per gap, not one per id. Units of
+        -- 10 ms (23 bits: 23 hours from an epoch an hour or two ago), since
+        -- acquire waits out the unit of its floor.
+        local L32 = { time_bits = 23, time_unit_ms = 10, machine_bits = 32, seq_bits = 8,
+                      epoch = (math.floor(os.time() / 3600) - 1) * 3600000 }
 
         it("a layout of 32 machine bits: the held ids, ascending, in a walk of the locks", function()
             local p = new_path()
