@@ -54,7 +54,7 @@ BUILD    = build
 MODULE   = $(BUILD)/$(LUA_VERSION)/mintid.so
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 
-.PHONY: all deps demo test test-fast test-plan bench install uninstall clean lint dist vectors check-vectors cdef \
+.PHONY: all deps demo test test-build test-fast test-plan bench install uninstall clean lint dist vectors check-vectors cdef \
         rockspecs check-rockspecs man print-sources print-lua print-version
 
 all: $(MODULE)
@@ -93,9 +93,15 @@ include mk/native.mk mk/sanitize.mk mk/fuzz.mk mk/platform.mk mk/foreign.mk \
 # one's comment there says what it checks).
 test-plan:
 	@$(RUN_ENV) sh spec/run.sh list
-test test-fast: export WERROR = -Werror
-test: $(TEST_DEPS)
+test test-fast test-build: export WERROR = -Werror
+# What the stages run is built first, a job per core (BUILD_JOBS; or as
+# make -jN says): CI's machine has two. The stages then run as spec/run.sh
+# orders them.
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+test:
+	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS)) test-build
 	$(RUN_ENV) sh spec/run.sh
+test-build: $(TEST_DEPS)
 # The busted suite on FAST_LUA, the native core tests and the C vector
 # runner natively: the first stages of `make test`.
 FAST_EXES = $(FAST_NATIVE:%=$(BUILD)/test_%) $(call platform_exe,c)
