@@ -14,7 +14,7 @@ SAN_LUA=${SAN_LUA:-5.4}
 DB_LUA=${DB_LUA:-5.4}
 LEASE_LUA=${LEASE_LUA:-5.3}
 log=$(mktemp -d)
-trap 'rm -rf "$log"' EXIT
+trap 'if [ -n "$beside_pid" ]; then kill "$beside_pid" 2>/dev/null; wait; fi; rm -rf "$log"' EXIT
 . spec/tap.sh
 passed=0
 failed=0
@@ -34,14 +34,73 @@ stage() {
         return
     fi
     echo "# $name"
+    run_stage "$log/stage" "$@"
+    report_stage "$name" "$log/stage"
+}
+
+# run_stage FILE COMMAND...: runs COMMAND, its output to FILE, and its exit
+# status and time in seconds to FILE.rc.
+run_stage() {
+    out=$1
+    shift
     t0=$(date +%s)
-    "$@" > "$log/stage" 2>&1
-    rc=$?
-    grep -v '^ok \|^[0-9]* passed, [0-9]* failed$' "$log/stage"
-    tap_count "$name" "$rc" "$log/stage"
-    echo "# $name: $ok passed, $notok failed, $(($(date +%s) - t0)) s"
+    "$@" > "$out" 2>&1
+    echo "$? $(($(date +%s) - t0))" > "$out.rc"
+}
+
+# report_stage NAME FILE: the stage's lines (run_stage's FILE) as stage()
+# prints them, its results added to the totals; a stage with no FILE.rc
+# never ended.
+report_stage() {
+    rc=1 secs=?
+    [ -f "$2" ] || : > "$2"
+    [ -f "$2.rc" ] && read -r rc secs < "$2.rc"
+    grep -v '^ok \|^[0-9]* passed, [0-9]* failed$' "$2" 2>/dev/null
+    tap_count "$1" "$rc" "$2"
+    echo "# $1: $ok passed, $notok failed, $secs s"
     passed=$((passed + ok))
     failed=$((failed + notok))
+}
+
+# beside NAME COMMAND...: a stage run beside the stages that follow it, on
+# the other core (stage() runs one at a time): queued now, all of them
+# started in order by beside_start, reported by beside_report. NAME and
+# each word of COMMAND are kept one per line (no word holds a newline).
+beside_n=0
+beside_pid=
+beside() {
+    beside_n=$((beside_n + 1))
+    printf '%s\n' "$@" > "$log/beside.$beside_n.args"
+}
+beside_start() {
+    [ "$mode" = list ] || [ "$beside_n" -eq 0 ] && return
+    (
+        i=0
+        while [ "$i" -lt "$beside_n" ]; do
+            i=$((i + 1))
+            set --
+            while IFS= read -r word; do set -- "$@" "$word"; done < "$log/beside.$i.args"
+            shift # the name
+            run_stage "$log/beside.$i" "$@"
+        done
+    ) &
+    beside_pid=$!
+}
+beside_report() {
+    i=0
+    while [ "$i" -lt "$beside_n" ]; do
+        i=$((i + 1))
+        IFS= read -r name < "$log/beside.$i.args"
+        if [ "$mode" = list ]; then
+            echo "$name"
+            continue
+        fi
+        [ "$i" -eq 1 ] && wait "$beside_pid"
+        echo "# $name (run beside the stages above)"
+        report_stage "$name" "$log/beside.$i"
+    done
+    beside_n=0
+    beside_pid=
 }
 
 finish() {
@@ -176,17 +235,20 @@ case " $PLATFORMS " in *" windows "*) stage "Windows module (mintid.dll)" window
 # spec but those of the CLI and the docs (12, 24, 25, 26, 27), Lua scripts
 # over the module that start a process per check, slow under emulation, and
 # that meet the CPU only through the module the other specs test; every
-# native busted stage runs them.
+# native busted stage runs them. They run beside the stages up to nginx's
+# (on CI's second core, one after the other), which leave the load tests
+# that follow a machine of their own; their results come before those.
 foreign_specs=$(find spec -maxdepth 1 -name '*_spec.lua' | sort |
     grep -v -e '/12-cli_' -e '/24-lease_cli_' -e '/25-doc_' -e '/26-doc_' -e '/27-fleet_doc_')
 for foreign in $FOREIGN_LUAS; do
     arch=${foreign%%:*} rest=${foreign#*:}
     root=$BUILD/$arch/root
     lua="${rest#*:} -L $root $root/usr/bin/lua${rest%%:*}"
-    stage "busted on $arch Lua ${rest%%:*} under ${rest#*:} (all but the CLI and doc specs)" $(lua_env "$arch") \
+    beside "busted on $arch Lua ${rest%%:*} under ${rest#*:} (all but the CLI and doc specs)" $(lua_env "$arch") \
         MINTID_LUA="$lua" \
         $lua $busted $foreign_specs
 done
+beside_start
 # ASan and UBSan stop at the first error; leaks are valgrind's job below.
 stage "busted on lua$SAN_LUA under ASan and UBSan" $(lua_env asan) ASAN_OPTIONS=detect_leaks=0 \
     LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" lua$SAN_LUA $busted spec
@@ -253,6 +315,8 @@ for exe in $EMBED_EXES; do
     case $exe in */mint) script= ;; *) script=examples/embed/script.lua ;; esac
     stage "embed: ${exe#"$BUILD"/}" env ASAN_OPTIONS=detect_leaks=1 "$exe" $script
 done
+# The foreign Luas' stages, run beside those above.
+beside_report
 # Debian's nginx with 4 workers under load, the guide's nginx.conf inside
 # (doc/guide.md "OpenResty").
 stage "nginx under load (make test-nginx)" sh spec/nginx/run.sh
