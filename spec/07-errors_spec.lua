@@ -725,6 +725,23 @@ describe("API conventions", function()
             os.remove(path)
         end)
 
+        it("a lock the OS refuses is nil and a message naming the file, with a fence or without", function()
+            -- opened for reading only (as a holders listing opens it), so
+            -- a write lock fails in the OS, as one on a file system with no
+            -- locks (ENOLCK) would
+            local path = os.tmpname()
+            local lf = assert(mintid._lock_file(path, false))
+            local want = "lock file " .. path .. ": cannot lock: Bad file descriptor"
+            local fence = mintid._lease_fence()
+            for _, call in ipairs { function() return lf:lock(1) end, function() return lf:lock(1, fence) end } do
+                local floor_ms, msg = call()
+                assert.are.equal(nil, floor_ms)
+                assert.are.equal(want, msg)
+            end
+            lf:close()
+            os.remove(path)
+        end)
+
         it("bad data is nil and a one-line message naming the file", function()
             local dir = os.tmpname()
             os.remove(dir)

@@ -14,14 +14,16 @@ typedef struct {
     mintid_lock_file *f; /* NULL once closed */
 } lock_file_ud;
 
-/* The open handle at 1, and its path (user value 1) at the stack top. */
-static mintid_lock_file *check_open(lua_State *L)
+/* The open handle at 1; its path (user value 1) pushed, at *path_idx,
+ * for the messages of lock_file_fail. */
+static mintid_lock_file *check_open(lua_State *L, int *path_idx)
 {
     lock_file_ud *u = (lock_file_ud *)luaL_checkudata(L, 1, LOCK_FILE_TNAME);
 
     if (u->f == NULL)
         luaL_error(L, "attempt to use a closed " LOCK_FILE_TNAME);
     compat_getuservalue(L, 1, 1);
+    *path_idx = lua_gettop(L);
     return u->f;
 }
 
@@ -82,8 +84,8 @@ static int lock_file_lock(lua_State *L)
     int got = 0;
     mintid_snowflake_layout layout;
     char err[MINTID_ERRMSG_SIZE];
+    int path_idx;
 
-    /* Read before check_open, which pushes the handle's user value. */
     if (lua_isnoneornil(L, 3)) {
         mintid_snowflake_layout_default(&layout);
     } else {
@@ -92,11 +94,11 @@ static int lock_file_lock(lua_State *L)
             luaL_argerror(L, 3, "a lease fence expected");
         mintid_fence_layout(fence, &layout);
     }
-    f = check_open(L);
+    f = check_open(L, &path_idx);
     i = check_byte(L, 2);
     err[0] = '\0';
     if (mintid_lock_file_take(f, i, mintid_snowflake_layout_state_of(&layout), &got, &floor_ms, err) != MINTID_OK)
-        return lock_file_fail(L, 3, err);
+        return lock_file_fail(L, path_idx, err);
     if (!got)
         lua_pushboolean(L, 0);
     else
@@ -106,27 +108,29 @@ static int lock_file_lock(lua_State *L)
 
 static int lock_file_unlock(lua_State *L)
 {
-    mintid_lock_file *f = check_open(L);
+    int path_idx;
+    mintid_lock_file *f = check_open(L, &path_idx);
     uint32_t i = check_byte(L, 2);
     char err[MINTID_ERRMSG_SIZE];
 
     err[0] = '\0';
     if (mintid_os_lock_file_unlock(f, i, err) != MINTID_OK)
-        return lock_file_fail(L, 3, err);
+        return lock_file_fail(L, path_idx, err);
     lua_pushboolean(L, 1);
     return 1;
 }
 
 static int lock_file_taken(lua_State *L)
 {
-    mintid_lock_file *f = check_open(L);
+    int path_idx;
+    mintid_lock_file *f = check_open(L, &path_idx);
     uint32_t i = check_byte(L, 2);
     int taken = 0;
     char err[MINTID_ERRMSG_SIZE];
 
     err[0] = '\0';
     if (mintid_os_lock_file_taken(f, i, &taken, err) != MINTID_OK)
-        return lock_file_fail(L, 3, err);
+        return lock_file_fail(L, path_idx, err);
     lua_pushboolean(L, taken);
     return 1;
 }
@@ -137,51 +141,53 @@ static int lock_file_taken(lua_State *L)
  * the lowest, so each range is split around the one found. */
 static int lock_file_held(lua_State *L)
 {
-    mintid_lock_file *f = check_open(L);
+    int path_idx, ids, todo;
+    mintid_lock_file *f = check_open(L, &path_idx);
     uint32_t lo = check_byte(L, 2), hi = check_byte(L, 3);
     lua_Integer n = 0, ranges = 0;
     char err[MINTID_ERRMSG_SIZE];
 
-    lua_settop(L, 4); /* the path at 4 */
-    lua_newtable(L);  /* the ids, at 5 */
-    lua_newtable(L);  /* the ranges still to search, as lo, hi pairs, at 6 */
+    lua_newtable(L); /* the ids */
+    ids = lua_gettop(L);
+    lua_newtable(L); /* the ranges still to search, as lo, hi pairs */
+    todo = lua_gettop(L);
     if (lo <= hi) {
         compat_pushint64(L, lo);
-        lua_rawseti(L, 6, ++ranges);
+        lua_rawseti(L, todo, ++ranges);
         compat_pushint64(L, hi);
-        lua_rawseti(L, 6, ++ranges);
+        lua_rawseti(L, todo, ++ranges);
     }
     while (ranges > 0) {
         uint32_t from, to, first = 0, last = 0, i;
         int found = 0;
 
-        lua_rawgeti(L, 6, ranges--);
-        lua_rawgeti(L, 6, ranges--);
+        lua_rawgeti(L, todo, ranges--);
+        lua_rawgeti(L, todo, ranges--);
         from = (uint32_t)compat_checkint64(L, -1);
         to = (uint32_t)compat_checkint64(L, -2);
         lua_pop(L, 2);
         err[0] = '\0';
         if (mintid_os_lock_file_find(f, from, to, &found, &first, &last, err) != MINTID_OK)
-            return lock_file_fail(L, 4, err);
+            return lock_file_fail(L, path_idx, err);
         if (!found)
             continue;
         for (i = first;; i++) {
             compat_pushint64(L, (int64_t)i);
-            lua_rawseti(L, 5, ++n);
+            lua_rawseti(L, ids, ++n);
             if (i == last)
                 break;
         }
         if (first > from) {
             compat_pushint64(L, from);
-            lua_rawseti(L, 6, ++ranges);
+            lua_rawseti(L, todo, ++ranges);
             compat_pushint64(L, first - 1);
-            lua_rawseti(L, 6, ++ranges);
+            lua_rawseti(L, todo, ++ranges);
         }
         if (last < to) {
             compat_pushint64(L, last + 1);
-            lua_rawseti(L, 6, ++ranges);
+            lua_rawseti(L, todo, ++ranges);
             compat_pushint64(L, to);
-            lua_rawseti(L, 6, ++ranges);
+            lua_rawseti(L, todo, ++ranges);
         }
     }
     lua_pop(L, 1);
@@ -191,7 +197,9 @@ static int lock_file_held(lua_State *L)
 /* h:path() -> the path the file was opened by, symbolic links resolved */
 static int lock_file_path(lua_State *L)
 {
-    lua_pushstring(L, mintid_os_lock_file_path(check_open(L)));
+    int path_idx;
+
+    lua_pushstring(L, mintid_os_lock_file_path(check_open(L, &path_idx)));
     return 1;
 }
 
@@ -199,7 +207,8 @@ static int lock_file_path(lua_State *L)
  * checked by h:guard (false: no such file, or an empty one) */
 static int lock_file_pin(lua_State *L)
 {
-    mintid_lock_file *f = check_open(L);
+    int path_idx;
+    mintid_lock_file *f = check_open(L, &path_idx);
     size_t len;
     const char *record = mintid_lua_check_text(L, 2, &len);
     char line[MINTID_ERRMSG_SIZE], err[MINTID_ERRMSG_SIZE];
@@ -207,7 +216,7 @@ static int lock_file_pin(lua_State *L)
 
     err[0] = '\0';
     if (mintid_os_lock_file_pin(f, record, line, sizeof line, &found, err) != MINTID_OK)
-        return lock_file_fail(L, 3, err);
+        return lock_file_fail(L, path_idx, err);
     if (found)
         lua_pushstring(L, line);
     else
@@ -232,10 +241,11 @@ static int lock_file_guard(lua_State *L)
     lock_file_ud *u = (lock_file_ud *)luaL_checkudata(L, 1, LOCK_FILE_TNAME);
     mintid_fence *fence = mintid_lua_to_fence(L, 2);
     char err[MINTID_ERRMSG_SIZE];
+    int path_idx;
 
     if (fence == NULL)
         luaL_argerror(L, 2, "a lease fence expected");
-    check_open(L);
+    (void)check_open(L, &path_idx);
     err[0] = '\0';
     if (mintid_fence_guard(fence, guard_check, u, err) != MINTID_OK) {
         lua_pushnil(L);
