@@ -145,6 +145,7 @@ no_source() {
 # that reaches every C function of the binding, which gcov of it proves
 # (spec/testmode/hardmem.sh).
 testmode_stages() {
+    run=${1:-stage}
     for v in 5.4 5.5; do
         case $v in 5.4) src=$TESTMODE_SRC_5_4 share= ;; 5.5) src=$TESTMODE_SRC_5_5 share=$BUILD/5.5/share ;; esac
         name="Lua $v test mode (ltests.h, HARDSTACKTESTS): busted"
@@ -152,7 +153,7 @@ testmode_stages() {
             no_source "$name" "$v"
             continue
         fi
-        stage "$name" $(source_env "tm-$v" "$(cd "$BUILD" 2>/dev/null && pwd)/tm-$v/lua" $share) \
+        "$run" "$name" $(source_env "tm-$v" "$(cd "$BUILD" 2>/dev/null && pwd)/tm-$v/lua" $share) \
             "$BUILD/tm-$v/lua" $busted spec
     done
     for v in 5.4 5.5; do
@@ -162,7 +163,7 @@ testmode_stages() {
             no_source "$name" "$v"
             continue
         fi
-        stage "$name" sh spec/testmode/hardmem.sh "$BUILD/hm-$v"
+        "$run" "$name" sh spec/testmode/hardmem.sh "$BUILD/hm-$v"
     done
 }
 if [ "$mode" = testmode ]; then
@@ -180,6 +181,35 @@ windows_dll() {
         echo "not ok 1 - $dll: no lua54.dll import or no luaopen_mintid export"
     fi
 }
+
+# ---- stages beside the others (beside() above): from the first stage of
+# `make test` to the load tests, these run one after another on CI's
+# second core, and their results come just before the load tests, which
+# keep the machine to themselves. `make test-fast` runs none of them.
+if [ "$mode" != fast ]; then
+    # Foreign Luas under qemu, each ARCH:LUA:QEMU: big-endian s390x Lua 5.4
+    # and 32-bit armhf Lua 5.1 (mk/foreign.mk; make test FOREIGN= skips
+    # them): every spec but those of the CLI and the docs (12, 24, 25, 26,
+    # 27), Lua scripts over the module that start a process per check, slow
+    # under emulation, and that meet the CPU only through the module the
+    # other specs test; every native busted stage runs them.
+    foreign_specs=$(find spec -maxdepth 1 -name '*_spec.lua' | sort |
+        grep -v -e '/12-cli_' -e '/24-lease_cli_' -e '/25-doc_' -e '/26-doc_' -e '/27-fleet_doc_')
+    for foreign in $FOREIGN_LUAS; do
+        arch=${foreign%%:*} rest=${foreign#*:}
+        root=$BUILD/$arch/root
+        lua="${rest#*:} -L $root $root/usr/bin/lua${rest%%:*}"
+        beside "busted on $arch Lua ${rest%%:*} under ${rest#*:} (all but the CLI and doc specs)" $(lua_env "$arch") \
+            MINTID_LUA="$lua" \
+            $lua $busted $foreign_specs
+    done
+    # ASan and UBSan stop at the first error; leaks are valgrind's job below.
+    beside "busted on lua$SAN_LUA under ASan and UBSan" $(lua_env asan) ASAN_OPTIONS=detect_leaks=0 \
+        LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" lua$SAN_LUA $busted spec
+    # Lua's test mode, above.
+    testmode_stages beside
+    beside_start
+fi
 
 # ---- the stages of `make test-fast` come first
 # The busted suite (spec/*_spec.lua: every vector of testdata/ through the
@@ -230,28 +260,6 @@ done
 
 # ---- the rest of `make test`
 case " $PLATFORMS " in *" windows "*) stage "Windows module (mintid.dll)" windows_dll ;; esac
-# Foreign Luas under qemu, each ARCH:LUA:QEMU: big-endian s390x Lua 5.4 and
-# 32-bit armhf Lua 5.1 (mk/foreign.mk; make test FOREIGN= skips them): every
-# spec but those of the CLI and the docs (12, 24, 25, 26, 27), Lua scripts
-# over the module that start a process per check, slow under emulation, and
-# that meet the CPU only through the module the other specs test; every
-# native busted stage runs them. They run beside the stages up to nginx's
-# (on CI's second core, one after the other), which leave the load tests
-# that follow a machine of their own; their results come before those.
-foreign_specs=$(find spec -maxdepth 1 -name '*_spec.lua' | sort |
-    grep -v -e '/12-cli_' -e '/24-lease_cli_' -e '/25-doc_' -e '/26-doc_' -e '/27-fleet_doc_')
-for foreign in $FOREIGN_LUAS; do
-    arch=${foreign%%:*} rest=${foreign#*:}
-    root=$BUILD/$arch/root
-    lua="${rest#*:} -L $root $root/usr/bin/lua${rest%%:*}"
-    beside "busted on $arch Lua ${rest%%:*} under ${rest#*:} (all but the CLI and doc specs)" $(lua_env "$arch") \
-        MINTID_LUA="$lua" \
-        $lua $busted $foreign_specs
-done
-beside_start
-# ASan and UBSan stop at the first error; leaks are valgrind's job below.
-stage "busted on lua$SAN_LUA under ASan and UBSan" $(lua_env asan) ASAN_OPTIONS=detect_leaks=0 \
-    LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" lua$SAN_LUA $busted spec
 # Every public function under a storm of finalizers (spec/storm/run.sh):
 # every public function of mintid (Lua 5.4, 5.1, LuaJIT with the JIT on and
 # off) and of resty.mintid (LuaJIT, JIT on and off), found by walking the
@@ -271,7 +279,6 @@ stage "busted on lua$SAN_LUA under ASan and UBSan" $(lua_env asan) ASAN_OPTIONS=
 # finalizer during each of 4 tries to make its ID") instead of trying
 # forever. STORM_SECONDS (default 4) is the CPU time of each of the six runs.
 stage "finalizer storm" env BUILD="$BUILD" TEST_LUAS="$TEST_LUAS" sh spec/storm/run.sh
-testmode_stages
 # make test-alloc: a script calling every public function under Lua 5.4,
 # 5.1 and 5.5 (when built from its source) with an allocator that fails
 # every allocation from the Nth on, for N = 0, 1, 2, ... until the script
@@ -315,7 +322,7 @@ for exe in $EMBED_EXES; do
     case $exe in */mint) script= ;; *) script=examples/embed/script.lua ;; esac
     stage "embed: ${exe#"$BUILD"/}" env ASAN_OPTIONS=detect_leaks=1 "$exe" $script
 done
-# The foreign Luas' stages, run beside those above.
+# The stages run beside those above (foreign Luas, ASan, test mode).
 beside_report
 # Debian's nginx with 4 workers under load, the guide's nginx.conf inside
 # (doc/guide.md "OpenResty").
