@@ -68,3 +68,11 @@ uint64_t mintid_div_magic_inc(uint64_t d, uint32_t *shift, uint32_t *inc)
     *inc = d - rem <= (UINT64_C(1) << s) ? 0 : 1;
     return q + (*inc == 0);
 }
+
+/* ceil(2^s / d) for s <= 64 and d >= 2 (so below 2^64): the round-up
+ * reciprocals of the fixed-point conversions (sqids.c, short_uuid.c),
+ * as floor((2^s - 1) / d) + 1. */
+uint64_t mintid_div_ceil_pow2(uint32_t s, uint64_t d)
+{
+    return (s == 64 ? UINT64_MAX : (UINT64_C(1) << s) - 1) / d + 1;
+}

@@ -206,6 +206,9 @@ static inline uint64_t mintid_div_quotient(uint64_t magic, uint32_t shift, uint6
     return (t + ((v - t) >> 1)) >> shift;
 }
 
+/* ceil(2^s / d), s <= 64, d >= 2: the round-up reciprocal of fixed-point
+ * conversions. */
+MINTID_INTERNAL uint64_t mintid_div_ceil_pow2(uint32_t s, uint64_t d);
 /* The magic, shift and increment (0 or 1) of a divisor 2 <= d < 2^63, for
  * mintid_div_quotient_inc: one step shorter than mintid_div_quotient where
  * a chain of divisions waits on each. */

@@ -25,13 +25,6 @@
  * fraction of chunk_symbols exact. */
 #define MAX_CHUNK (UINT64_C(1) << 30)
 
-/* ceil(2^64 / d) for 2 <= d <= 2^32: 2^64 / d is not an integer, or d a
- * power of 2 and (2^64 - 1) / d one less than it. */
-static uint64_t reciprocal(uint64_t d)
-{
-    return UINT64_MAX / d + 1;
-}
-
 /* L, the smallest with n^L >= 2^128: powers of n as four 32-bit words (w[0]
  * most significant) until a carry leaves the top one. */
 static uint32_t padded_length(uint32_t n)
@@ -112,11 +105,11 @@ int mintid_short_uuid_alphabet_init(mintid_short_uuid_alphabet *pub, const uint8
     s->per_chunk = k;
     s->chunk = (uint32_t)d;
     s->chunks = (s->length + k - 1) / k;
-    s->recip = reciprocal(d);
+    s->recip = mintid_div_ceil_pow2(64, d);
     s->chunk_magic = mintid_div_magic_inc(d, &s->chunk_shift, &s->chunk_inc);
     for (i = 0, d = 1; i < s->length - (s->chunks - 1) * k; i++)
         d *= s->n;
-    s->top_recip = reciprocal(d);
+    s->top_recip = mintid_div_ceil_pow2(64, d);
     power_chunks(s);
     return MINTID_OK;
 }

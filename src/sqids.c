@@ -46,8 +46,8 @@ typedef struct {
     uint32_t min_length;           /* 0..255 */
     /* Division without a divide instruction (the hot path's cost): x / n
      * for the shuffle's x < 2^15 is (x * n_magic) >> 32, x / (n - 1) for
-     * x < 2^26 is (x * digit_magic) >> 33, both exact (sqids_magic says
-     * why); a number is cut into chunks of digits_per_chunk digits below
+     * x < 2^26 is (x * digit_magic) >> 33, both exact (mintid_sqids_init
+     * says why); a number is cut into chunks of digits_per_chunk digits below
      * chunk = (n - 1)^digits_per_chunk <= 2^26 by multiply-high
      * divisions (mintid_div_quotient, divide.c). */
     uint64_t n_magic, digit_magic, chunk;
@@ -110,18 +110,6 @@ static inline const sqids_word *words_of(const sqids_state *st)
     return (const sqids_word *)(const void *)(buckets_of(st) + BUCKETS + 1);
 }
 
-/*
- * ceil(2^s / d) for the divisions of sqids_state: with m = ceil(2^s / d),
- * m * d = 2^s + e with 0 <= e < d, and (x * m) >> s = floor(x / d + x * e
- * / (d * 2^s)), which is floor(x / d) whenever x * e < 2^s. The shuffle's
- * x < 2^15 and e < n <= 128 (s = 32); a chunk's x < 2^26 and e < 127
- * (s = 33): both hold, with the products below 2^64.
- */
-static uint64_t sqids_magic(unsigned s, uint32_t d)
-{
-    return ((UINT64_C(1) << s) + d - 1) / d;
-}
-
 static inline uint64_t chunk_quotient(const sqids_state *st, uint64_t v)
 {
     return mintid_div_quotient(st->chunk_magic, st->chunk_shift, v);
@@ -133,7 +121,7 @@ static inline uint32_t mod_n(const sqids_state *st, uint64_t v)
     return (uint32_t)(v - mintid_div_quotient(st->n_magic64, st->n_shift, v) * st->n);
 }
 
-/* x mod n for x < 2^15 (sqids_magic). */
+/* x mod n for x < 2^15 (n_magic). */
 static inline uint32_t small_mod_n(const sqids_state *st, uint32_t x)
 {
     return x - (uint32_t)((x * st->n_magic) >> 32) * st->n;
@@ -255,15 +243,20 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     memset(st, 0, sizeof *st);
     memcpy(st->alphabet, alphabet, alen);
     st->n = (uint32_t)alen;
-    st->n_magic = sqids_magic(32, st->n);
-    st->digit_magic = sqids_magic(33, st->n - 1);
+    /* With m = ceil(2^s / d), m * d = 2^s + e with 0 <= e < d, and
+     * (x * m) >> s = floor(x / d + x * e / (d * 2^s)), which is floor(x /
+     * d) whenever x * e < 2^s. The shuffle's x < 2^15 and e < n <= 128
+     * (s = 32); a chunk's x < 2^26 and e < 127 (s = 33): both hold, with
+     * the products below 2^64. */
+    st->n_magic = mintid_div_ceil_pow2(32, st->n);
+    st->digit_magic = mintid_div_ceil_pow2(33, st->n - 1);
     st->chunk = st->n - 1;
     st->digits_per_chunk = 1;
     st->power[0] = 1;
     st->fraction[1] = UINT64_C(1) << 52;
     while (st->chunk * (st->n - 1) <= (UINT64_C(1) << 26)) {
         st->power[st->digits_per_chunk++] = (uint32_t)st->chunk;
-        st->fraction[st->digits_per_chunk] = ((UINT64_C(1) << 52) + st->chunk - 1) / st->chunk;
+        st->fraction[st->digits_per_chunk] = mintid_div_ceil_pow2(52, st->chunk);
         st->chunk *= st->n - 1;
     }
     st->chunk_magic = mintid_div_magic(st->chunk, &st->chunk_shift);
