@@ -16,7 +16,12 @@
 #include <time.h>
 
 #include "mintid.h"
-#include "internal.h" /* the pool and the OS source, timed alone */
+#include "internal.h" /* the pool, the OS source and SHA3-512, timed alone */
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#endif
 
 /* Best of: a round the machine slowed counts for nothing, so more rounds
  * find a quiet one more often (these VMs share their cores). */
@@ -316,6 +321,66 @@ static void op_nanoid_hex(void)
     sink ^= (uint8_t)out[0];
 }
 
+/* ---- issue 39's kinds ---- */
+static mintid_short_uuid_alphabet flickr;
+static mintid_sqids *sqids_default;
+static uint64_t sqids_number = UINT64_C(0x3fffffffffffffff); /* 63 bits, a new one each call */
+
+static void op_objectid(void)
+{
+    char out[24];
+
+    mintid_objectid_text(out, err);
+    sink ^= (uint8_t)out[23];
+}
+
+static void op_xid(void)
+{
+    char out[20];
+
+    mintid_xid_text(out, err);
+    sink ^= (uint8_t)out[19];
+}
+
+static void op_short_uuid_encode(void)
+{
+    char out[MINTID_SHORT_UUID_MAX_LEN];
+
+    mintid_short_uuid_encode(&flickr, ids[id_turn++ & 63], out);
+    sink ^= (uint8_t)out[0];
+}
+
+static void op_sqids_encode(void)
+{
+    char out[32];
+    uint64_t n = sqids_number--;
+
+    mintid_sqids_encode(sqids_default, &n, 1, out, err);
+    sink ^= (uint8_t)out[0];
+}
+
+static void op_cuid2(void)
+{
+    char out[32];
+
+    mintid_cuid2_text(24, out, err);
+    sink ^= (uint8_t)out[0];
+}
+
+/* What a CUID2 hashes: about 70 bytes, one block of SHA3-512's 72-byte
+ * rate, so one Keccak-f[1600] permutation. */
+#define SHA3_MESSAGE 70
+static uint8_t sha3_message[SHA3_MESSAGE];
+
+static void op_sha3_512(void)
+{
+    uint8_t digest[64];
+
+    sha3_message[0]++;
+    mintid_sha3_512(sha3_message, sizeof sha3_message, digest);
+    sink ^= digest[0];
+}
+
 /* A row of the target table (issue 27), appended to the file BENCH_TARGETS
  * names, which `make bench` prints once every part has run. */
 static void target(const char *what, double ns, double limit, const char *limit_text)
@@ -346,6 +411,7 @@ enum {
     OS_RANDOM, POOL,
     ULID, UUID7, UUID4, NANOID, TRACE, ULID_GEN, UUID7_GEN, REL_GEN, SNOW_GEN, NANOID_HEX,
     SNOW16, LEASED16, TIMED16,
+    OBJECTID, XID, SHORT_UUID_ENC, SQIDS_ENC, CUID2, SHA3_512,
     ROWS
 };
 
@@ -372,6 +438,12 @@ static timed_row rows[ROWS] = {
     [SNOW16] = { "static", op_snowflake16, 1, 0 },
     [LEASED16] = { "lease, no deadline", op_leased16, 1, 0 },
     [TIMED16] = { "lease with a deadline", op_timed16, 1, 0 },
+    [OBJECTID] = { "  mintid_objectid_text", op_objectid, 1, 0 },
+    [XID] = { "  mintid_xid_text", op_xid, 1, 0 },
+    [SHORT_UUID_ENC] = { "  short UUID encoding (flickrBase58, 22)", op_short_uuid_encode, 1, 0 },
+    [SQIDS_ENC] = { "  Sqids encoding of one 63-bit number", op_sqids_encode, 1, 0 },
+    [CUID2] = { "  mintid_cuid2_text (24)", op_cuid2, 4, 0 },
+    [SHA3_512] = { "  SHA3-512 of 70 bytes (one permutation)", op_sha3_512, 4, 0 },
 };
 
 static void time_rows(long n)
@@ -395,6 +467,34 @@ static void print_rows(int first, int last)
         printf("%-44s %8.1f ns\n", rows[i].label, rows[i].ns);
 }
 
+/* SHA3-512's rate in time-stamp counter ticks per byte of its 72-byte
+ * block: the best of ROUNDS rounds. The TSC ticks at a fixed rate (the
+ * CPU's nominal clock), which a core running above it beats; -1 where
+ * there is no TSC to read. */
+static double sha3_ticks_per_byte(long n)
+{
+#ifdef HAVE_TSC
+    double best = -1;
+    int r;
+
+    for (r = 0; r < ROUNDS; r++) {
+        unsigned long long t0 = __rdtsc();
+        double per;
+        long i;
+
+        for (i = 0; i < n; i++)
+            op_sha3_512();
+        per = (double)(__rdtsc() - t0) / (double)n / 72;
+        if (r == 0 || per < best)
+            best = per;
+    }
+    return best;
+#else
+    (void)n;
+    return -1;
+#endif
+}
+
 /* The decoders' times before issue 27's work (this bench, this machine), which
  * they must not exceed. */
 #define ULID_DECODE_BEFORE_NS 17
@@ -412,9 +512,23 @@ int main(void)
         mintid_snowflake_gen_init(&snow_g, 7, 1288834974657, err) ||
         mintid_nanoid_spec_default(&nano_default, err) ||
         mintid_nanoid_spec_init(&nano_hex, (const uint8_t *)"0123456789abcdef", 16, 16, err) ||
-        init_snowflake16()) {
+        init_snowflake16() ||
+        mintid_short_uuid_alphabet_init(&flickr, (const uint8_t *)MINTID_SHORT_UUID_FLICKR,
+                                        sizeof MINTID_SHORT_UUID_FLICKR - 1, err)) {
         fprintf(stderr, "bench/core: %s\n", err);
         return 1;
+    }
+    {
+        const uint8_t *alphabet = (const uint8_t *)mintid_sqids_default_alphabet;
+        size_t size = mintid_sqids_size(alphabet, sizeof mintid_sqids_default_alphabet - 1, NULL, NULL, 0);
+
+        sqids_default = malloc(size);
+        if (sqids_default == NULL ||
+            mintid_sqids_init(sqids_default, size, alphabet, sizeof mintid_sqids_default_alphabet - 1, 0, NULL, NULL, 0,
+                              err) != MINTID_OK) {
+            fprintf(stderr, "bench/core: %s\n", sqids_default == NULL ? "out of memory" : err);
+            return 1;
+        }
     }
     warm_up(op_ulid);
     time_rows(n);
@@ -443,6 +557,17 @@ int main(void)
            rows[LEASED16].ns / rows[SNOW16].ns);
     printf("%-44s %8.1f ns (%.2fx)\n", "  lease with a deadline (Redis)", rows[TIMED16].ns,
            rows[TIMED16].ns / rows[SNOW16].ns);
+    printf("issue 39's kinds:\n");
+    print_rows(OBJECTID, CUID2);
+    {
+        double ticks = sha3_ticks_per_byte(n / 4);
+
+        if (ticks > 0)
+            printf("%-44s %8.1f ns (%.1f TSC ticks per byte of its 72-byte block)\n", rows[SHA3_512].label,
+                   rows[SHA3_512].ns, ticks);
+        else
+            print_rows(SHA3_512, SHA3_512);
+    }
     {
         char limit[64];
 
@@ -462,5 +587,6 @@ int main(void)
         target("mintid_uuid7_text", rows[UUID7].ns, rows[CLOCK].ns + 15, limit);
     }
     mintid_relative_gen_wipe(&rel_g);
+    free(sqids_default);
     return 0;
 }
