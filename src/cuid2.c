@@ -233,7 +233,7 @@ typedef struct {
     size_t chunk, pos;
 } symbol_source;
 
-static int next_symbol(symbol_source *s, unsigned radix, unsigned *value, char *err)
+static MINTID_ALWAYS_INLINE int next_symbol(symbol_source *s, unsigned radix, unsigned *value, char *err)
 {
     const unsigned limit = 256 - 256 % radix;
     int rejected = 0, rc;
