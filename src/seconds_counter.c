@@ -8,6 +8,10 @@
  * per process, not per time unit, and wraps: the seconds and the process
  * identity keep IDs apart, as the references do, until 2^24 IDs in one
  * second would bring the counter back to that second's first ID.
+ *
+ * The step of a counter shared by many generators (xid.c's process
+ * counter) and the write of the ID are inline in internal.h: the default
+ * XID takes them on every ID.
  */
 #include <inttypes.h>
 
