@@ -347,6 +347,8 @@ describe("XID", function()
             assert.are.equal(want, cv:pid())
             assert.are.equal(want, cg:pid())
             assert.are.equal(parent_v:machine(), cv:machine())
+            -- the process counter drawn anew: not the parent's next value
+            assert.are_not.equal((parent_g:counter() + 1) % 16777216, cv:counter())
             assert.are_not.equal(parent_g:counter() + 1, cg:counter())
             assert.are.equal(parent_g:counter() + 1, mintid.parse_xid(g:next()):counter())
         end)

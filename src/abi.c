@@ -176,7 +176,7 @@ int mintid_xid_gen_next_text(mintid_xid_gen *g, char out[20], char *err)
 
     if (rc == MINTID_OK)
         rc = mintid_xid_gen_next_s(mintid_xid_state_of(g), seconds, mintid_random_pool, err,
-                                   mintid_default_xid_counter, id, err);
+                                   NULL, id, err);
     return text_of(rc, id, mintid_xid_encode, out);
 }
 

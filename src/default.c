@@ -143,17 +143,14 @@ static object_gen objects[OBJECT_COUNT] = {
 typedef union {
     struct {
         mintid_lock lock;
-        int drawn; /* under lock: start drawn in process generation */
-        uint32_t generation;
-        uint32_t start;
-        uint64_t tickets;
+        mintid_xid_counter counter; /* under lock */
         int ready; /* under lock: gen initialised */
         mintid_xid_gen gen;
     } s;
     unsigned char lines[2 * STEP_BYTES];
 } ALIGNED_LINES process_xid_state;
 MINTID_STATIC_ASSERT(sizeof(process_xid_state) == 2 * STEP_BYTES, process_xid_padded);
-static process_xid_state process_xid = { { MINTID_LOCK_INIT, 0, 0, 0, 0, 0, { { 0 } } } };
+static process_xid_state process_xid = { { MINTID_LOCK_INIT, { 0, 0, 0, 0 }, 0, { { 0 } } } };
 
 /* SPEC's default Nano ID (the default alphabet, 21 symbols): no state to
  * guard, set once by default_setup and only read after. */
@@ -200,28 +197,6 @@ static void default_setup(void)
     MINTID_STORE_RELEASE(&default_ready, 1);
 }
 
-/* mintid_default_xid_counter with its lock held. */
-static int xid_counter_locked(uint32_t generation, mintid_random_fn rnd, void *ctx, uint64_t *ticket,
-                              uint32_t *counter, char *err)
-{
-    uint8_t start[3];
-    int rc;
-
-    if (!process_xid.s.drawn || process_xid.s.generation != generation) {
-        /* A forked child's pid is its own, its counter new as well. */
-        rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
-        if (rc != MINTID_OK)
-            return rc;
-        process_xid.s.start = (uint32_t)start[0] << 16 | (uint32_t)start[1] << 8 | start[2];
-        process_xid.s.tickets = 0;
-        process_xid.s.generation = generation;
-        process_xid.s.drawn = 1;
-    }
-    *ticket = process_xid.s.tickets++;
-    *counter = (process_xid.s.start + (uint32_t)*ticket) & UINT32_C(0xFFFFFF);
-    return MINTID_OK;
-}
-
 int mintid_default_xid_counter(uint32_t generation, mintid_random_fn rnd, void *ctx, uint64_t *ticket,
                                uint32_t *counter, char *err)
 {
@@ -230,7 +205,7 @@ int mintid_default_xid_counter(uint32_t generation, mintid_random_fn rnd, void *
     if (!MINTID_LOAD_ACQUIRE(&default_ready))
         mintid_run_once(&default_once, default_setup);
     mintid_lock_take(&process_xid.s.lock);
-    rc = xid_counter_locked(generation, rnd, ctx, ticket, counter, err);
+    rc = mintid_xid_counter_take(&process_xid.s.counter, generation, rnd, ctx, ticket, counter, err);
     mintid_lock_release(&process_xid.s.lock);
     return rc;
 }
@@ -306,7 +281,8 @@ static inline int object_next(object_gen *g, const object_kind *k, uint8_t *out,
 OBJECT_GENERATORS(OBJECT_FUNCTION)
 
 /* object_next's steps under the XID counter's lock, the generator's
- * counter taken with that lock already held. */
+ * counter taken with that lock already held (inline: no call per step).
+ * The generator is of the process's identity, so it shares the counter. */
 int mintid_default_xid(uint8_t *out, char *err)
 {
     int64_t now = 0;
@@ -324,8 +300,8 @@ int mintid_default_xid(uint8_t *out, char *err)
         process_xid.s.ready = rc == MINTID_OK;
     }
     if (rc == MINTID_OK)
-        rc = mintid_xid_gen_next_s(mintid_xid_state_of(&process_xid.s.gen), now, mintid_random_pool, err,
-                                   xid_counter_locked, out, err);
+        rc = mintid_xid_next_shared(mintid_xid_state_of(&process_xid.s.gen), now, mintid_random_pool, err,
+                                    &process_xid.s.counter, out, err);
     mintid_lock_release(&process_xid.s.lock);
     return rc;
 }

@@ -1258,14 +1258,46 @@ static inline int mintid_seconds_check(const char *kind, int64_t seconds, char *
 MINTID_INTERNAL int mintid_seconds_counter_step(mintid_seconds_counter *st, const char *kind, int64_t seconds,
                                                 uint32_t generation, const uint8_t start[3], uint64_t middle,
                                                 uint8_t out[12], char *err);
+/* The ID that would repeat its second's first (EOVERFLOW, above), out of
+ * line: the steps are inline. */
+MINTID_INTERNAL int mintid_seconds_counter_exhausted(const mintid_seconds_counter *st, const char *kind, char *err);
+/* The ID, once a step has chosen its counter: the second, the kind's five
+ * bytes (middle, a 40-bit big-endian number) and the counter. A clock set
+ * back keeps the last second, so one generator's IDs increase until its
+ * counter wraps within a second. Two stores, of bytes 0..7 and 8..11: an
+ * encoder that reads the ID back in those pieces (hex.c's SSE2, xid.c)
+ * has them forwarded from the stores, where a read across several
+ * narrower stores waits until they have reached the cache. */
+static inline int mintid_seconds_counter_put(mintid_seconds_counter *st, int64_t seconds, uint64_t middle,
+                                             uint8_t out[12])
+{
+    if (seconds > st->last_s)
+        st->last_s = seconds;
+    mintid_store_be64(out, (uint64_t)(uint32_t)st->last_s << 32 | middle >> 8);
+    mintid_store_be32(out + 8, (uint32_t)(middle & 0xFF) << 24 | st->counter);
+    return MINTID_OK;
+}
 /* The same step with a counter taken from a counter shared by many
  * generators (xid.c's process counter): ticket the shared counter's count
  * of values taken, counter its value. EOVERFLOW, as above, once 2^24
  * tickets have passed since this generator's first ID of its second: a
- * counter value could then come back within that second. */
-MINTID_INTERNAL int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *kind, int64_t seconds,
-                                                       uint32_t generation, uint64_t ticket, uint32_t counter,
-                                                       uint64_t middle, uint8_t out[12], char *err);
+ * counter value could then come back within that second. Inline: the
+ * default XID takes this step on every ID. */
+static inline int mintid_seconds_counter_step_shared(mintid_seconds_counter *st, const char *kind, int64_t seconds,
+                                                     uint32_t generation, uint64_t ticket, uint32_t counter,
+                                                     uint64_t middle, uint8_t out[12], char *err)
+{
+    if (mintid_seconds_counter_fresh(st, generation) || seconds > st->last_s) {
+        st->first_ticket = ticket;
+        st->generation = generation;
+    } else if (ticket - st->first_ticket >= (UINT64_C(1) << 24)) {
+        /* Other generators took the values between: 2^24 tickets since this
+         * second's first, and this value may be one of its own again. */
+        return mintid_seconds_counter_exhausted(st, kind, err);
+    }
+    st->counter = counter & UINT32_C(0xFFFFFF);
+    return mintid_seconds_counter_put(st, seconds, middle, out);
+}
 
 /* objectid.c */
 typedef struct {
@@ -1293,25 +1325,88 @@ MINTID_OPAQUE_STATE(mintid_xid_gen, mintid_xid_state, mintid_xid_state_of)
  * counter (default.c) when it has none in this process yet. */
 MINTID_INTERNAL int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rnd, void *ctx,
                                         uint8_t out[12], char *err);
-/* A taker of the process's XID counter: mintid_default_xid_counter, or
- * default.c's own while it holds the counter's lock. */
-typedef int (*mintid_xid_counter_fn)(uint32_t generation, mintid_random_fn rnd, void *ctx, uint64_t *ticket,
-                                     uint32_t *counter, char *err);
-/* mintid_xid_gen_next at Unix seconds, a generator of the process's
- * identity taking its counter from take. */
+/* The process's one XID counter (default.c owns it and its lock): its
+ * start drawn at its first use in a process (a forked child's too). */
+typedef struct {
+    int drawn;           /* start drawn in process generation */
+    uint32_t generation;
+    uint32_t start;
+    uint64_t tickets;    /* values taken since the start */
+} mintid_xid_counter;
+/* mintid_xid_gen_next at Unix seconds. A generator of the process's
+ * identity takes its counter from held when the caller holds that
+ * counter's lock (default.c's default XID, which steps under it), else
+ * (held NULL) through mintid_default_xid_counter. */
 MINTID_INTERNAL int mintid_xid_gen_next_s(mintid_xid_state *g, int64_t seconds, mintid_random_fn rnd, void *ctx,
-                                          mintid_xid_counter_fn take, uint8_t out[12], char *err);
+                                          mintid_xid_counter *held, uint8_t out[12], char *err);
 /* default.c: the one XID counter of this process (rs/xid has one per
  * process), which every generator of the process's identity takes its
  * counter from, so that two of them never give one ID: its start drawn
  * from rnd at its first use in a process (a forked child's too); ticket
- * the count of values taken before this one. */
+ * the count of values taken before this one. Takes the counter's lock. */
 MINTID_INTERNAL int mintid_default_xid_counter(uint32_t generation, mintid_random_fn rnd, void *ctx,
                                                uint64_t *ticket, uint32_t *counter, char *err);
-MINTID_INTERNAL uint32_t mintid_crc32_ieee(const uint8_t *p, size_t n);
-/* This process's machine id and process id as rs/xid works them out. */
-MINTID_INTERNAL int mintid_xid_process_machine(uint8_t machine[3], char *err);
+/* This process's pid as rs/xid works it out (xid.c). */
 MINTID_INTERNAL uint16_t mintid_xid_process_pid(void);
+/* The counter's next value, its owner's lock held. In a new process (a
+ * forked child) the counter starts afresh, from a new draw. */
+static inline int mintid_xid_counter_take(mintid_xid_counter *c, uint32_t generation, mintid_random_fn rnd,
+                                          void *ctx, uint64_t *ticket, uint32_t *counter, char *err)
+{
+    uint8_t start[3];
+    int rc;
+
+    if (!c->drawn || c->generation != generation) {
+        rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
+        if (rc != MINTID_OK)
+            return rc;
+        c->start = (uint32_t)start[0] << 16 | (uint32_t)start[1] << 8 | start[2];
+        c->tickets = 0;
+        c->generation = generation;
+        c->drawn = 1;
+    }
+    *ticket = c->tickets++;
+    *counter = (c->start + (uint32_t)*ticket) & UINT32_C(0xFFFFFF);
+    return MINTID_OK;
+}
+/* Bytes 4..8 of g's IDs, the machine id and the pid, as a 40-bit number. */
+static inline uint64_t mintid_xid_identity(const mintid_xid_state *g)
+{
+    return (uint64_t)g->machine[0] << 32 | (uint64_t)g->machine[1] << 24 | (uint64_t)g->machine[2] << 16 | g->pid;
+}
+/* mintid_xid_gen_next_s of a generator of the process's identity
+ * (g->shares). Inline: default.c's default XID steps so on every ID, with
+ * the counter's lock held. */
+static inline int mintid_xid_next_shared(mintid_xid_state *g, int64_t seconds, mintid_random_fn rnd, void *ctx,
+                                         mintid_xid_counter *held, uint8_t out[12], char *err)
+{
+    uint32_t generation = mintid_os_fork_generation();
+    uint64_t ticket = 0;
+    uint32_t counter = 0;
+    int rc;
+
+    rc = mintid_seconds_check("XID", seconds, err);
+    if (rc != MINTID_OK)
+        return rc;
+    /* Generators of the process's identity share its one counter: apart,
+     * two of them would give one ID once their counters met. */
+    if (held != NULL)
+        rc = mintid_xid_counter_take(held, generation, rnd, ctx, &ticket, &counter, err);
+    else
+        rc = mintid_default_xid_counter(generation, rnd, ctx, &ticket, &counter, err);
+    if (rc != MINTID_OK)
+        return rc;
+    /* In a new process (a forked child) the pid is its own and the counter
+     * new (above): a child whose pid matched its parent's in the low 16
+     * bits must not continue the parent's counter either. */
+    if (mintid_seconds_counter_fresh(&g->sc, generation))
+        g->pid = mintid_xid_process_pid();
+    return mintid_seconds_counter_step_shared(&g->sc, "XID", seconds, generation, ticket, counter,
+                                              mintid_xid_identity(g), out, err);
+}
+MINTID_INTERNAL uint32_t mintid_crc32_ieee(const uint8_t *p, size_t n);
+/* This process's machine id as rs/xid works it out. */
+MINTID_INTERNAL int mintid_xid_process_machine(uint8_t machine[3], char *err);
 
 /* os_hostid.c: the platform's machine id as rs/xid reads it, the host
  * name, the process id and /proc/self/cpuset; MINTID_OK with *len bytes,

@@ -131,7 +131,7 @@ static int make_xid(gen_ud *u, const id_args *a, uint8_t *out, char *err)
     rc = mintid_os_clock_s(&now, err);
     if (rc != MINTID_OK)
         return rc;
-    return mintid_xid_gen_next_s(g, now, a->rnd, a->ctx, mintid_default_xid_counter, out, err);
+    return mintid_xid_gen_next_s(g, now, a->rnd, a->ctx, NULL, out, err);
 }
 
 static const gen_kind ulid_gen_kind = {

@@ -217,45 +217,27 @@ int mintid_xid_gen_init(mintid_xid_gen *pub, const uint8_t *machine, size_t mach
     return MINTID_OK;
 }
 
-/* Bytes 4..8 of g's IDs, the machine id and the pid, as a 40-bit number. */
-static uint64_t identity(const mintid_xid_state *g)
-{
-    return (uint64_t)g->machine[0] << 32 | (uint64_t)g->machine[1] << 24 | (uint64_t)g->machine[2] << 16 | g->pid;
-}
-
 int mintid_xid_gen_next(mintid_xid_state *g, int64_t now_ms, mintid_random_fn rnd, void *ctx, uint8_t out[12],
                         char *err)
 {
-    return mintid_xid_gen_next_s(g, mintid_seconds_of_ms(now_ms), rnd, ctx, mintid_default_xid_counter, out, err);
+    return mintid_xid_gen_next_s(g, mintid_seconds_of_ms(now_ms), rnd, ctx, NULL, out, err);
 }
 
 int mintid_xid_gen_next_s(mintid_xid_state *g, int64_t seconds, mintid_random_fn rnd, void *ctx,
-                          mintid_xid_counter_fn take, uint8_t out[12], char *err)
+                          mintid_xid_counter *held, uint8_t out[12], char *err)
 {
     uint8_t start[START_BYTES];
-    uint32_t generation = mintid_os_fork_generation();
+    uint32_t generation;
     int rc;
 
+    if (g->shares)
+        return mintid_xid_next_shared(g, seconds, rnd, ctx, held, out, err);
+    generation = mintid_os_fork_generation();
     rc = mintid_seconds_check("XID", seconds, err);
     if (rc != MINTID_OK)
         return rc;
-    /* In a new process (a forked child) the pid is its own and the counter
-     * starts afresh: a child whose pid matched its parent's in the low 16
-     * bits must not continue the parent's counter either. */
-    if (g->shares) {
-        /* Generators of the process's identity share its one counter:
-         * apart, two of them would give one ID once their counters met. */
-        uint64_t ticket = 0;
-        uint32_t counter = 0;
-
-        rc = take(generation, rnd, ctx, &ticket, &counter, err);
-        if (rc != MINTID_OK)
-            return rc;
-        if (mintid_seconds_counter_fresh(&g->sc, generation))
-            g->pid = mintid_xid_process_pid();
-        return mintid_seconds_counter_step_shared(&g->sc, "XID", seconds, generation, ticket, counter,
-                                                  identity(g), out, err);
-    }
+    /* In a new process (a forked child) the counter starts afresh, and a
+     * pid not given is the child's own. */
     if (mintid_seconds_counter_fresh(&g->sc, generation)) {
         rc = mintid_draw_random(rnd, ctx, start, sizeof start, "XID", err);
         if (rc != MINTID_OK)
@@ -263,5 +245,5 @@ int mintid_xid_gen_next_s(mintid_xid_state *g, int64_t seconds, mintid_random_fn
         if (!g->pid_given)
             g->pid = mintid_xid_process_pid();
     }
-    return mintid_seconds_counter_step(&g->sc, "XID", seconds, generation, start, identity(g), out, err);
+    return mintid_seconds_counter_step(&g->sc, "XID", seconds, generation, start, mintid_xid_identity(g), out, err);
 }
