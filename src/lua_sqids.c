@@ -30,7 +30,7 @@
  * look-up by name; anything else raises as luaL_checkudata does. Its
  * metatable stays on the stack (one call fewer): every method reads its
  * arguments at their own indices and returns what it pushes last. */
-static const mintid_sqids *check_sqids(lua_State *L)
+static inline const mintid_sqids *check_sqids(lua_State *L)
 {
     void *p = lua_touserdata(L, 1);
 
