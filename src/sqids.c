@@ -12,7 +12,7 @@
  * three and each place of the ID looks at one bucket, most often empty (the
  * reference scans every word at every call). As the ID is written, each
  * place reads one bit of a filter of FILTER_BITS, with no branch (a place
- * can hold a word only where its bit is set): about 1 ID in 9 of the
+ * can hold a word only where its bit is set): about 1 ID in 20 of the
  * default encoder finds one, and only those look at the buckets.
  */
 #include <inttypes.h>
@@ -22,7 +22,7 @@
 
 #define MAX_SYMBOLS 128
 #define BUCKETS     4096 /* for the 560 default words: mostly 0 or 1 a bucket */
-#define FILTER_BITS 32768 /* 4 KiB: a bit for each three low 5-bit parts of bytes */
+#define FILTER_BITS 32768 /* 4 KiB: a bit for each three 5-bit codes of bytes (code_of) */
 #define NO_SYMBOL   0xFF
 
 MINTID_INTERNAL_DATA const char mintid_sqids_default_alphabet[63] =
@@ -42,6 +42,7 @@ typedef struct {
     uint8_t reversed[2 * MAX_SYMBOLS]; /* alphabet[(n - 1 - k) mod n], k < 2n: an encode's working
                                         * alphabet at offset is reversed + n - offset (no copy) */
     uint8_t pos[MAX_SYMBOLS];      /* byte -> its place in alphabet, NO_SYMBOL if none */
+    uint8_t code[MAX_SYMBOLS];     /* byte -> its filter code, code_of */
     uint32_t n;                    /* symbols, 3..128 */
     uint32_t min_length;           /* 0..255 */
     /* Division without a divide instruction (the hot path's cost): x / n
@@ -75,13 +76,27 @@ static inline uint32_t key_of(const uint8_t *p)
     return (uint32_t)lower(p[0]) << 16 | (uint32_t)lower(p[1]) << 8 | (uint32_t)lower(p[2]);
 }
 
-/* The filter's bit of a place, from the low 5 bits of each of its bytes:
- * a letter's two cases share them (no lowering needed) and other bytes
- * share them with a few others (digits with p..y), which a filter allows
- * (it only rules places out). The key's older bytes fall off the top. */
-static inline uint32_t filter_bit_of(uint32_t folded, uint8_t next)
+/* A byte's code in the filter, 0..31: a letter's low 5 bits (its two
+ * cases share them), any other byte's too, which a filter allows (it only
+ * rules places out), but for digits, whose low 5 bits are those of p..y:
+ * the default words' digits (0 for o, 1 for i or l) would let an ID's
+ * p..y through, and an ID's digits the words' p..y. With codes no letter
+ * has (0 and 1 alone, the rest in pairs), 1 ID in 20 of the default
+ * encoder finds a place instead of 1 in 10. Read from the encoder's
+ * code[]: a table read costs the hot path no more than the mask did. */
+static uint8_t code_of(uint8_t c)
 {
-    return (folded << 5 | (next & 31u)) & (FILTER_BITS - 1);
+    static const uint8_t digit[10] = { 27, 28, 29, 29, 30, 30, 31, 31, 0, 0 };
+
+    c = lower(c);
+    return c >= '0' && c <= '9' ? digit[c - '0'] : (uint8_t)(c & 31u);
+}
+
+/* The filter's bit of a place, from the codes of its three bytes (folded
+ * holds the first two): the key's older bytes fall off the top. */
+static inline uint32_t filter_bit_of(uint32_t folded, uint8_t code)
+{
+    return (folded << 5 | code) & (FILTER_BITS - 1);
 }
 
 static inline uint32_t bucket_of(uint32_t key)
@@ -263,6 +278,8 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     st->n_magic64 = mintid_div_magic(st->n, &st->n_shift);
     shuffle(st, st->alphabet);
     memset(st->pos, NO_SYMBOL, sizeof st->pos);
+    for (i = 0; i < MAX_SYMBOLS; i++)
+        st->code[i] = code_of((uint8_t)i);
     for (i = 0; i < alen; i++) {
         st->pos[st->alphabet[i]] = (uint8_t)i;
         st->reversed[alen - 1 - i] = st->reversed[2 * alen - 1 - i] = st->alphabet[i];
@@ -290,7 +307,8 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
         size_t len;
         const uint8_t *w = word_at(words, word_lens, i, &len);
         if (word_kept(allowed, w, len)) {
-            uint32_t f = filter_bit_of(filter_bit_of(filter_bit_of(0, w[0]), w[1]), w[2]);
+            uint32_t f = filter_bit_of(filter_bit_of(filter_bit_of(0, code_of(w[0])), code_of(w[1])),
+                                       code_of(w[2]));
             bucket[bucket_of(key_of(w))]++;
             filter[f / 64] |= UINT64_C(1) << (f % 64);
         }
@@ -400,10 +418,10 @@ static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
     if (st->n_words == 0)
         return 0;
     for (start = 0; start + 3 <= len; start = end) {
-        uint32_t f = filter_bit_of(filter_bit_of(0, id[start]), id[start + 1]);
+        uint32_t f = filter_bit_of(filter_bit_of(0, st->code[id[start]]), st->code[id[start + 1]]);
         end = len - 2 - start > 64 ? start + 64 : len - 2; /* places [start, end) */
         for (i = start, hits = 0; i < end; i++) {
-            f = filter_bit_of(f, id[i + 2]);
+            f = filter_bit_of(f, st->code[id[i + 2]]);
             at[hits] = (uint8_t)(i - start);
             hits += (size_t)(filter[f / 64] >> (f % 64) & 1);
         }
@@ -415,20 +433,20 @@ static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
 }
 
 /* The filter read as an ID is written, each symbol as it comes, with no
- * branch: key holds the low 5 bits of the symbols so far, the last lowest
- * (its low 15 are the bit of the place ending there, filter_bit_of), and
- * bit 0 of hit is set once a place's bit is. The second symbol ends no
- * place: a bit it finds costs only blocked()'s exact look (and none is
- * there for it with the default alphabet: no symbol's low 5 bits are 0,
- * as those of a word's first byte would then be). */
+ * branch: key holds the codes of the symbols so far, the last lowest (its
+ * low 15 are the bit of the place ending there, filter_bit_of), and bit 0
+ * of hit is set once a place's bit is. The second symbol ends no place: a
+ * bit it finds costs only blocked()'s exact look (there is one only for a
+ * word whose first byte's code is 0: none of the default words). */
 typedef struct {
     const uint64_t *filter;
+    const uint8_t *code;
     uint64_t key, hit;
 } filter_run;
 
 static inline void run_symbol(filter_run *r, uint8_t c)
 {
-    r->key = r->key << 5 | (c & 31u);
+    r->key = r->key << 5 | r->code[c];
     r->hit |= r->filter[(r->key >> 6) & (FILTER_BITS / 64 - 1)] >> (r->key & 63);
 }
 
@@ -461,8 +479,11 @@ static inline void write_digits(uint64_t f, uint32_t count, uint32_t b, const ui
  * symbol of digit d is symbol[d]): returns how many (at least 1). The
  * number is cut into chunks of digits_per_chunk digits by multiply-high
  * divisions (at most 3 for 64 bits: a chunk is above 2^26 / 127); the
- * count is known from them and the top chunk. */
-static size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *symbol, uint8_t *out, filter_run *r)
+ * count is known from them and the top chunk. Inlined: a call of its own
+ * cost a one-number ID about 6% of its instructions (the call, the saved
+ * registers, the filter run passed through memory). */
+static MINTID_ALWAYS_INLINE size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *symbol,
+                                                uint8_t *out, filter_run *r)
 {
     uint32_t chunks[4], b = st->n - 1, per = st->digits_per_chunk, x;
     size_t levels = 0, top = 1, len;
@@ -515,7 +536,8 @@ static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t
 
     r.filter = filter_of(st);
     out[0] = st->alphabet[offset];
-    r.key = out[0] & 31u;
+    r.code = st->code;
+    r.key = st->code[out[0]];
     r.hit = 0;
     len = 1 + write_number(st, numbers[0], first + 1, out + 1, &r);
     if (n > 1 || st->min_length > len) {
