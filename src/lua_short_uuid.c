@@ -38,7 +38,8 @@ static const mintid_short_uuid_alphabet *new_alphabet(lua_State *L, int arg)
  * last one's (raw equality: the same bytes), else a new one, which
  * becomes the cached one. The count first: the common call names no
  * alphabet, and it is cheaper to test than a slot's type. */
-static const mintid_short_uuid_alphabet *check_short_uuid_alphabet(lua_State *L, int arg, int top)
+static MINTID_ALWAYS_INLINE const mintid_short_uuid_alphabet *check_short_uuid_alphabet(lua_State *L, int arg,
+                                                                                     int top)
 {
     const mintid_short_uuid_alphabet *a;
 
