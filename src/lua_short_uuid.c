@@ -33,14 +33,17 @@ static const mintid_short_uuid_alphabet *new_alphabet(lua_State *L, int arg)
     return ud;
 }
 
-/* The alphabet of argument arg: the default for none or nil, else the
- * cached one when the string is the last one's (raw equality: the same
- * bytes), else a new one, which becomes the cached one. */
-static const mintid_short_uuid_alphabet *check_short_uuid_alphabet(lua_State *L, int arg)
+/* The alphabet of argument arg, top the call's argument count: the
+ * default for none or nil, else the cached one when the string is the
+ * last one's (raw equality: the same bytes), else a new one, which
+ * becomes the cached one. The count first: the common call names no
+ * alphabet, and it is cheaper to test than a slot's type. */
+static MINTID_ALWAYS_INLINE const mintid_short_uuid_alphabet *check_short_uuid_alphabet(lua_State *L, int arg,
+                                                                                     int top)
 {
     const mintid_short_uuid_alphabet *a;
 
-    if (lua_isnoneornil(L, arg))
+    if (top < arg || lua_isnil(L, arg))
         return (const mintid_short_uuid_alphabet *)lua_touserdata(L, UP_DEFAULT);
     if (lua_type(L, arg) == LUA_TSTRING && lua_rawequal(L, arg, UP_LAST_TEXT))
         return (const mintid_short_uuid_alphabet *)lua_touserdata(L, UP_LAST);
@@ -57,6 +60,7 @@ static int m_short_uuid(lua_State *L)
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE], out[MINTID_SHORT_UUID_MAX_LEN];
     const mintid_short_uuid_alphabet *a;
+    const int top = lua_gettop(L);
     int rc = MINTID_OK;
 
     if (lua_type(L, 1) == LUA_TSTRING) {
@@ -76,16 +80,17 @@ static int m_short_uuid(lua_State *L)
         const uint8_t *v = (const uint8_t *)lua_touserdata(L, 1);
         int known = 0;
 
-        if (v != NULL && lua_getmetatable(L, 1)) {
+        /* The metatable stays on the stack (not popped: one call less);
+         * what follows reads arguments by absolute index and the count
+         * taken above, and returns the value it pushes last. */
+        if (v != NULL && lua_getmetatable(L, 1))
             known = lua_rawequal(L, -1, UP_UUID_MT);
-            lua_pop(L, 1);
-        }
         if (known)
             memcpy(id, v, sizeof id);
         else
             rc = mintid_lua_check_uuid(L, 1, id, err);
     }
-    a = check_short_uuid_alphabet(L, 2);
+    a = check_short_uuid_alphabet(L, 2, top);
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);
     mintid_short_uuid_encode(a, id, out);
@@ -98,7 +103,7 @@ static int m_parse_short_uuid(lua_State *L)
 {
     size_t len;
     const char *text = mintid_lua_check_text(L, 1, &len);
-    const mintid_short_uuid_alphabet *a = check_short_uuid_alphabet(L, 2);
+    const mintid_short_uuid_alphabet *a = check_short_uuid_alphabet(L, 2, lua_gettop(L));
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE];
     int rc;
