@@ -8,13 +8,22 @@
  */
 #include "lua_binding.h"
 
-/* Upvalues of the two calls: the default alphabet, then the last custom
- * alphabet string and its checked alphabet (nil before the first), then
- * the metatable of UUID values. */
+/* Upvalues of the two calls: the default alphabet (a default_alphabet),
+ * then the last custom alphabet string and its checked alphabet (nil
+ * before the first), then the metatable of UUID values (which it keeps
+ * alive while the calls may compare its address). */
 #define UP_DEFAULT lua_upvalueindex(1)
 #define UP_LAST_TEXT lua_upvalueindex(2)
 #define UP_LAST lua_upvalueindex(3)
 #define UP_UUID_MT lua_upvalueindex(4)
+
+/* Upvalue 1: the default alphabet first (resty.mintid reads the block as
+ * one), then the address of upvalue 4, read with the alphabet that every
+ * call looks up: an upvalue's own look-up is a good part of a call's. */
+typedef struct {
+    mintid_short_uuid_alphabet alphabet;
+    const void *uuid_mt;
+} default_alphabet;
 
 /* A new userdata holding the checked alphabet of the string at arg;
  * raises naming arg when it is not one. */
@@ -39,12 +48,13 @@ static const mintid_short_uuid_alphabet *new_alphabet(lua_State *L, int arg)
  * becomes the cached one. The count first: the common call names no
  * alphabet, and it is cheaper to test than a slot's type. */
 static MINTID_ALWAYS_INLINE const mintid_short_uuid_alphabet *check_short_uuid_alphabet(lua_State *L, int arg,
-                                                                                     int top)
+                                                                                     int top,
+                                                                                     const default_alphabet *def)
 {
     const mintid_short_uuid_alphabet *a;
 
     if (top < arg || lua_isnil(L, arg))
-        return (const mintid_short_uuid_alphabet *)lua_touserdata(L, UP_DEFAULT);
+        return &def->alphabet;
     if (lua_type(L, arg) == LUA_TSTRING && lua_rawequal(L, arg, UP_LAST_TEXT))
         return (const mintid_short_uuid_alphabet *)lua_touserdata(L, UP_LAST);
     a = new_alphabet(L, arg);
@@ -60,6 +70,7 @@ static int m_short_uuid(lua_State *L)
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE], out[MINTID_SHORT_UUID_MAX_LEN];
     const mintid_short_uuid_alphabet *a;
+    const default_alphabet *def = (const default_alphabet *)lua_touserdata(L, UP_DEFAULT);
     const int top = lua_gettop(L);
     int rc = MINTID_OK;
 
@@ -82,15 +93,17 @@ static int m_short_uuid(lua_State *L)
 
         /* The metatable stays on the stack (not popped: one call less);
          * what follows reads arguments by absolute index and the count
-         * taken above, and returns the value it pushes last. */
+         * taken above, and returns the value it pushes last. Compared by
+         * address, as mintid_lua_find_gen does (both tables alive: on the
+         * stack and an upvalue), for a fraction of lua_rawequal's cost. */
         if (v != NULL && lua_getmetatable(L, 1))
-            known = lua_rawequal(L, -1, UP_UUID_MT);
+            known = lua_topointer(L, -1) == def->uuid_mt;
         if (known)
             memcpy(id, v, sizeof id);
         else
             rc = mintid_lua_check_uuid(L, 1, id, err);
     }
-    a = check_short_uuid_alphabet(L, 2, top);
+    a = check_short_uuid_alphabet(L, 2, top, def);
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);
     mintid_short_uuid_encode(a, id, out);
@@ -103,7 +116,8 @@ static int m_parse_short_uuid(lua_State *L)
 {
     size_t len;
     const char *text = mintid_lua_check_text(L, 1, &len);
-    const mintid_short_uuid_alphabet *a = check_short_uuid_alphabet(L, 2, lua_gettop(L));
+    const mintid_short_uuid_alphabet *a =
+        check_short_uuid_alphabet(L, 2, lua_gettop(L), (const default_alphabet *)lua_touserdata(L, UP_DEFAULT));
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE];
     int rc;
@@ -145,14 +159,17 @@ static void push_call(lua_State *L, int def, lua_CFunction f)
 
 void mintid_lua_open_short_uuid(lua_State *L, int module, int ffi)
 {
-    mintid_short_uuid_alphabet *def;
+    default_alphabet *def;
     int at;
 
-    def = (mintid_short_uuid_alphabet *)compat_newuserdatauv(L, sizeof *def, 0);
+    def = (default_alphabet *)compat_newuserdatauv(L, sizeof *def, 0);
     at = lua_gettop(L);
-    if (mintid_short_uuid_alphabet_init(def, (const uint8_t *)MINTID_SHORT_UUID_FLICKR,
+    if (mintid_short_uuid_alphabet_init(&def->alphabet, (const uint8_t *)MINTID_SHORT_UUID_FLICKR,
                                         sizeof MINTID_SHORT_UUID_FLICKR - 1, NULL) != MINTID_OK)
         luaL_error(L, "mintid: the default short UUID alphabet is refused");
+    luaL_getmetatable(L, mintid_lua_uuid_kind.tname);
+    def->uuid_mt = lua_topointer(L, -1);
+    lua_pop(L, 1);
     push_call(L, at, m_short_uuid);
     lua_setfield(L, module, "short_uuid");
     push_call(L, at, m_parse_short_uuid);

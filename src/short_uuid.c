@@ -119,6 +119,24 @@ size_t mintid_short_uuid_length(const mintid_short_uuid_alphabet *a)
     return mintid_short_uuid_state_of_const(a)->length;
 }
 
+/* The integer part of f * n, a symbol, with f left as the fraction part:
+ * one 64 x 64 -> 128-bit product where the compiler has one. */
+static MINTID_ALWAYS_INLINE uint64_t fraction_symbol(uint64_t *f, uint64_t n)
+{
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef unsigned __int128 mintid_u128;
+    const mintid_u128 p = (mintid_u128)*f * n;
+
+    *f = (uint64_t)p;
+    return (uint64_t)(p >> 64);
+#else
+    const uint64_t symbol = mintid_mul_high(*f, n);
+
+    *f *= n;
+    return symbol;
+#endif
+}
+
 /* The k symbols of a chunk x < n^k to out[0..k), from r = ceil(2^64 /
  * n^k): the fraction x / n^k in 64 bits, rounded up, times n once a symbol,
  * whose integer part (the high word of the product) is the symbol.
@@ -130,38 +148,28 @@ static void chunk_symbols(const uint8_t *symbol, uint64_t n, uint64_t x, uint64_
     uint64_t f = x * r; /* below 2^64 as x * n^k < 2^64 */
     uint32_t i;
 
-    for (i = 0; i < k; i++) {
-        out[i] = (char)symbol[mintid_mul_high(f, n)];
-        f *= n;
-    }
+    for (i = 0; i < k; i++)
+        out[i] = (char)symbol[fraction_symbol(&f, n)];
 }
 
-/* n^k, for a constant n and k <= 5: a constant. */
+/* n^k, for a constant n and k <= 5: a constant; and ceil(2^64 / n^k) for
+ * n^k not a power of 2, chunk_symbols' r. */
 #define POWER(n, k) ((k) == 0 ? UINT64_C(1) : (k) == 1 ? (n) : (k) == 2 ? (n) * (n) : \
                      (k) == 3 ? (n) * (n) * (n) : (k) == 4 ? (n) * (n) * (n) * (n) : (n) * (n) * (n) * (n) * (n))
+#define RECIP(n, k) (UINT64_MAX / POWER(n, k) + 1)
 
-/* The k <= 5 symbols of a chunk x < D = n^k, n and k constants: as
- * chunk_symbols, with a fraction of b bits (n * 2^b <= 2^64) so that a
- * symbol takes multiplies by constants, not a 128-bit product.
- * f = floor(x * ceil(2^64 / D) / 2^(64-b)) + 1 is above x * 2^b / D by
- * e <= 1 + x / 2^(64-b) < 1 + D / 2^(64-b), and that stays below 2^b / D
- * for the alphabets of encode_fixed (D^2 / 2^(64-b) + D < 2^b), the bound
- * that keeps every symbol exact (as in chunk_symbols) and f below 2^b.
- * Symbol i is the integer part of n times the fraction f * n^i mod 2^b:
- * no symbol waits for the one before it (the call's result is read as
- * soon as it is written, so the conversion's latency is what counts).
- * Written out step by step: with k constant, the unused steps drop out,
- * where a loop would stay a loop. */
+/* chunk_symbols for constants n and k <= 5, written out step by step: the
+ * unused steps drop out, where a loop would stay a loop. Each symbol
+ * waits for the one before, but the chunks' chains overlap. */
 static MINTID_ALWAYS_INLINE void fixed_symbols(const uint8_t *symbol, const uint64_t n, const uint32_t k,
-                                               const uint32_t b, const uint64_t x, char *out)
+                                               const uint64_t x, char *out)
 {
-    const uint64_t mask = (UINT64_C(1) << b) - 1;
-    const uint64_t f = ((x * (UINT64_MAX / POWER(n, k) + 1)) >> (64 - b)) + 1;
+    uint64_t f = x * RECIP(n, k);
 
-    out[0] = (char)symbol[(f * n) >> b];
-#define FIXED_SYMBOL(i)    \
-    if (k > i)             \
-        out[i] = (char)symbol[(((f * POWER(n, i)) & mask) * n) >> b];
+#define FIXED_SYMBOL(i) \
+    if (k > i)          \
+        out[i] = (char)symbol[fraction_symbol(&f, n)];
+    FIXED_SYMBOL(0)
     FIXED_SYMBOL(1)
     FIXED_SYMBOL(2)
     FIXED_SYMBOL(3)
@@ -170,15 +178,14 @@ static MINTID_ALWAYS_INLINE void fixed_symbols(const uint8_t *symbol, const uint
 }
 
 /* encode_general for one alphabet size n, inlined with n and its
- * constants (k symbols a chunk, L symbols, b fraction bits) known: the
- * chunks' symbol chains overlap in the pipeline, each division by D is
- * the compiler's own for a constant, and the products by powers that are
- * 0 are left out. With D = n^k above 2^24, 2^(32j) has j + 1 chunks
+ * constants (k symbols a chunk, L symbols) known: the chunks' symbol
+ * chains overlap in the pipeline, each division by D is the compiler's
+ * own for a constant, and the products by powers that are 0 are left
+ * out. With D = n^k above 2^24, 2^(32j) has j + 1 chunks
  * (D^j <= 2^(32j) < D^(j+1)), so word p (weight 2^(32(3-p))) reaches
  * chunks 0..3-p only, and there are 5 chunks. */
 static MINTID_ALWAYS_INLINE void encode_fixed(const mintid_short_uuid_state *s, const uint8_t id[16], char *out,
-                                              const uint64_t n, const uint32_t k, const uint32_t length,
-                                              const uint32_t b)
+                                              const uint64_t n, const uint32_t k, const uint32_t length)
 {
     const uint64_t d = POWER(n, k);
     const uint64_t w0 = mintid_load_be32(id), w1 = mintid_load_be32(id + 4), w2 = mintid_load_be32(id + 8),
@@ -192,17 +199,17 @@ static MINTID_ALWAYS_INLINE void encode_fixed(const mintid_short_uuid_state *s, 
 
     x = x0;
     carry = x / d;
-    fixed_symbols(symbol, n, k, b, x - carry * d, out + length - k);
+    fixed_symbols(symbol, n, k, x - carry * d, out + length - k);
     x = x1 + carry;
     carry = x / d;
-    fixed_symbols(symbol, n, k, b, x - carry * d, out + length - 2 * k);
+    fixed_symbols(symbol, n, k, x - carry * d, out + length - 2 * k);
     x = x2 + carry;
     carry = x / d;
-    fixed_symbols(symbol, n, k, b, x - carry * d, out + length - 3 * k);
+    fixed_symbols(symbol, n, k, x - carry * d, out + length - 3 * k);
     x = x3 + carry;
     carry = x / d;
-    fixed_symbols(symbol, n, k, b, x - carry * d, out + length - 4 * k);
-    fixed_symbols(symbol, n, length - 4 * k, b, carry, out);
+    fixed_symbols(symbol, n, k, x - carry * d, out + length - 4 * k);
+    fixed_symbols(symbol, n, length - 4 * k, carry, out);
 }
 
 /* The conversion, any alphabet: the value's 32-bit words times the chunks
@@ -249,13 +256,12 @@ void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8
 
     /* The sizes of the reference's two alphabets, flickr base58 (the
      * default) and the cookie one. 58: L = 22, four chunks of 5 and a top
-     * of 2, b = 58 (D^2 / 2^6 + D is about 2^52.6). 90: L = 20, five
-     * chunks of 4, b = 57 (about 2^44.9). Any alphabet of those sizes
+     * of 2. 90: L = 20, five chunks of 4. Any alphabet of those sizes
      * takes the same path: only its symbols differ. */
     if (s->n == 58)
-        encode_fixed(s, id, out, 58, 5, 22, 58);
+        encode_fixed(s, id, out, 58, 5, 22);
     else if (s->n == 90)
-        encode_fixed(s, id, out, 90, 4, 20, 57);
+        encode_fixed(s, id, out, 90, 4, 20);
     else
         encode_general(s, id, out);
 }

@@ -113,38 +113,48 @@ static uint32_t load_u32(const unsigned char *p)
     return v;
 }
 
+/* The 16 bytes of v that are hex digits of either case: 0xFF where a byte
+ * - '0' is at most 9 or (byte | 0x20) - 'a' at most 5 (unsigned). */
+static __m128i hex_digit_bytes(const __m128i v)
+{
+    const __m128i digit = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    const __m128i letter = _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+
+    return _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(digit, _mm_set1_epi8(9)), digit),
+                        _mm_cmpeq_epi8(_mm_min_epu8(letter, _mm_set1_epi8(5)), letter));
+}
+
+/* Sixteen hex digits (checked) to 8 bytes in the low bytes of the 16-bit
+ * lanes: a digit's value is its low 4 bits, + 9 for a letter (above '9'),
+ * and each lane's first digit (its low byte) is the high half. */
+static __m128i hex_digit_pairs(const __m128i v)
+{
+    const __m128i value = _mm_add_epi8(_mm_and_si128(v, _mm_set1_epi8(0x0F)),
+                                       _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('9')), _mm_set1_epi8(9)));
+
+    return _mm_and_si128(_mm_or_si128(_mm_slli_epi16(value, 4), _mm_srli_epi16(value, 8)), _mm_set1_epi16(0xFF));
+}
+
 /* The 32 digits around the hyphens (checked already) with SSE2 (every
  * x86-64): 1 with id written if each is a hex digit of either case, else
- * 0 with nothing written (the table's loop then finds the bad one). Read
- * 4 bytes at a time into two registers, in text order (x86 is little
- * endian); a byte is a digit when byte - '0' is 0..9, a letter when
- * (byte | 0x20) - 'a' is 0..5, and each pair of values becomes a byte. */
+ * 0 with nothing written (the table's loop then finds the bad one). The
+ * digits in two registers, in text order, straight from the text with
+ * no store between (the caller's next step reads id at once): digits 0-15
+ * are text 0-7, 9-12 and 14-17; digits 16-31 are text 19-22 and 24-35,
+ * the last 12 where a load at text 20 has them. */
 static int decode_digits_sse2(const unsigned char *t, uint8_t id[16])
 {
-    const __m128i text[2] = {
-        _mm_set_epi32((int)load_u32(t + 14), (int)load_u32(t + 9), (int)load_u32(t + 4), (int)load_u32(t)),
-        _mm_set_epi32((int)load_u32(t + 32), (int)load_u32(t + 28), (int)load_u32(t + 24), (int)load_u32(t + 19)),
-    };
-    __m128i pairs[2];
-    int i;
+    const __m128i first = _mm_unpacklo_epi64(
+        _mm_loadl_epi64((const __m128i *)(const void *)t),
+        _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)load_u32(t + 9)), _mm_cvtsi32_si128((int)load_u32(t + 14))));
+    const __m128i second = _mm_or_si128(
+        _mm_cvtsi32_si128((int)load_u32(t + 19)),
+        _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(t + 20)),
+                      _mm_setr_epi32(0, -1, -1, -1)));
 
-    for (i = 0; i < 2; i++) {
-        const __m128i digit = _mm_sub_epi8(text[i], _mm_set1_epi8('0'));
-        const __m128i letter = _mm_sub_epi8(_mm_or_si128(text[i], _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
-        const __m128i is_digit = _mm_and_si128(_mm_cmpgt_epi8(digit, _mm_set1_epi8(-1)),
-                                               _mm_cmplt_epi8(digit, _mm_set1_epi8(10)));
-        const __m128i is_letter = _mm_and_si128(_mm_cmpgt_epi8(letter, _mm_set1_epi8(-1)),
-                                                _mm_cmplt_epi8(letter, _mm_set1_epi8(6)));
-        const __m128i value = _mm_or_si128(_mm_and_si128(is_digit, digit),
-                                           _mm_and_si128(is_letter, _mm_add_epi8(letter, _mm_set1_epi8(10))));
-
-        if (_mm_movemask_epi8(_mm_or_si128(is_digit, is_letter)) != 0xFFFF)
-            return 0;
-        /* Each 16-bit lane: the first digit in its low byte, the second above. */
-        pairs[i] = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(value, _mm_set1_epi16(0xFF)), 4),
-                                _mm_srli_epi16(value, 8));
-    }
-    _mm_storeu_si128((__m128i *)(void *)id, _mm_packus_epi16(pairs[0], pairs[1]));
+    if (_mm_movemask_epi8(_mm_and_si128(hex_digit_bytes(first), hex_digit_bytes(second))) != 0xFFFF)
+        return 0;
+    _mm_storeu_si128((__m128i *)(void *)id, _mm_packus_epi16(hex_digit_pairs(first), hex_digit_pairs(second)));
     return 1;
 }
 #endif
