@@ -330,6 +330,32 @@ describe("Sqids", function()
             end
         end)
 
+        -- One number's ID has a path of its own in the core, its filter
+        -- read at every other place from keys made beside the digits.
+        it("blocks a one-number ID by a word cut from it at any place, in either case, as the reference", function()
+            for _, alphabet in ipairs({ DEFAULT_ALPHABET, "0123456789abcdef" }) do
+                local plain = mintid.sqids({ alphabet = alphabet, blocklist = {} })
+                for _, v in ipairs({ MAX, MAX - 12345, 1099511627783, 12345678901, 7 }) do
+                    local id = plain:encode({ v })
+                    for at = 1, #id do
+                        for len = 3, 5 do
+                            local word = id:sub(at, at + len - 1)
+                            word = at % 2 == 0 and word:upper() or word
+                            local s = mintid.sqids({ alphabet = alphabet, blocklist = { word } })
+                            local got, where = s:encode({ v }), ("%s %s %q"):format(alphabet, h.dec(v), word)
+                            if is_blocked({ word }, alphabet, id) then
+                                assert.are_not.equal(id, got, where)
+                                assert.is_false(is_blocked({ word }, alphabet, got), where)
+                            else
+                                assert.are.equal(id, got, where)
+                            end
+                            assert.are.same({ h.dec(v) }, texts_of(s:decode(got)), where)
+                        end
+                    end
+                end
+            end
+        end)
+
         it("never holds a word of the default blocklist where the reference would find it", function()
             local s = mintid.sqids()
             for v = 0, 20000 do

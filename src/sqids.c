@@ -10,10 +10,11 @@
  * 3 bytes or more) can only match where the ID's three lowercased bytes at
  * that place begin it, so the words are bucketed by a hash of their first
  * three and each place of the ID looks at one bucket, most often empty (the
- * reference scans every word at every call). As the ID is written, each
- * place reads one bit of a filter of FILTER_BITS, with no branch (a place
- * can hold a word only where its bit is set): about 1 ID in 20 of the
- * default encoder finds one, and only those look at the buckets.
+ * reference scans every word at every call). Once the ID is written,
+ * every other place reads one bit of a filter of FILTER_BITS, with no
+ * branch (maybe_blocked has why every other one is enough): about 1 ID in
+ * 14 of the default encoder finds one set, and only those look at the
+ * buckets.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #define BUCKETS     4096 /* for the 560 default words: mostly 0 or 1 a bucket */
 #define FILTER_BITS 32768 /* 4 KiB: a bit for each three 5-bit codes of bytes (code_of) */
 #define NO_SYMBOL   0xFF
+#define KEY_SYMBOLS 12 /* the 5-bit codes one 64-bit key holds: encode_one */
 
 MINTID_INTERNAL_DATA const char mintid_sqids_default_alphabet[63] =
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -57,6 +59,10 @@ typedef struct {
     uint64_t fraction[27]; /* ceil(2^52 / (n - 1)^(k - 1)): write_digits of k digits */
     uint64_t chunk_magic, n_magic64; /* v / chunk and v / n for any 64-bit v: mintid_div_quotient */
     uint32_t chunk_shift, n_shift;
+    uint64_t chunk2_magic; /* v / chunk^2 (below 2^52) beside v / chunk: encode_one */
+    uint32_t chunk2_shift;
+    uint8_t rcode[2 * MAX_SYMBOLS]; /* code[reversed[k]]: a digit's filter code with no symbol read */
+    uint8_t one_offset[MAX_SYMBOLS]; /* (1 + alphabet[k]) mod n: the first offset of one number, k = v mod n */
     uint32_t n_words; /* after the state when not 0: uint64_t filter[FILTER_BITS / 64],
                        * uint32_t bucket[BUCKETS + 1] (the words of bucket b are
                        * [bucket[b], bucket[b + 1])), the sqids_word table, the
@@ -276,13 +282,17 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
     }
     st->chunk_magic = mintid_div_magic(st->chunk, &st->chunk_shift);
     st->n_magic64 = mintid_div_magic(st->n, &st->n_shift);
+    st->chunk2_magic = mintid_div_magic(st->chunk * st->chunk, &st->chunk2_shift);
     shuffle(st, st->alphabet);
+    for (i = 0; i < alen; i++)
+        st->one_offset[i] = (uint8_t)small_mod_n(st, 1 + st->alphabet[i]);
     memset(st->pos, NO_SYMBOL, sizeof st->pos);
     for (i = 0; i < MAX_SYMBOLS; i++)
         st->code[i] = code_of((uint8_t)i);
     for (i = 0; i < alen; i++) {
         st->pos[st->alphabet[i]] = (uint8_t)i;
         st->reversed[alen - 1 - i] = st->reversed[2 * alen - 1 - i] = st->alphabet[i];
+        st->rcode[alen - 1 - i] = st->rcode[2 * alen - 1 - i] = st->code[st->alphabet[i]];
     }
     st->min_length = (uint32_t)min_length;
     st->size = need;
@@ -311,6 +321,10 @@ int mintid_sqids_init(mintid_sqids *s, size_t size, const uint8_t *alphabet, siz
                                        code_of(w[2]));
             bucket[bucket_of(key_of(w))]++;
             filter[f / 64] |= UINT64_C(1) << (f % 64);
+            if (len >= 4) { /* its next three too: maybe_blocked */
+                f = filter_bit_of(f, code_of(w[3]));
+                filter[f / 64] |= UINT64_C(1) << (f % 64);
+            }
         }
     }
     for (i = 1; i <= BUCKETS; i++)
@@ -405,6 +419,29 @@ static int blocked_at(const sqids_state *st, const uint8_t *id, size_t len, size
     return 0;
 }
 
+/* Whether the filter finds a place of id where a word may be, reading
+ * every other place only, the last one among them (half the reads): a
+ * word of 4 symbols or more covers two places in a row, its first three
+ * codes in the filter for the one and its next three for the other; a
+ * word of 3 can block only an ID of 3 (isBlockedId), whose one place is
+ * the last. A loop of its own over the finished ID: the filter is no
+ * longer read inside the digits' chains. */
+static int maybe_blocked(const sqids_state *st, const uint8_t *id, size_t len)
+{
+    const uint64_t *filter = filter_of(st);
+    const uint8_t *code = st->code;
+    uint64_t key, hit = 0;
+    size_t p;
+
+    if (len < 3)
+        return 0;
+    for (p = (len - 3) & 1, key = code[id[p]]; p + 3 <= len; p += 2) {
+        key = key << 10 | (uint64_t)code[id[p + 1]] << 5 | code[id[p + 2]];
+        hit |= filter[(key >> 6) & (FILTER_BITS / 64 - 1)] >> (key & 63);
+    }
+    return (int)(hit & 1);
+}
+
 /* The reference's isBlockedId, for an ID whose filter run found a bit.
  * Places (an ID's three bytes from one) are taken 64 at a time: a first
  * loop with no branch but its own notes where the filter's bit is set, and
@@ -432,24 +469,6 @@ static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
     return 0;
 }
 
-/* The filter read as an ID is written, each symbol as it comes, with no
- * branch: key holds the codes of the symbols so far, the last lowest (its
- * low 15 are the bit of the place ending there, filter_bit_of), and bit 0
- * of hit is set once a place's bit is. The second symbol ends no place: a
- * bit it finds costs only blocked()'s exact look (there is one only for a
- * word whose first byte's code is 0: none of the default words). */
-typedef struct {
-    const uint64_t *filter;
-    const uint8_t *code;
-    uint64_t key, hit;
-} filter_run;
-
-static inline void run_symbol(filter_run *r, uint8_t c)
-{
-    r->key = r->key << 5 | r->code[c];
-    r->hit |= r->filter[(r->key >> 6) & (FILTER_BITS / 64 - 1)] >> (r->key & 63);
-}
-
 /*
  * The count digits of x < (n - 1)^count <= 2^26 in base n - 1, most
  * significant first, as symbols to out (digit d's is symbol[d]), with no
@@ -461,16 +480,13 @@ static inline void run_symbol(filter_run *r, uint8_t c)
  * err (n - 1)^j is below (n - 1)^j / D: no floor moves. f stays below
  * 2^52 (n - 1) + x < 2^60.
  */
-static inline void write_digits(uint64_t f, uint32_t count, uint32_t b, const uint8_t *symbol, uint8_t *out,
-                                filter_run *r)
+static inline void write_digits(uint64_t f, uint32_t count, uint32_t b, const uint8_t *symbol, uint8_t *out)
 {
     const uint64_t low52 = (UINT64_C(1) << 52) - 1;
     const uint8_t *end = out + count;
 
     for (; out < end; out++) {
-        uint8_t c = symbol[f >> 52];
-        *out = c;
-        run_symbol(r, c);
+        *out = symbol[f >> 52];
         f = (f & low52) * b;
     }
 }
@@ -483,11 +499,10 @@ static inline void write_digits(uint64_t f, uint32_t count, uint32_t b, const ui
  * cost a one-number ID about 6% of its instructions (the call, the saved
  * registers, the filter run passed through memory). */
 static MINTID_ALWAYS_INLINE size_t write_number(const sqids_state *st, uint64_t v, const uint8_t *symbol,
-                                                uint8_t *out, filter_run *r)
+                                                uint8_t *out)
 {
     uint32_t chunks[4], b = st->n - 1, per = st->digits_per_chunk, x;
     size_t levels = 0, top = 1, len;
-    filter_run run = *r; /* in registers: out's stores could change *r for all the compiler knows */
 
     while (v >= st->chunk) {
         uint64_t q = chunk_quotient(st, v);
@@ -498,10 +513,9 @@ static MINTID_ALWAYS_INLINE size_t write_number(const sqids_state *st, uint64_t 
     while (top < per && x >= st->power[top])
         top++;
     len = top + levels * per;
-    write_digits(x * st->fraction[top], (uint32_t)top, b, symbol, out, &run);
+    write_digits(x * st->fraction[top], (uint32_t)top, b, symbol, out);
     for (out += top; levels > 0; out += per)
-        write_digits(chunks[--levels] * st->fraction[per], per, b, symbol, out, &run);
-    *r = run;
+        write_digits(chunks[--levels] * st->fraction[per], per, b, symbol, out);
     return len;
 }
 
@@ -527,61 +541,138 @@ static uint32_t offset_of(const sqids_state *st, const uint64_t *numbers, size_t
  * = alphabet[(offset - 1 - k) mod n]: read in place for the first number,
  * copied only when a shuffle comes. */
 static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t n, uint32_t offset,
-                          uint8_t *out, int *maybe)
+                          uint8_t *out)
 {
     const uint8_t *first = st->reversed + st->n - offset;
     uint8_t w[MAX_SYMBOLS];
-    filter_run r;
     size_t i, k, len;
 
-    r.filter = filter_of(st);
     out[0] = st->alphabet[offset];
-    r.code = st->code;
-    r.key = st->code[out[0]];
-    r.hit = 0;
-    len = 1 + write_number(st, numbers[0], first + 1, out + 1, &r);
+    len = 1 + write_number(st, numbers[0], first + 1, out + 1);
     if (n > 1 || st->min_length > len) {
         memcpy(w, first, st->n);
         for (i = 1; i < n; i++) {
-            run_symbol(&r, out[len++] = w[0]);
+            out[len++] = w[0];
             shuffle(st, w);
-            len += write_number(st, numbers[i], w + 1, out + len, &r);
+            len += write_number(st, numbers[i], w + 1, out + len);
         }
         if (st->min_length > len) {
-            run_symbol(&r, out[len++] = w[0]);
+            out[len++] = w[0];
             while (st->min_length > len) {
                 size_t take = st->min_length - len;
                 shuffle(st, w);
                 if (take > st->n)
                     take = st->n;
                 for (k = 0; k < take; k++)
-                    run_symbol(&r, out[len++] = w[k]);
+                    out[len++] = w[k];
             }
         }
     }
-    *maybe = (int)(r.hit & 1);
     return len;
+}
+
+/* One number's ID at its first offset, the usual call, when it needs no
+ * padding and v < chunk^3 (at most two whole chunks: every 64-bit v for
+ * the default alphabet's chunk of 61^4): its length, 0 otherwise, and in
+ * *maybe maybe_blocked's answer. encode_once's symbols, with fewer steps
+ * in a row: v / chunk and v / chunk^2 side by side, the offset from a
+ * table, and the two whole chunks' digits in one loop, each one's chain
+ * beside the other's. Their filter codes come with them (rcode, indexed as
+ * the symbols are), each chunk's in a key of its own; an ID of up to
+ * KEY_SYMBOLS symbols has them all in one key, read for every other place
+ * as maybe_blocked reads them, with no byte of the ID read back. */
+static MINTID_ALWAYS_INLINE size_t encode_one(const sqids_state *st, uint64_t v, uint8_t *out, int *maybe)
+{
+    const uint64_t low52 = (UINT64_C(1) << 52) - 1;
+    const uint32_t b = st->n - 1, per = st->digits_per_chunk;
+    const uint64_t q1 = chunk_quotient(st, v), q2 = mintid_div_quotient(st->chunk2_magic, st->chunk2_shift, v);
+    const uint32_t offset = st->one_offset[mod_n(st, v)];
+    const uint8_t *symbol = st->reversed + st->n - offset + 1;
+    const uint8_t *csym = st->rcode + st->n - offset + 1;
+    uint32_t top = 1, x, j, sh;
+    uint64_t ft, f1, f0, kt = 0, k1 = 0, k0 = 0, key, hit = 0;
+    const uint64_t *filter = filter_of(st);
+    uint8_t *mid;
+    size_t len;
+
+    if (q2 >= st->chunk)
+        return 0;
+    x = (uint32_t)(q2 != 0 ? q2 : q1 != 0 ? q1 : v);
+    while (top < per && x >= st->power[top])
+        top++;
+    len = 1 + top + ((q1 != 0) + (q2 != 0)) * per;
+    if (st->min_length > len)
+        return 0;
+    out[0] = st->alphabet[offset];
+    mid = out + 1 + top;
+    ft = x * st->fraction[top];
+    if (q2 == 0) {
+        write_digits(ft, top, b, symbol, out + 1);
+        if (q1 != 0)
+            write_digits((uint32_t)(v - q1 * st->chunk) * st->fraction[per], per, b, symbol, mid);
+        *maybe = maybe_blocked(st, out, len);
+        return len;
+    }
+    f1 = (uint32_t)(q1 - q2 * st->chunk) * st->fraction[per];
+    f0 = (uint32_t)(v - q1 * st->chunk) * st->fraction[per];
+    for (j = 0; j < top; j++) {
+        out[1 + j] = symbol[ft >> 52];
+        kt = kt << 5 | csym[ft >> 52];
+        ft = (ft & low52) * b;
+    }
+    for (j = 0; j < per; j++) {
+        mid[j] = symbol[f1 >> 52];
+        k1 = k1 << 5 | csym[f1 >> 52];
+        f1 = (f1 & low52) * b;
+        mid[per + j] = symbol[f0 >> 52];
+        k0 = k0 << 5 | csym[f0 >> 52];
+        f0 = (f0 & low52) * b;
+    }
+    if (len > KEY_SYMBOLS) {
+        *maybe = maybe_blocked(st, out, len);
+        return len;
+    }
+    /* the last symbol's code lowest: the place ending there is key's low 15 bits */
+    key = (((uint64_t)st->code[out[0]] << 5 * top | kt) << 5 * per | k1) << 5 * per | k0;
+    for (sh = 0; sh + 15 <= 5 * len; sh += 10) {
+        uint64_t k = key >> sh;
+        hit |= filter[(k >> 6) & (FILTER_BITS / 64 - 1)] >> (k & 63);
+    }
+    *maybe = (int)(hit & 1);
+    return len;
+}
+
+/* Every other call: the reference's encodeNumbers, attempt by attempt. */
+static MINTID_NOINLINE int encode_numbers(const sqids_state *st, const uint64_t *numbers, size_t n, char *out,
+                                          char *err)
+{
+    uint32_t increment, offset = offset_of(st, numbers, n);
+
+    /* The reference tries increments 0..n symbols, then gives up. */
+    for (increment = 0; increment <= st->n; increment++) {
+        uint32_t at = offset + increment; /* below 2n */
+        size_t len = encode_once(st, numbers, n, at >= st->n ? at - st->n : at, (uint8_t *)out);
+        if (!maybe_blocked(st, (const uint8_t *)out, len) || !blocked(st, (const uint8_t *)out, len))
+            return (int)len;
+    }
+    return mintid_fail(err, MINTID_EOVERFLOW, "sqids: reached max attempts to re-generate the ID");
 }
 
 int mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n, char *out, char *err)
 {
     const sqids_state *st = sqids_state_of_const(s);
-    uint32_t increment, offset;
 
     if (n > MINTID_SQIDS_MAX_NUMBERS)
         return mintid_fail(err, MINTID_EARG, "sqids: at most %d numbers, got %zu", MINTID_SQIDS_MAX_NUMBERS, n);
     if (n == 0)
         return 0;
-    offset = offset_of(st, numbers, n);
-    /* The reference tries increments 0..n symbols, then gives up. */
-    for (increment = 0; increment <= st->n; increment++) {
-        uint32_t at = offset + increment; /* below 2n */
+    if (n == 1) {
         int maybe;
-        size_t len = encode_once(st, numbers, n, at >= st->n ? at - st->n : at, (uint8_t *)out, &maybe);
-        if (!maybe || !blocked(st, (const uint8_t *)out, len))
+        size_t len = encode_one(st, numbers[0], (uint8_t *)out, &maybe);
+        if (len > 0 && (!maybe || !blocked(st, (const uint8_t *)out, len)))
             return (int)len;
     }
-    return mintid_fail(err, MINTID_EOVERFLOW, "sqids: reached max attempts to re-generate the ID");
+    return encode_numbers(st, numbers, n, out, err);
 }
 
 /* ---- decoding ------------------------------------------------------------ */

@@ -2714,6 +2714,15 @@ def sqids_file():
             if rng.randrange(4) == 0:
                 blocklist.append(b"x\xffz")  # a byte outside any alphabet: filtered out
         cases.append((alphabet, min_length, blocklist, numbers))
+    # One number has a path of its own in src/sqids.c (encode_one): words
+    # cut from its IDs at places of either parity, of 12 symbols and more.
+    for alphabet in (SQIDS_DEFAULT_ALPHABET, b"0123456789abcdef"):
+        plain = Sqids(alphabet, 0, [])
+        for numbers in ([(1 << 63) - 1], [(1 << 62) + 12345], [(1 << 40) + 7]):
+            sid = plain.encode(numbers)
+            for start, size in ((0, 4), (1, 4), (2, 5), (5, 4), (len(sid) - 5, 5)):
+                word = sid[start:start + size]
+                cases.append((alphabet, 0, [word.upper() if start % 2 else word], numbers))
     for alphabet, min_length, blocklist, numbers in cases:
         s = Sqids(alphabet, min_length, blocklist)
         try:
