@@ -724,11 +724,14 @@ return function(M, on)
             h.step("xid_generator{ machine, pid }:next_value()", function()
                 local g = h.use(M.xid_generator(h.opts { machine = machine, pid = pid, clock = h.clock(),
                     random = h.random() }))
-                local v, msg = g:next_value()
+                return g:next_value()
+            end, function(v)
                 -- With neither given, the counter is the process's one, which
-                -- every XID of the process moves: compared by the rest.
-                if v and machine == nil and pid == nil then return v:time(), v:machine(), v:pid() end
-                return v, msg
+                -- every XID of the process moves: compared by the rest. Read
+                -- here, after the call: a finalizer that closes g while these
+                -- run closes it after its call, which then rightly returned.
+                if machine == nil and pid == nil then return v:time() .. "/" .. v:machine() .. "/" .. v:pid() end
+                return tostring(v)
             end)
         end)
 
