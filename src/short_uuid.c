@@ -11,8 +11,9 @@
  * 32-bit words by the chunks of 2^0, 2^32, 2^64 and 2^96, precomputed once
  * per alphabet; one carry pass makes the chunks proper (dividing by D with
  * a multiply-high, divide.c); each chunk's k symbols then come from a
- * 64-bit fixed-point fraction chunk / D, times n once a symbol, every
- * chunk independent of the others.
+ * 64-bit fixed-point fraction chunk / D, times n once a symbol (times n^2
+ * for two, looked up in a table of pairs, for the reference's alphabet
+ * sizes), every chunk independent of the others.
  */
 #include <string.h>
 
@@ -111,6 +112,11 @@ int mintid_short_uuid_alphabet_init(mintid_short_uuid_alphabet *pub, const uint8
         d *= s->n;
     s->top_recip = mintid_div_ceil_pow2(64, d);
     power_chunks(s);
+    if (s->n <= MINTID_SHORT_UUID_PAIR_MAX_N)
+        for (i = 0; i < s->n * s->n; i++) {
+            s->pair[i][0] = s->symbol[i / s->n];
+            s->pair[i][1] = s->symbol[i % s->n];
+        }
     return MINTID_OK;
 }
 
@@ -158,23 +164,33 @@ static void chunk_symbols(const uint8_t *symbol, uint64_t n, uint64_t x, uint64_
                      (k) == 3 ? (n) * (n) * (n) : (k) == 4 ? (n) * (n) * (n) * (n) : (n) * (n) * (n) * (n) * (n))
 #define RECIP(n, k) (UINT64_MAX / POWER(n, k) + 1)
 
-/* chunk_symbols for constants n and k <= 5, written out step by step: the
- * unused steps drop out, where a loop would stay a loop. Each symbol
- * waits for the one before, but the chunks' chains overlap. */
-static MINTID_ALWAYS_INLINE void fixed_symbols(const uint8_t *symbol, const uint64_t n, const uint32_t k,
+/* chunk_symbols for constants n and k <= 5, two symbols a step from the
+ * pairs (n <= MINTID_SHORT_UUID_PAIR_MAX_N), the last one alone for an odd
+ * k: written out step by step, the unused steps drop out, where a loop
+ * would stay a loop. Each step waits for the one before, but the chunks'
+ * chains overlap. A step times n^2 is exact by chunk_symbols' argument:
+ * after i symbols the fraction has been multiplied by n^i, the integer
+ * part is floor(x / n^(k-i)), whose fraction is a multiple of
+ * 1 / n^(k-i), and the rounding (below x / 2^64, times n^i) stays below
+ * that as x * n^k < 2^64; so the high word of f * n^2 is exactly the
+ * next two symbols, n times the first plus the second, a pair's index.
+ * Two symbols (x < n^2, the top chunk of n = 58) are their pair's index
+ * already. */
+static MINTID_ALWAYS_INLINE void fixed_symbols(const mintid_short_uuid_state *s, const uint64_t n, const uint32_t k,
                                                const uint64_t x, char *out)
 {
     uint64_t f = x * RECIP(n, k);
 
-#define FIXED_SYMBOL(i) \
-    if (k > i)          \
-        out[i] = (char)symbol[fraction_symbol(&f, n)];
-    FIXED_SYMBOL(0)
-    FIXED_SYMBOL(1)
-    FIXED_SYMBOL(2)
-    FIXED_SYMBOL(3)
-    FIXED_SYMBOL(4)
-#undef FIXED_SYMBOL
+    if (k == 2) {
+        memcpy(out, s->pair[x], 2);
+        return;
+    }
+    if (k >= 2)
+        memcpy(out, s->pair[fraction_symbol(&f, n * n)], 2);
+    if (k >= 4)
+        memcpy(out + 2, s->pair[fraction_symbol(&f, n * n)], 2);
+    if (k & 1)
+        out[k - 1] = (char)s->symbol[fraction_symbol(&f, n)];
 }
 
 /* encode_general for one alphabet size n, inlined with n and its
@@ -190,7 +206,6 @@ static MINTID_ALWAYS_INLINE void encode_fixed(const mintid_short_uuid_state *s, 
     const uint64_t d = POWER(n, k);
     const uint64_t w0 = mintid_load_be32(id), w1 = mintid_load_be32(id + 4), w2 = mintid_load_be32(id + 8),
                    w3 = mintid_load_be32(id + 12);
-    const uint8_t *symbol = s->symbol;
     const uint64_t x0 = (w0 * s->power[0][0] + w1 * s->power[1][0]) + (w2 * s->power[2][0] + w3);
     const uint64_t x1 = (w0 * s->power[0][1] + w1 * s->power[1][1]) + w2 * s->power[2][1];
     const uint64_t x2 = w0 * s->power[0][2] + w1 * s->power[1][2];
@@ -199,17 +214,17 @@ static MINTID_ALWAYS_INLINE void encode_fixed(const mintid_short_uuid_state *s, 
 
     x = x0;
     carry = x / d;
-    fixed_symbols(symbol, n, k, x - carry * d, out + length - k);
+    fixed_symbols(s, n, k, x - carry * d, out + length - k);
     x = x1 + carry;
     carry = x / d;
-    fixed_symbols(symbol, n, k, x - carry * d, out + length - 2 * k);
+    fixed_symbols(s, n, k, x - carry * d, out + length - 2 * k);
     x = x2 + carry;
     carry = x / d;
-    fixed_symbols(symbol, n, k, x - carry * d, out + length - 3 * k);
+    fixed_symbols(s, n, k, x - carry * d, out + length - 3 * k);
     x = x3 + carry;
     carry = x / d;
-    fixed_symbols(symbol, n, k, x - carry * d, out + length - 4 * k);
-    fixed_symbols(symbol, n, length - 4 * k, carry, out);
+    fixed_symbols(s, n, k, x - carry * d, out + length - 4 * k);
+    fixed_symbols(s, n, length - 4 * k, carry, out);
 }
 
 /* The conversion, any alphabet: the value's 32-bit words times the chunks
