@@ -164,34 +164,46 @@ static void chunk_symbols(const uint8_t *symbol, uint64_t n, uint64_t x, uint64_
                      (k) == 3 ? (n) * (n) * (n) : (k) == 4 ? (n) * (n) * (n) * (n) : (n) * (n) * (n) * (n) * (n))
 #define RECIP(n, k) (UINT64_MAX / POWER(n, k) + 1)
 
-/* chunk_symbols for constants n and k <= 5, two symbols a step from the
- * pairs (n <= MINTID_SHORT_UUID_PAIR_MAX_N), the last one alone for an odd
- * k: written out step by step, the unused steps drop out, where a loop
- * would stay a loop. Each step waits for the one before, but the chunks'
- * chains overlap. A step times n^2 is exact by chunk_symbols' argument:
- * after i symbols the fraction has been multiplied by n^i, the integer
- * part is floor(x / n^(k-i)), whose fraction is a multiple of
- * 1 / n^(k-i), and the rounding (below x / 2^64, times n^i) stays below
- * that as x * n^k < 2^64; so the high word of f * n^2 is exactly the
- * next two symbols, n times the first plus the second, a pair's index.
- * Two symbols (x < n^2, the top chunk of n = 58) are their pair's index
- * already. */
-static MINTID_ALWAYS_INLINE void fixed_symbols(const mintid_short_uuid_state *s, const uint64_t n, const uint32_t k,
-                                               const uint64_t x, char *out)
-{
-    uint64_t f = x * RECIP(n, k);
+/* The low word of a product: f's fraction after the steps whose factors
+ * make up m. */
+#define FRACTION_AFTER(f, m) ((uint64_t)((f) * (m)))
 
-    if (k == 2) {
-        memcpy(out, s->pair[x], 2);
-        return;
+/* chunk_symbols for constants n and k <= 5, from the chunk's fraction f =
+ * x * ceil(2^64 / n^k): two symbols a step from the pairs (n <=
+ * MINTID_SHORT_UUID_PAIR_MAX_N), the last one alone for an odd k. A step
+ * times n^2 is exact by chunk_symbols' argument: after i symbols the
+ * fraction has been multiplied by n^i, the integer part is floor(x /
+ * n^(k-i)), whose fraction is a multiple of 1 / n^(k-i), and the rounding
+ * (below x / 2^64, times n^i) stays below that as x * n^k < 2^64; so the
+ * high word of f * n^2 is exactly the next two symbols, n times the first
+ * plus the second, a pair's index. The fraction before each step is the
+ * low word of f times the steps' factors so far, taken from f at once
+ * (one low product, not a chain of them): the steps of a chunk overlap. */
+static MINTID_ALWAYS_INLINE void fixed_symbols(const mintid_short_uuid_state *s, const uint64_t n, const uint32_t k,
+                                               const uint64_t f, char *out)
+{
+    uint64_t g;
+
+    if (k >= 2) {
+        g = f;
+        memcpy(out, s->pair[fraction_symbol(&g, n * n)], 2);
     }
-    if (k >= 2)
-        memcpy(out, s->pair[fraction_symbol(&f, n * n)], 2);
-    if (k >= 4)
-        memcpy(out + 2, s->pair[fraction_symbol(&f, n * n)], 2);
-    if (k & 1)
-        out[k - 1] = (char)s->symbol[fraction_symbol(&f, n)];
+    if (k >= 4) {
+        g = FRACTION_AFTER(f, n * n);
+        memcpy(out + 2, s->pair[fraction_symbol(&g, n * n)], 2);
+    }
+    if (k & 1) {
+        g = FRACTION_AFTER(f, POWER(n, k - 1));
+        out[k - 1] = (char)s->symbol[fraction_symbol(&g, n)];
+    }
 }
+
+/* The fraction of chunk x - q * n^k (q = floor(x / n^k)), fixed_symbols'
+ * f: (x - q * n^k) * r modulo 2^64 as x * r - q * (n^k * r), the product
+ * by x made alongside the division rather than after it; the result is
+ * below 2^64 (chunk_symbols), so the modulo takes nothing off. */
+#define CHUNK_FRACTION(n, k, x, q) \
+    ((uint64_t)((x) * RECIP(n, k) - (q) * (uint64_t)(POWER(n, k) * RECIP(n, k))))
 
 /* encode_general for one alphabet size n, inlined with n and its
  * constants (k symbols a chunk, L symbols) known: the chunks' symbol
@@ -199,7 +211,9 @@ static MINTID_ALWAYS_INLINE void fixed_symbols(const mintid_short_uuid_state *s,
  * own for a constant, and the products by powers that are 0 are left
  * out. With D = n^k above 2^24, 2^(32j) has j + 1 chunks
  * (D^j <= 2^(32j) < D^(j+1)), so word p (weight 2^(32(3-p))) reaches
- * chunks 0..3-p only, and there are 5 chunks. */
+ * chunks 0..3-p only, and there are 5 chunks. The top chunk, the carry
+ * out of the fourth, is below n^(L - 4k): for n = 58 two symbols, their
+ * pair's index already. */
 static MINTID_ALWAYS_INLINE void encode_fixed(const mintid_short_uuid_state *s, const uint8_t id[16], char *out,
                                               const uint64_t n, const uint32_t k, const uint32_t length)
 {
@@ -214,17 +228,20 @@ static MINTID_ALWAYS_INLINE void encode_fixed(const mintid_short_uuid_state *s, 
 
     x = x0;
     carry = x / d;
-    fixed_symbols(s, n, k, x - carry * d, out + length - k);
+    fixed_symbols(s, n, k, CHUNK_FRACTION(n, k, x, carry), out + length - k);
     x = x1 + carry;
     carry = x / d;
-    fixed_symbols(s, n, k, x - carry * d, out + length - 2 * k);
+    fixed_symbols(s, n, k, CHUNK_FRACTION(n, k, x, carry), out + length - 2 * k);
     x = x2 + carry;
     carry = x / d;
-    fixed_symbols(s, n, k, x - carry * d, out + length - 3 * k);
+    fixed_symbols(s, n, k, CHUNK_FRACTION(n, k, x, carry), out + length - 3 * k);
     x = x3 + carry;
     carry = x / d;
-    fixed_symbols(s, n, k, x - carry * d, out + length - 4 * k);
-    fixed_symbols(s, n, length - 4 * k, carry, out);
+    fixed_symbols(s, n, k, CHUNK_FRACTION(n, k, x, carry), out + length - 4 * k);
+    if (length - 4 * k == 2)
+        memcpy(out, s->pair[carry], 2);
+    else
+        fixed_symbols(s, n, length - 4 * k, CHUNK_FRACTION(n, length - 4 * k, carry, 0), out);
 }
 
 /* The conversion, any alphabet: the value's 32-bit words times the chunks
