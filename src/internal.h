@@ -1217,6 +1217,9 @@ typedef struct {
     uint8_t pair[MINTID_SHORT_UUID_PAIR_MAX_N * MINTID_SHORT_UUID_PAIR_MAX_N][2];
 } mintid_short_uuid_state;
 MINTID_OPAQUE_STATE(mintid_short_uuid_alphabet, mintid_short_uuid_state, mintid_short_uuid_state_of)
+/* mintid_short_uuid_encode, returning the length it wrote: the binding's
+ * one call for both, not through the exported symbols' indirection. */
+MINTID_INTERNAL size_t mintid_short_uuid_write(const mintid_short_uuid_alphabet *a, const uint8_t id[16], char *out);
 /* ==== seconds_counter.c, objectid.c, xid.c, os_hostid.c =================== */
 /* seconds_counter.c: the rule ObjectIds and XIDs share: bytes 0..3 the
  * seconds (never back within a generator), bytes 9..11 a 24-bit counter

@@ -282,7 +282,7 @@ static void encode_general(const mintid_short_uuid_state *s, const uint8_t id[16
                   s->top_recip, (uint32_t)(at - out), out);
 }
 
-void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8_t id[16], char *out)
+static MINTID_ALWAYS_INLINE size_t encode(const mintid_short_uuid_alphabet *pub, const uint8_t id[16], char *out)
 {
     const mintid_short_uuid_state *s = mintid_short_uuid_state_of_const(pub);
 
@@ -296,6 +296,17 @@ void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8
         encode_fixed(s, id, out, 90, 4, 20);
     else
         encode_general(s, id, out);
+    return s->length;
+}
+
+void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8_t id[16], char *out)
+{
+    encode(pub, id, out);
+}
+
+size_t mintid_short_uuid_write(const mintid_short_uuid_alphabet *pub, const uint8_t id[16], char *out)
+{
+    return encode(pub, id, out);
 }
 
 int mintid_short_uuid_decode(const mintid_short_uuid_alphabet *pub, const char *text, size_t len, uint8_t out[16],
