@@ -1193,9 +1193,6 @@ MINTID_INTERNAL int mintid_ksuid_gen_next(mintid_ksuid_state *g, int64_t now_ms,
 
 /* ==== short_uuid.c: a UUID's 128 bits in an alphabet of 2..256 symbols ==== */
 #define MINTID_SHORT_UUID_MAX_CHUNKS 8 /* at most 7, for n = 129 */
-/* Two-symbol pairs for alphabets of up to 90 symbols (the reference's
- * two named ones: 58 and 90), n^2 of them. */
-#define MINTID_SHORT_UUID_PAIR_MAX_N 90
 typedef struct {
     uint8_t symbol[256];
     int16_t value[256];     /* a byte's symbol value, -1 outside the alphabet */
@@ -1212,9 +1209,9 @@ typedef struct {
     /* power[p][i]: chunk i (least significant first) of 2^(32 * (3 - p)),
      * the weight of the value's 32-bit word p (word 0 most significant). */
     uint32_t power[4][MINTID_SHORT_UUID_MAX_CHUNKS];
-    /* pair[j], j < n^2 for n <= MINTID_SHORT_UUID_PAIR_MAX_N: the symbols
-     * j / n and j % n, two a step where the encoding knows n. */
-    uint8_t pair[MINTID_SHORT_UUID_PAIR_MAX_N * MINTID_SHORT_UUID_PAIR_MAX_N][2];
+    /* The two-symbol pairs of a reference alphabet (short_uuid.c), NULL
+     * for any other: pair[j], j < n^2, is symbols j / n and j % n. */
+    const uint8_t (*pair)[2];
 } mintid_short_uuid_state;
 MINTID_OPAQUE_STATE(mintid_short_uuid_alphabet, mintid_short_uuid_state, mintid_short_uuid_state_of)
 /* mintid_short_uuid_encode, returning the length it wrote: the binding's

@@ -430,7 +430,7 @@ MINTID_API int mintid_nanoid_valid(const mintid_nanoid_spec *s, const char *text
  * length L (22 for the default, flickrBase58): the smallest with
  * n^L >= 2^128, at most MINTID_SHORT_UUID_MAX_LEN (n = 2). */
 #define MINTID_SHORT_UUID_MAX_LEN 128
-#define MINTID_SHORT_UUID_ALPHABET_SIZE 17408
+#define MINTID_SHORT_UUID_ALPHABET_SIZE 1024
 /* The reference's named alphabets. */
 #define MINTID_SHORT_UUID_FLICKR "123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
 #define MINTID_SHORT_UUID_COOKIE \

@@ -36,7 +36,7 @@ typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[384];
 } mintid_nanoid_spec;
 typedef struct {
-    __attribute__((aligned(8))) uint8_t opaque[17408];
+    __attribute__((aligned(8))) uint8_t opaque[1024];
 } mintid_short_uuid_alphabet;
 typedef struct {
     __attribute__((aligned(8))) uint8_t opaque[320];
@@ -324,7 +324,7 @@ size_t mintid_abi_sizeof(const char *type_name);
         MINTID_RELATIVE_GEN_SIZE = 512,
         MINTID_RELATIVE_PREFIX_LEN = 7,
         MINTID_RELATIVE_TEXT_LEN = 28,
-        MINTID_SHORT_UUID_ALPHABET_SIZE = 17408,
+        MINTID_SHORT_UUID_ALPHABET_SIZE = 1024,
         MINTID_SHORT_UUID_MAX_LEN = 128,
         MINTID_SNOWFLAKE_DECIMAL_MAX = 20,
         MINTID_SNOWFLAKE_FINGERPRINT_MAX = 64,
