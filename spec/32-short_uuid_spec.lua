@@ -210,6 +210,33 @@ describe("short UUID", function()
             end
         end)
 
+        -- The sizes of the reference's alphabets (58, 90) write two
+        -- symbols a step from a table of every pair: each pair, at every
+        -- position, of the named alphabets and of another of each size.
+        it("every pair of symbols at every position of the 58 and 90 symbol alphabets", function()
+            for _, a in ipairs({ mintid.SHORT_UUID_FLICKR, mintid.SHORT_UUID_COOKIE, random_alphabet(58),
+                                 random_alphabet(90) }) do
+                local n = #a
+                local L = #mintid.short_uuid(mintid.UUID_NIL, a)
+                for j = 0, n * n - 1 do
+                    local q = math.floor(j / n)
+                    local hi, lo = a:sub(q + 1, q + 1), a:sub(j % n + 1, j % n + 1)
+                    for start = 1, 2 do
+                        -- the pair from position start on, one symbol
+                        -- before it when it starts second
+                        local text = (start == 2 and a:sub(1, 1) or "") .. (hi .. lo):rep(L):sub(1, L + 1 - start)
+                        local u = mintid.parse_short_uuid(text, a)
+                        if u == nil then -- above 2^128: a first symbol of 0
+                            text = a:sub(1, 1) .. text:sub(2)
+                            u = mintid.parse_short_uuid(text, a)
+                        end
+                        assert.are.equal(text, mintid.short_uuid(u, a), "n " .. n .. " pair " .. j)
+                        assert.are.equal(text, mintid.short_uuid(tostring(u), a), "n " .. n .. " pair " .. j)
+                    end
+                end
+            end
+        end)
+
         it("text order is value order when the alphabet is in byte order", function()
             local a = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
             for _ = 1, 200 do

@@ -1209,8 +1209,14 @@ typedef struct {
     /* power[p][i]: chunk i (least significant first) of 2^(32 * (3 - p)),
      * the weight of the value's 32-bit word p (word 0 most significant). */
     uint32_t power[4][MINTID_SHORT_UUID_MAX_CHUNKS];
+    /* The two-symbol pairs of a reference alphabet (short_uuid.c), NULL
+     * for any other: pair[j], j < n^2, is symbols j / n and j % n. */
+    const uint8_t (*pair)[2];
 } mintid_short_uuid_state;
 MINTID_OPAQUE_STATE(mintid_short_uuid_alphabet, mintid_short_uuid_state, mintid_short_uuid_state_of)
+/* mintid_short_uuid_encode, returning the length it wrote: the binding's
+ * one call for both, not through the exported symbols' indirection. */
+MINTID_INTERNAL size_t mintid_short_uuid_write(const mintid_short_uuid_alphabet *a, const uint8_t id[16], char *out);
 /* ==== seconds_counter.c, objectid.c, xid.c, os_hostid.c =================== */
 /* seconds_counter.c: the rule ObjectIds and XIDs share: bytes 0..3 the
  * seconds (never back within a generator), bytes 9..11 a 24-bit counter

@@ -42,20 +42,21 @@ static const mintid_short_uuid_alphabet *new_alphabet(lua_State *L, int arg)
     return ud;
 }
 
-/* The alphabet of argument arg, top the call's argument count: the
- * default for none or nil, else the cached one when the string is the
- * last one's (raw equality: the same bytes), else a new one, which
- * becomes the cached one. The count first: the common call names no
- * alphabet, and it is cheaper to test than a slot's type. */
+/* The alphabet of argument arg, of type type (taken before anything was
+ * pushed: an argument that was not passed reads as none then, and the
+ * one type look-up tells none, nil and a string apart): the default for
+ * none or nil, else the cached one when the string is the last one's (raw
+ * equality: the same bytes), else a new one, which becomes the cached
+ * one. */
 static MINTID_ALWAYS_INLINE const mintid_short_uuid_alphabet *check_short_uuid_alphabet(lua_State *L, int arg,
-                                                                                     int top,
+                                                                                     int type,
                                                                                      const default_alphabet *def)
 {
     const mintid_short_uuid_alphabet *a;
 
-    if (top < arg || lua_isnil(L, arg))
+    if (type == LUA_TNONE || type == LUA_TNIL)
         return &def->alphabet;
-    if (lua_type(L, arg) == LUA_TSTRING && lua_rawequal(L, arg, UP_LAST_TEXT))
+    if (type == LUA_TSTRING && lua_rawequal(L, arg, UP_LAST_TEXT))
         return (const mintid_short_uuid_alphabet *)lua_touserdata(L, UP_LAST);
     a = new_alphabet(L, arg);
     lua_replace(L, UP_LAST);
@@ -71,7 +72,7 @@ static int m_short_uuid(lua_State *L)
     char err[MINTID_ERRMSG_SIZE], out[MINTID_SHORT_UUID_MAX_LEN];
     const mintid_short_uuid_alphabet *a;
     const default_alphabet *def = (const default_alphabet *)lua_touserdata(L, UP_DEFAULT);
-    const int top = lua_gettop(L);
+    const int alphabet_type = lua_type(L, 2);
     int rc = MINTID_OK;
 
     if (lua_type(L, 1) == LUA_TSTRING) {
@@ -92,10 +93,11 @@ static int m_short_uuid(lua_State *L)
         int known = 0;
 
         /* The metatable stays on the stack (not popped: one call less);
-         * what follows reads arguments by absolute index and the count
-         * taken above, and returns the value it pushes last. Compared by
-         * address, as mintid_lua_find_gen does (both tables alive: on the
-         * stack and an upvalue), for a fraction of lua_rawequal's cost. */
+         * what follows reads arguments by absolute index and the type of
+         * argument 2 taken above, and returns the value it pushes last.
+         * Compared by address, as mintid_lua_find_gen does (both tables
+         * alive: on the stack and an upvalue), for a fraction of
+         * lua_rawequal's cost. */
         if (v != NULL && lua_getmetatable(L, 1))
             known = lua_topointer(L, -1) == def->uuid_mt;
         if (known)
@@ -103,11 +105,10 @@ static int m_short_uuid(lua_State *L)
         else
             rc = mintid_lua_check_uuid(L, 1, id, err);
     }
-    a = check_short_uuid_alphabet(L, 2, top, def);
+    a = check_short_uuid_alphabet(L, 2, alphabet_type, def);
     if (rc != MINTID_OK)
         return mintid_lua_fail(L, rc, err);
-    mintid_short_uuid_encode(a, id, out);
-    lua_pushlstring(L, out, mintid_short_uuid_length(a));
+    lua_pushlstring(L, out, mintid_short_uuid_write(a, id, out));
     return 1;
 }
 
@@ -117,7 +118,7 @@ static int m_parse_short_uuid(lua_State *L)
     size_t len;
     const char *text = mintid_lua_check_text(L, 1, &len);
     const mintid_short_uuid_alphabet *a =
-        check_short_uuid_alphabet(L, 2, lua_gettop(L), (const default_alphabet *)lua_touserdata(L, UP_DEFAULT));
+        check_short_uuid_alphabet(L, 2, lua_type(L, 2), (const default_alphabet *)lua_touserdata(L, UP_DEFAULT));
     uint8_t id[16];
     char err[MINTID_ERRMSG_SIZE];
     int rc;

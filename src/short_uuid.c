@@ -11,14 +11,52 @@
  * 32-bit words by the chunks of 2^0, 2^32, 2^64 and 2^96, precomputed once
  * per alphabet; one carry pass makes the chunks proper (dividing by D with
  * a multiply-high, divide.c); each chunk's k symbols then come from a
- * 64-bit fixed-point fraction chunk / D, times n once a symbol, every
- * chunk independent of the others.
+ * 64-bit fixed-point fraction chunk / D, times n once a symbol (times n^2
+ * for two, looked up in a table of pairs, for the reference's two named
+ * alphabets), every chunk independent of the others.
  */
 #include <string.h>
 
 #include "internal.h"
 
 #define WORDS 4
+
+/* The pairs of the reference's named alphabets (n^2 of them, 6.6 and 15.8
+ * KiB), made once for the process and shared by every alphabet state of
+ * the same symbols: a table in each state would make every alphabet, a
+ * custom one too, 17 KiB. */
+static uint8_t flickr_pairs[58 * 58][2], cookie_pairs[90 * 90][2];
+static mintid_once pairs_once = MINTID_ONCE_INIT;
+
+static void fill_pairs(uint8_t (*pair)[2], const char *symbols, uint32_t n)
+{
+    uint32_t j;
+
+    for (j = 0; j < n * n; j++) {
+        pair[j][0] = (uint8_t)symbols[j / n];
+        pair[j][1] = (uint8_t)symbols[j % n];
+    }
+}
+
+static void make_pairs(void)
+{
+    fill_pairs(flickr_pairs, MINTID_SHORT_UUID_FLICKR, 58);
+    fill_pairs(cookie_pairs, MINTID_SHORT_UUID_COOKIE, 90);
+}
+
+/* The pairs of symbols[0..n), NULL unless they are a named alphabet. */
+static const uint8_t (*pairs_of(const uint8_t *symbols, size_t n))[2]
+{
+    const uint8_t(*pair)[2] = NULL;
+
+    if (n == sizeof MINTID_SHORT_UUID_FLICKR - 1 && memcmp(symbols, MINTID_SHORT_UUID_FLICKR, n) == 0)
+        pair = (const uint8_t(*)[2])flickr_pairs;
+    else if (n == sizeof MINTID_SHORT_UUID_COOKIE - 1 && memcmp(symbols, MINTID_SHORT_UUID_COOKIE, n) == 0)
+        pair = (const uint8_t(*)[2])cookie_pairs;
+    if (pair != NULL)
+        mintid_run_once(&pairs_once, make_pairs);
+    return pair;
+}
 
 /* D = n^k <= 2^30 keeps a chunk's sum of four products below 2^32 * D and
  * its carry (below 2^64 / D) under 2^64, and D^2 <= 2^64 keeps the 64-bit
@@ -111,6 +149,7 @@ int mintid_short_uuid_alphabet_init(mintid_short_uuid_alphabet *pub, const uint8
         d *= s->n;
     s->top_recip = mintid_div_ceil_pow2(64, d);
     power_chunks(s);
+    s->pair = pairs_of(symbols, n);
     return MINTID_OK;
 }
 
@@ -158,24 +197,54 @@ static void chunk_symbols(const uint8_t *symbol, uint64_t n, uint64_t x, uint64_
                      (k) == 3 ? (n) * (n) * (n) : (k) == 4 ? (n) * (n) * (n) * (n) : (n) * (n) * (n) * (n) * (n))
 #define RECIP(n, k) (UINT64_MAX / POWER(n, k) + 1)
 
-/* chunk_symbols for constants n and k <= 5, written out step by step: the
- * unused steps drop out, where a loop would stay a loop. Each symbol
- * waits for the one before, but the chunks' chains overlap. */
-static MINTID_ALWAYS_INLINE void fixed_symbols(const uint8_t *symbol, const uint64_t n, const uint32_t k,
-                                               const uint64_t x, char *out)
-{
-    uint64_t f = x * RECIP(n, k);
+/* The low word of a product: f's fraction after the steps whose factors
+ * make up m. */
+#define FRACTION_AFTER(f, m) ((uint64_t)((f) * (m)))
 
-#define FIXED_SYMBOL(i) \
-    if (k > i)          \
-        out[i] = (char)symbol[fraction_symbol(&f, n)];
-    FIXED_SYMBOL(0)
-    FIXED_SYMBOL(1)
-    FIXED_SYMBOL(2)
-    FIXED_SYMBOL(3)
-    FIXED_SYMBOL(4)
-#undef FIXED_SYMBOL
+/* chunk_symbols for constants n and k <= 5, from the chunk's fraction f =
+ * x * ceil(2^64 / n^k): with pairs (a named alphabet), two symbols a step
+ * and the last one alone for an odd k; else one a step. A step times n^2
+ * is exact by chunk_symbols' argument: after i symbols the fraction has
+ * been multiplied by n^i, the integer part is floor(x / n^(k-i)), whose
+ * fraction is a multiple of 1 / n^(k-i), and the rounding (below x /
+ * 2^64, times n^i) stays below that as x * n^k < 2^64; so the high word
+ * of f * n^2 is exactly the next two symbols, n times the first plus the
+ * second, a pair's index. The fraction before each step is the low word
+ * of f times the steps' factors so far, taken from f at once (one low
+ * product, not a chain of them): the steps of a chunk overlap. */
+static MINTID_ALWAYS_INLINE void fixed_symbols(const uint8_t *symbol, const uint8_t (*pair)[2], const uint64_t n,
+                                               const uint32_t k, const uint64_t f, char *out)
+{
+    const uint32_t singles_from = pair != NULL ? k & ~UINT32_C(1) : 0;
+    uint64_t g;
+
+    if (pair != NULL && k >= 2) {
+        g = f;
+        memcpy(out, pair[fraction_symbol(&g, n * n)], 2);
+    }
+    if (pair != NULL && k >= 4) {
+        g = FRACTION_AFTER(f, n * n);
+        memcpy(out + 2, pair[fraction_symbol(&g, n * n)], 2);
+    }
+#define SINGLE(i)                                                 \
+    if (k > i && i >= singles_from) {                             \
+        g = FRACTION_AFTER(f, POWER(n, i));                       \
+        out[i] = (char)symbol[fraction_symbol(&g, n)];            \
+    }
+    SINGLE(0)
+    SINGLE(1)
+    SINGLE(2)
+    SINGLE(3)
+    SINGLE(4)
+#undef SINGLE
 }
+
+/* The fraction of chunk x - q * n^k (q = floor(x / n^k)), fixed_symbols'
+ * f: (x - q * n^k) * r modulo 2^64 as x * r - q * (n^k * r), the product
+ * by x made alongside the division rather than after it; the result is
+ * below 2^64 (chunk_symbols), so the modulo takes nothing off. */
+#define CHUNK_FRACTION(n, k, x, q) \
+    ((uint64_t)((x) * RECIP(n, k) - (q) * (uint64_t)(POWER(n, k) * RECIP(n, k))))
 
 /* encode_general for one alphabet size n, inlined with n and its
  * constants (k symbols a chunk, L symbols) known: the chunks' symbol
@@ -183,14 +252,18 @@ static MINTID_ALWAYS_INLINE void fixed_symbols(const uint8_t *symbol, const uint
  * own for a constant, and the products by powers that are 0 are left
  * out. With D = n^k above 2^24, 2^(32j) has j + 1 chunks
  * (D^j <= 2^(32j) < D^(j+1)), so word p (weight 2^(32(3-p))) reaches
- * chunks 0..3-p only, and there are 5 chunks. */
+ * chunks 0..3-p only, and there are 5 chunks. The top chunk, the carry
+ * out of the fourth, is below n^(L - 4k): for n = 58 two symbols, their
+ * pair's index already. pair: the alphabet's pairs, or NULL (a constant
+ * either way, for fixed_symbols' choice). */
 static MINTID_ALWAYS_INLINE void encode_fixed(const mintid_short_uuid_state *s, const uint8_t id[16], char *out,
-                                              const uint64_t n, const uint32_t k, const uint32_t length)
+                                              const uint64_t n, const uint32_t k, const uint32_t length,
+                                              const uint8_t (*pair)[2])
 {
+    const uint8_t *symbol = s->symbol;
     const uint64_t d = POWER(n, k);
     const uint64_t w0 = mintid_load_be32(id), w1 = mintid_load_be32(id + 4), w2 = mintid_load_be32(id + 8),
                    w3 = mintid_load_be32(id + 12);
-    const uint8_t *symbol = s->symbol;
     const uint64_t x0 = (w0 * s->power[0][0] + w1 * s->power[1][0]) + (w2 * s->power[2][0] + w3);
     const uint64_t x1 = (w0 * s->power[0][1] + w1 * s->power[1][1]) + w2 * s->power[2][1];
     const uint64_t x2 = w0 * s->power[0][2] + w1 * s->power[1][2];
@@ -199,17 +272,20 @@ static MINTID_ALWAYS_INLINE void encode_fixed(const mintid_short_uuid_state *s, 
 
     x = x0;
     carry = x / d;
-    fixed_symbols(symbol, n, k, x - carry * d, out + length - k);
+    fixed_symbols(symbol, pair, n, k, CHUNK_FRACTION(n, k, x, carry), out + length - k);
     x = x1 + carry;
     carry = x / d;
-    fixed_symbols(symbol, n, k, x - carry * d, out + length - 2 * k);
+    fixed_symbols(symbol, pair, n, k, CHUNK_FRACTION(n, k, x, carry), out + length - 2 * k);
     x = x2 + carry;
     carry = x / d;
-    fixed_symbols(symbol, n, k, x - carry * d, out + length - 3 * k);
+    fixed_symbols(symbol, pair, n, k, CHUNK_FRACTION(n, k, x, carry), out + length - 3 * k);
     x = x3 + carry;
     carry = x / d;
-    fixed_symbols(symbol, n, k, x - carry * d, out + length - 4 * k);
-    fixed_symbols(symbol, n, length - 4 * k, carry, out);
+    fixed_symbols(symbol, pair, n, k, CHUNK_FRACTION(n, k, x, carry), out + length - 4 * k);
+    if (pair != NULL && length - 4 * k == 2)
+        memcpy(out, pair[carry], 2);
+    else
+        fixed_symbols(symbol, pair, n, length - 4 * k, CHUNK_FRACTION(n, length - 4 * k, carry, 0), out);
 }
 
 /* The conversion, any alphabet: the value's 32-bit words times the chunks
@@ -250,20 +326,36 @@ static void encode_general(const mintid_short_uuid_state *s, const uint8_t id[16
                   s->top_recip, (uint32_t)(at - out), out);
 }
 
-void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8_t id[16], char *out)
+static MINTID_ALWAYS_INLINE size_t encode(const mintid_short_uuid_alphabet *pub, const uint8_t id[16], char *out)
 {
     const mintid_short_uuid_state *s = mintid_short_uuid_state_of_const(pub);
+    const uint8_t(*pair)[2] = s->pair;
 
     /* The sizes of the reference's two alphabets, flickr base58 (the
      * default) and the cookie one. 58: L = 22, four chunks of 5 and a top
      * of 2. 90: L = 20, five chunks of 4. Any alphabet of those sizes
-     * takes the same path: only its symbols differ. */
-    if (s->n == 58)
-        encode_fixed(s, id, out, 58, 5, 22);
+     * takes the same path, with pairs only for the named ones. */
+    if (pair != NULL && s->n == 58)
+        encode_fixed(s, id, out, 58, 5, 22, pair);
+    else if (pair != NULL)
+        encode_fixed(s, id, out, 90, 4, 20, pair);
+    else if (s->n == 58)
+        encode_fixed(s, id, out, 58, 5, 22, NULL);
     else if (s->n == 90)
-        encode_fixed(s, id, out, 90, 4, 20);
+        encode_fixed(s, id, out, 90, 4, 20, NULL);
     else
         encode_general(s, id, out);
+    return s->length;
+}
+
+void mintid_short_uuid_encode(const mintid_short_uuid_alphabet *pub, const uint8_t id[16], char *out)
+{
+    encode(pub, id, out);
+}
+
+size_t mintid_short_uuid_write(const mintid_short_uuid_alphabet *pub, const uint8_t id[16], char *out)
+{
+    return encode(pub, id, out);
 }
 
 int mintid_short_uuid_decode(const mintid_short_uuid_alphabet *pub, const char *text, size_t len, uint8_t out[16],
