@@ -25,6 +25,15 @@
 #define BUCKETS     4096 /* for the 560 default words: mostly 0 or 1 a bucket */
 #define FILTER_BITS 32768 /* 4 KiB: a bit for each three 5-bit codes of bytes (code_of) */
 #define NO_SYMBOL   0xFF
+/* A loop of a constant count unrolled whole, which -O2 does not do: its
+ * steps' chains side by side, and no count kept (encode_one). */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
+#define PRAGMA_TEXT(x) #x
+#define UNROLL(count)  _Pragma(PRAGMA_TEXT(GCC unroll count))
+#else
+#define UNROLL(count)
+#endif
+#define DEFAULT_PER 4 /* digits_per_chunk of 38..91 symbols, the default's 62 among them: encode_one */
 #define KEY_SYMBOLS 12 /* the 5-bit codes one 64-bit key holds: encode_one */
 
 MINTID_INTERNAL_DATA const char mintid_sqids_default_alphabet[63] =
@@ -442,31 +451,27 @@ static int maybe_blocked(const sqids_state *st, const uint8_t *id, size_t len)
     return (int)(hit & 1);
 }
 
-/* The reference's isBlockedId, for an ID whose filter run found a bit.
- * Places (an ID's three bytes from one) are taken 64 at a time: a first
- * loop with no branch but its own notes where the filter's bit is set, and
- * only those places look at their bucket. */
+/* The reference's isBlockedId, for an ID whose filter run found a bit:
+ * the places maybe_blocked reads, and where one's bit is set, the words
+ * of its bucket and of the one before it (a word of 4 symbols or more at
+ * place i sets the bits of i and i + 1, one of which is read). A word of 3
+ * blocks only an ID of 3, at its one place, the last. */
 static int blocked(const sqids_state *st, const uint8_t *id, size_t len)
 {
     const uint64_t *filter = filter_of(st);
-    uint8_t at[64];
-    size_t start, end, i, hits, k;
+    size_t p;
 
-    if (st->n_words == 0)
+    if (st->n_words == 0 || len < 3)
         return 0;
-    for (start = 0; start + 3 <= len; start = end) {
-        uint32_t f = filter_bit_of(filter_bit_of(0, st->code[id[start]]), st->code[id[start + 1]]);
-        end = len - 2 - start > 64 ? start + 64 : len - 2; /* places [start, end) */
-        for (i = start, hits = 0; i < end; i++) {
-            f = filter_bit_of(f, st->code[id[i + 2]]);
-            at[hits] = (uint8_t)(i - start);
-            hits += (size_t)(filter[f / 64] >> (f % 64) & 1);
-        }
-        for (k = 0; k < hits; k++)
-            if (blocked_at(st, id, len, start + at[k]))
-                return 1;
+    for (p = len - 3;; p -= 2) {
+        uint32_t f = filter_bit_of(filter_bit_of(filter_bit_of(0, st->code[id[p]]), st->code[id[p + 1]]),
+                                   st->code[id[p + 2]]);
+        if ((filter[f / 64] >> (f % 64) & 1) &&
+            (blocked_at(st, id, len, p) || (p > 0 && blocked_at(st, id, len, p - 1))))
+            return 1;
+        if (p < 2)
+            return 0;
     }
-    return 0;
 }
 
 /*
@@ -581,15 +586,16 @@ static size_t encode_once(const sqids_state *st, const uint64_t *numbers, size_t
  * the symbols are), each chunk's in a key of its own; an ID of up to
  * KEY_SYMBOLS symbols has them all in one key, read for every other place
  * as maybe_blocked reads them, with no byte of the ID read back. */
-static MINTID_ALWAYS_INLINE size_t encode_one(const sqids_state *st, uint64_t v, uint8_t *out, int *maybe)
+static MINTID_ALWAYS_INLINE size_t encode_one(const sqids_state *st, uint64_t v, uint8_t *out, int *maybe,
+                                              const uint32_t per)
 {
     const uint64_t low52 = (UINT64_C(1) << 52) - 1;
-    const uint32_t b = st->n - 1, per = st->digits_per_chunk;
+    const uint32_t b = st->n - 1;
     const uint64_t q1 = chunk_quotient(st, v), q2 = mintid_div_quotient(st->chunk2_magic, st->chunk2_shift, v);
     const uint32_t offset = st->one_offset[mod_n(st, v)];
     const uint8_t *symbol = st->reversed + st->n - offset + 1;
     const uint8_t *csym = st->rcode + st->n - offset + 1;
-    uint32_t top = 1, x, j, sh;
+    uint32_t top = 1, x, j, r, reads;
     uint64_t ft, f1, f0, kt = 0, k1 = 0, k0 = 0, key, hit = 0;
     const uint64_t *filter = filter_of(st);
     uint8_t *mid;
@@ -620,6 +626,7 @@ static MINTID_ALWAYS_INLINE size_t encode_one(const sqids_state *st, uint64_t v,
         kt = kt << 5 | csym[ft >> 52];
         ft = (ft & low52) * b;
     }
+    UNROLL(4)
     for (j = 0; j < per; j++) {
         mid[j] = symbol[f1 >> 52];
         k1 = k1 << 5 | csym[f1 >> 52];
@@ -634,8 +641,14 @@ static MINTID_ALWAYS_INLINE size_t encode_one(const sqids_state *st, uint64_t v,
     }
     /* the last symbol's code lowest: the place ending there is key's low 15 bits */
     key = (((uint64_t)st->code[out[0]] << 5 * top | kt) << 5 * per | k1) << 5 * per | k0;
-    for (sh = 0; sh + 15 <= 5 * len; sh += 10) {
-        uint64_t k = key >> sh;
+    /* the places ending 0, 2, 4... symbols before the last: len - 2 of
+     * them, halved, rounded up; with DEFAULT_PER's len of 10..12 always 5,
+     * whose last for 10 symbols holds codes 0 above the first (a place no
+     * ID has, so at worst a call of blocked) */
+    reads = per == DEFAULT_PER ? 5 : (uint32_t)(len - 1) / 2;
+    UNROLL(5)
+    for (r = 0; r < reads; r++) {
+        uint64_t k = key >> 10 * r;
         hit |= filter[(k >> 6) & (FILTER_BITS / 64 - 1)] >> (k & 63);
     }
     *maybe = (int)(hit & 1);
@@ -668,7 +681,9 @@ int mintid_sqids_encode(const mintid_sqids *s, const uint64_t *numbers, size_t n
         return 0;
     if (n == 1) {
         int maybe;
-        size_t len = encode_one(st, numbers[0], (uint8_t *)out, &maybe);
+        size_t len = st->digits_per_chunk == DEFAULT_PER
+                         ? encode_one(st, numbers[0], (uint8_t *)out, &maybe, DEFAULT_PER)
+                         : encode_one(st, numbers[0], (uint8_t *)out, &maybe, st->digits_per_chunk);
         if (len > 0 && (!maybe || !blocked(st, (const uint8_t *)out, len)))
             return (int)len;
     }

@@ -2723,6 +2723,19 @@ def sqids_file():
             for start, size in ((0, 4), (1, 4), (2, 5), (5, 4), (len(sid) - 5, 5)):
                 word = sid[start:start + size]
                 cases.append((alphabet, 0, [word.upper() if start % 2 else word], numbers))
+    # Its IDs of three chunks and at most 12 symbols: the default alphabet's
+    # of 10, 11 and 12 (digits_per_chunk 4), 32 symbols' (5) and 100
+    # symbols' (3), a word of 4 at each place.
+    wide = bytes(range(0x20, 0x7f)) + b"\t\n\r\x0b\x0c"
+    for alphabet, numbers_list in ((SQIDS_DEFAULT_ALPHABET, ([61 ** 8 + 5], [61 ** 9 + 5], [(1 << 62) + 12345])),
+                                   (SQIDS_DEFAULT_ALPHABET[:32], ([31 ** 10 + 12345],)),
+                                   (wide, ([(1 << 40) + 7], [(1 << 55) + 3], [99 ** 9 - 1]))):
+        plain = Sqids(alphabet, 0, [])
+        for numbers in numbers_list:
+            sid = plain.encode(numbers)
+            assert len(sid) <= 12
+            for start in range(len(sid) - 3):
+                cases.append((alphabet, 0, [sid[start:start + 4]], numbers))
     for alphabet, min_length, blocklist, numbers in cases:
         s = Sqids(alphabet, min_length, blocklist)
         try:
